@@ -1,0 +1,1 @@
+//! Coding tools: read, write, edit and shell with hard output bounds.

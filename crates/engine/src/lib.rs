@@ -1,0 +1,22 @@
+//! The prism tool-execution engine: the pure-Rust half of `prism-native`.
+//!
+//! Nothing here depends on Node-API, so every module tests with `cargo test` and a Rust host
+//! can use the engine directly. The Node binding (`src/` at the workspace root) only converts
+//! values, calls host callbacks and maps [`code`](tools::ErrorCode) values to JavaScript errors.
+//!
+//! - [`tools`]: the dispatch gate order, blocked reasons, registry and filter semantics,
+//!   JSON-object argument checks and secret redaction.
+//! - [`parallel`]: the tool-concurrency rules of one provider turn.
+//! - [`validation`]: JSON Schema argument validation with Ajv-compatible errors.
+//! - [`mcp`]: the MCP client bridge.
+//! - [`coding`]: read, write, edit and shell.
+//! - [`policy`]: execution policy, command analysis, path containment and sandboxes.
+//! - [`limits`]: every default and hard cap, side by side.
+
+pub mod coding;
+pub mod limits;
+pub mod mcp;
+pub mod parallel;
+pub mod policy;
+pub mod tools;
+pub mod validation;

@@ -1,0 +1,1 @@
+//! The MCP client bridge on `rmcp`: remote tools as ordinary tool definitions.

@@ -1,0 +1,112 @@
+//! Bounded, in-order parallel dispatch: the tool-concurrency rules of one provider turn.
+//!
+//! The JavaScript loop asks [`turn_concurrency`] once per turn and runs its worker pool over
+//! the host's callbacks; [`dispatch_in_order`] is the same scheduler for Rust hosts.
+
+use std::future::Future;
+
+use futures::stream::{self, StreamExt};
+
+/// The configured `toolConcurrency` as the reference resolves it: absent, non-finite or below
+/// 1 gives 1; otherwise the value rounded down. There is no upper cap.
+#[must_use]
+pub fn resolve_tool_concurrency(value: Option<f64>) -> usize {
+    match value {
+        Some(v) if v.is_finite() && v >= 1.0 => {
+            // Saturating: a huge configured value means "no bound" in practice.
+            if v >= usize::MAX as f64 {
+                usize::MAX
+            } else {
+                v.floor() as usize
+            }
+        }
+        _ => 1,
+    }
+}
+
+/// How many calls of one turn run at once: 1 when any call is exclusive, otherwise
+/// `max(1, min(tool_concurrency, calls))`.
+#[must_use]
+pub fn turn_concurrency(tool_concurrency: f64, calls: usize, any_exclusive: bool) -> usize {
+    if any_exclusive {
+        return 1;
+    }
+    resolve_tool_concurrency(Some(tool_concurrency))
+        .min(calls)
+        .max(1)
+}
+
+/// Runs `dispatch` over `calls` with at most `concurrency` in flight and returns the results
+/// in call order, whatever order they finish in. A slow call holds only its own slot: the
+/// others keep claiming the next call (a worker pool, not a head-of-line buffer).
+pub async fn dispatch_in_order<C, F, Fut, R>(
+    calls: Vec<C>,
+    concurrency: usize,
+    mut dispatch: F,
+) -> Vec<R>
+where
+    F: FnMut(C) -> Fut,
+    Fut: Future<Output = R>,
+{
+    let len = calls.len();
+    let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(len).collect();
+    let mut done = stream::iter(calls.into_iter().enumerate())
+        .map(|(i, call)| {
+            let fut = dispatch(call);
+            async move { (i, fut.await) }
+        })
+        .buffer_unordered(concurrency.max(1));
+    while let Some((i, r)) = done.next().await {
+        slots[i] = Some(r);
+    }
+    slots.into_iter().flatten().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    #[test]
+    fn resolves_like_the_reference() {
+        assert_eq!(resolve_tool_concurrency(None), 1);
+        assert_eq!(resolve_tool_concurrency(Some(f64::NAN)), 1);
+        assert_eq!(resolve_tool_concurrency(Some(f64::INFINITY)), 1);
+        assert_eq!(resolve_tool_concurrency(Some(0.5)), 1);
+        assert_eq!(resolve_tool_concurrency(Some(3.9)), 3);
+        assert_eq!(resolve_tool_concurrency(Some(1e6)), 1_000_000);
+    }
+
+    #[test]
+    fn exclusive_turns_and_small_batches() {
+        assert_eq!(turn_concurrency(8.0, 3, false), 3);
+        assert_eq!(turn_concurrency(8.0, 3, true), 1);
+        assert_eq!(turn_concurrency(2.0, 10, false), 2);
+        assert_eq!(turn_concurrency(0.0, 10, false), 1);
+        assert_eq!(turn_concurrency(4.0, 0, false), 1);
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn keeps_call_order_and_the_bound() {
+        let in_flight = Arc::new(AtomicUsize::new(0));
+        let peak = Arc::new(AtomicUsize::new(0));
+        let calls: Vec<u64> = (0..12).collect();
+        let out = dispatch_in_order(calls, 3, |i| {
+            let in_flight = Arc::clone(&in_flight);
+            let peak = Arc::clone(&peak);
+            async move {
+                let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+                peak.fetch_max(now, Ordering::SeqCst);
+                // Later calls finish first.
+                tokio::time::sleep(Duration::from_millis(12 - i)).await;
+                in_flight.fetch_sub(1, Ordering::SeqCst);
+                i * 10
+            }
+        })
+        .await;
+        assert_eq!(out, (0..12).map(|i| i * 10).collect::<Vec<_>>());
+        assert_eq!(peak.load(Ordering::SeqCst), 3);
+    }
+}

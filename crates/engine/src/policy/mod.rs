@@ -1,0 +1,1 @@
+//! Coding execution policy: roots, command analysis, approvals and sandboxes.

@@ -1,0 +1,1 @@
+//! JSON Schema tool-argument validation (Ajv-compatible adapter on the `jsonschema` crate).

@@ -1,0 +1,61 @@
+'use strict'
+// Conformance helpers: the blocked-reason matrix and the success path of a tool.
+const { dispatchToolCall } = require('../core/dispatch.js')
+const { createStaticPermissionPolicy } = require('../core/security.js')
+
+const BASE_CONTEXT = Object.freeze({ sessionId: 'conformance', runId: 'r', toolCallId: 'call' })
+
+/** Dispatches `probe.call` and returns the result with every event emitted. */
+async function dispatchAndCollect(probe) {
+  const events = []
+  const result = await dispatchToolCall({
+    call: probe.call,
+    registry: probe.registry,
+    context: { ...BASE_CONTEXT, ...probe.context },
+    filter: probe.filter,
+    permission: probe.permission,
+    validate: probe.validate,
+    secrets: probe.secrets,
+    emit: (event) => {
+      events.push(event)
+    },
+  })
+  return { result, events }
+}
+
+/** Asserts that `probe` is blocked with `expectedReason`, carries an error and never started. */
+async function assertToolBlocked(probe, expectedReason) {
+  const { result, events } = await dispatchAndCollect(probe)
+  const blocked = events.find((e) => e.type === 'tool_execution_blocked')
+  if (!blocked) throw new Error(`Expected tool_execution_blocked for "${expectedReason}", but no blocked event was emitted`)
+  if (blocked.reason !== expectedReason) throw new Error(`Blocked reason mismatch: expected ${expectedReason}, got ${blocked.reason}`)
+  if (!result.error) throw new Error(`Blocked call for "${expectedReason}" carried no error in the result`)
+  if (events.some((e) => e.type === 'tool_execution_started')) {
+    throw new Error(`Tool emitted tool_execution_started despite being blocked with "${expectedReason}"`)
+  }
+}
+
+/** Registers `options.tool` and checks every blocked reason and the valid path. */
+async function assertToolDispatchConforms(registry, options) {
+  const { tool, validArgs } = options
+  registry.register(tool)
+  const call = (fields) => ({ type: 'tool_call', id: 'call', name: tool.name, arguments: validArgs, ...fields })
+  const shared = { registry, secrets: options.secrets }
+  await assertToolBlocked({ ...shared, call: call({ name: 'does-not-exist' }) }, 'unknown_tool')
+  await assertToolBlocked({ ...shared, call: call(), filter: { deny: [tool.name] } }, 'tool_denied')
+  await assertToolBlocked({ ...shared, call: call({ arguments: 'not-an-object' }) }, 'invalid_arguments')
+  await assertToolBlocked({ ...shared, call: call(), permission: createStaticPermissionPolicy(false) }, 'permission_denied')
+  await assertToolBlocked({ ...shared, call: call(), validate: () => 'invalid' }, 'validation_failed')
+  const { result, events } = await dispatchAndCollect({
+    ...shared,
+    call: call(),
+    filter: options.filter,
+    permission: options.permission,
+    validate: options.validate,
+  })
+  if (result.error) throw new Error(`Valid tool call was not executed: ${result.error.message}`)
+  if (!events.some((e) => e.type === 'tool_execution_started')) throw new Error('Valid tool call did not emit tool_execution_started')
+  if (events.some((e) => e.type === 'tool_execution_blocked')) throw new Error('Valid tool call was blocked')
+}
+
+module.exports = { assertToolDispatchConforms, assertToolBlocked, dispatchAndCollect }

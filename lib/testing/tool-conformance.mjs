@@ -1,0 +1,2 @@
+import cjs from './tool-conformance.js'
+export const { assertToolDispatchConforms, assertToolBlocked, dispatchAndCollect } = cjs

@@ -1,0 +1,12 @@
+//! Node-API binding of the prism tool-execution engine.
+//!
+//! One file per public area; each converts arguments, calls one engine function and converts
+//! the result. Defaults and limits live in the engine, never here.
+
+#![deny(clippy::all)]
+
+mod coding;
+mod mcp;
+mod policy;
+mod tools;
+mod validation;

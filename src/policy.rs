@@ -1,0 +1,1 @@
+//! Node-API glue for the engine's `policy` module.

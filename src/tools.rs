@@ -1,0 +1,20 @@
+//! The tool harness's native half: the dispatch plan for a set of hooks.
+
+use napi_derive::napi;
+use prism_engine::tools::{plan, HookSet};
+
+/// The ordered gate codes (`Gate as u8`) of one dispatch whose optional hooks are the bits of
+/// `hooks` (`HookSet`). The JS trampoline caches the plan per hook mask and performs each step.
+#[napi]
+pub fn dispatch_plan(hooks: u32) -> Vec<u32> {
+    plan(HookSet(hooks)).into_iter().map(|g| g as u32).collect()
+}
+
+/// How many calls of one turn run at once: 1 when any call is exclusive, otherwise
+/// `max(1, min(toolConcurrency, calls))` (non-finite or < 1 concurrency counts as 1).
+#[napi]
+pub fn turn_concurrency(tool_concurrency: f64, calls: u32, any_exclusive: bool) -> u32 {
+    let n =
+        prism_engine::parallel::turn_concurrency(tool_concurrency, calls as usize, any_exclusive);
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
