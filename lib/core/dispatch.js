@@ -27,12 +27,13 @@ const G = {
 // HookSet bits.
 const H = { MIDDLEWARE: 1, TRUST: 2, PERMISSION: 4, VALIDATE: 8, BEFORE_EXECUTE: 16, REDACTOR: 32 }
 
-const plans = new Map()
+// One plan per hook mask (6 bits), asked of the engine once and kept.
+const plans = new Array(64).fill(undefined)
 function planFor(mask) {
-  let plan = plans.get(mask)
+  let plan = plans[mask]
   if (plan === undefined) {
     plan = Uint8Array.from(native.dispatchPlan(mask))
-    plans.set(mask, plan)
+    plans[mask] = plan
   }
   return plan
 }
@@ -75,12 +76,11 @@ function nonObjectResult(name, value) {
 async function dispatchToolCall(options) {
   if (options === null || typeof options !== 'object') throw new InvalidDispatchError('dispatchToolCall needs an options object')
   const { registry, emit, ledger, secrets, redactor, middleware } = options
-  let call = options.call
-  if (call === null || typeof call !== 'object') throw new InvalidDispatchError('dispatchToolCall: options.call must be a tool call object')
+  if (options.call === null || typeof options.call !== 'object') throw new InvalidDispatchError('dispatchToolCall: options.call must be a tool call object')
   if (registry === null || typeof registry !== 'object' || typeof registry.get !== 'function') {
     throw new InvalidDispatchError('dispatchToolCall: options.registry must be a ToolRegistry')
   }
-  const baseContext = options.context ?? {}
+  const base = options.context ?? {}
   const start = Date.now()
   const mask =
     (middleware ? H.MIDDLEWARE : 0) |
@@ -90,41 +90,20 @@ async function dispatchToolCall(options) {
     (options.beforeExecute ? H.BEFORE_EXECUTE : 0) |
     (redactor ? H.REDACTOR : 0)
   const plan = planFor(mask)
-
-  const sessionId = baseContext.sessionId
-  const runId = baseContext.runId
-  const ledgerId = ledger ? ledgerPrefix + (++ledgerSeq).toString(36) : undefined
-  const startedAt = ledger ? new Date(start).toISOString() : undefined
-
-  function ledgerRow(fields) {
-    const row = {
-      id: ledgerId,
-      sessionId,
-      runId,
-      toolCallId: call.id,
-      name: call.name,
-      arguments: call.arguments,
-      startedAt,
-      redacted: Boolean(redactor),
-      ...options.ownership,
-      ...fields,
-    }
-    if (redactor) {
-      row.arguments = redactor.redact(row.arguments)
-      if (row.result !== undefined) row.result = redactor.redact(row.result)
-    }
-    return ledger.appendToolCall(row)
+  // The facts the blocked/error/ledger helpers need: module-level functions take this record,
+  // so no closure is allocated per call.
+  const d = {
+    options,
+    base,
+    call: options.call,
+    start,
+    sessionId: base.sessionId,
+    runId: base.runId,
+    ledgerId: ledger ? ledgerPrefix + (++ledgerSeq).toString(36) : undefined,
+    startedAt: ledger ? new Date(start).toISOString() : undefined,
   }
 
-  async function blocked(reason, error) {
-    const metadata = { durationMs: Date.now() - start, status: 'blocked' }
-    const p = emitEvent(emit, { type: 'tool_execution_blocked', sessionId, runId, toolCallId: call.id, name: call.name, reason, error, metadata })
-    if (p) await p
-    const result = { toolCallId: call.id, name: call.name, error }
-    if (ledger) await ledgerRow({ status: 'blocked', reason, finishedAt: new Date().toISOString(), result })
-    return result
-  }
-
+  let call = d.call
   let tool
   let context
   let result
@@ -135,29 +114,30 @@ async function dispatchToolCall(options) {
         case G.TOOL_CALL_MIDDLEWARE:
           call = await middleware.run('tool_call', call)
           if (call === null || typeof call !== 'object') throw new InvalidDispatchError('tool_call middleware must return a tool call object')
+          d.call = call
           break
         case G.CHECK_CALL:
           tool = registry.get(call.name)
-          if (tool === undefined) return await blocked('unknown_tool', { message: `Unknown tool: ${call.name}` })
+          if (tool === undefined) return await blocked(d, 'unknown_tool', { message: `Unknown tool: ${call.name}` })
           if (options.filter && !filterAllows(options.filter, tool.name)) {
-            return await blocked('tool_denied', { message: `Tool denied: ${call.name}` })
+            return await blocked(d, 'tool_denied', { message: `Tool denied: ${call.name}` })
           }
-          if (call.argumentsError) return await blocked('invalid_arguments', call.argumentsError)
-          if (!isJsonObject(call.arguments)) return await blocked('invalid_arguments', { message: 'Tool arguments must be a JSON object' })
-          context = buildContext(options, baseContext, call, ledger ? ledgerRow : undefined)
+          if (call.argumentsError) return await blocked(d, 'invalid_arguments', call.argumentsError)
+          if (!isJsonObject(call.arguments)) return await blocked(d, 'invalid_arguments', { message: 'Tool arguments must be a JSON object' })
+          context = buildContext(d)
           break
         case G.TRUST:
           try {
             await assertTrusted(options.trust, { kind: 'tool', target: call.name, capability: 'execute', metadata: context.metadata })
           } catch (err) {
-            return await blocked('permission_denied', errorToErrorInfo(err, secrets))
+            return await blocked(d, 'permission_denied', errorToErrorInfo(err, secrets))
           }
           break
         case G.PERMISSION:
           try {
             await assertPermission(options.permission, { kind: 'tool', action: 'execute', target: call.name, metadata: context.metadata })
           } catch (err) {
-            return await blocked('permission_denied', errorToErrorInfo(err, secrets))
+            return await blocked(d, 'permission_denied', errorToErrorInfo(err, secrets))
           }
           break
         case G.VALIDATE: {
@@ -165,7 +145,7 @@ async function dispatchToolCall(options) {
           if (isThenable(verdict)) verdict = await verdict
           if (verdict) {
             const error = typeof verdict === 'string' ? { message: redactText(verdict, secrets), code: undefined } : redactDeep(verdict, secrets)
-            return await blocked('validation_failed', error)
+            return await blocked(d, 'validation_failed', error)
           }
           break
         }
@@ -175,13 +155,13 @@ async function dispatchToolCall(options) {
             if (isThenable(r)) await r
           } catch (err) {
             if (isRethrown(err)) throw err
-            return await blocked('execution_denied', errorToErrorInfo(err, secrets))
+            return await blocked(d, 'execution_denied', errorToErrorInfo(err, secrets))
           }
           break
         case G.STARTED: {
-          const p = emitEvent(emit, { type: 'tool_execution_started', sessionId, runId, call })
+          const p = emitEvent(emit, { type: 'tool_execution_started', sessionId: d.sessionId, runId: d.runId, call })
           if (p) await p
-          if (ledger) await ledgerRow({ status: 'started' })
+          if (ledger) await ledgerRow(d, { status: 'started' })
           executing = true
           break
         }
@@ -202,9 +182,9 @@ async function dispatchToolCall(options) {
         case G.FINISHED: {
           executing = false
           const metadata = { durationMs: Date.now() - start, status: 'finished' }
-          const p = emitEvent(emit, { type: 'tool_execution_finished', sessionId, runId, result, metadata })
+          const p = emitEvent(emit, { type: 'tool_execution_finished', sessionId: d.sessionId, runId: d.runId, result, metadata })
           if (p) await p
-          if (ledger) await ledgerRow({ status: 'finished', finishedAt: new Date().toISOString(), result })
+          if (ledger) await ledgerRow(d, { status: 'finished', finishedAt: new Date().toISOString(), result })
           break
         }
       }
@@ -214,36 +194,78 @@ async function dispatchToolCall(options) {
     if (!executing) throw err
     const error = errorToErrorInfo(err, secrets)
     const metadata = { durationMs: Date.now() - start, status: 'error' }
-    const p = emitEvent(emit, { type: 'tool_execution_error', sessionId, runId, call, error, metadata })
+    const p = emitEvent(emit, { type: 'tool_execution_error', sessionId: d.sessionId, runId: d.runId, call, error, metadata })
     if (p) await p
     const failed = { toolCallId: call.id, name: call.name, error }
-    if (ledger) await ledgerRow({ status: 'error', finishedAt: new Date().toISOString(), result: failed })
+    if (ledger) await ledgerRow(d, { status: 'error', finishedAt: new Date().toISOString(), result: failed })
     return failed
   }
 }
 
-function buildContext(options, base, call, writeRow) {
-  const context = { ...base, toolCallId: call.id }
-  delete context.idempotencyKey
-  const identity = options.identity ?? base.identity
-  if (identity !== undefined) context.identity = identity
-  const hostProgress = base.progress
-  const emit = options.emit
-  context.progress = async (progress, metadata) => {
-    if (hostProgress) await hostProgress.call(base, progress, metadata)
-    const p = emitEvent(emit, {
-      type: 'tool_execution_progress',
-      sessionId: base.sessionId,
-      runId: base.runId,
-      toolCallId: call.id,
-      name: call.name,
-      progress,
-      metadata,
-    })
-    if (p) await p
-    if (writeRow) await writeRow({ status: 'started', progress, progressMetadata: metadata, progressAt: new Date().toISOString() })
+/** Appends one ledger row of this dispatch (redacted when a redactor is set). */
+function ledgerRow(d, fields) {
+  const { options, call } = d
+  const row = {
+    id: d.ledgerId,
+    sessionId: d.sessionId,
+    runId: d.runId,
+    toolCallId: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    startedAt: d.startedAt,
+    redacted: Boolean(options.redactor),
   }
+  if (options.ownership) Object.assign(row, options.ownership)
+  Object.assign(row, fields)
+  if (options.redactor) {
+    row.arguments = options.redactor.redact(row.arguments)
+    if (row.result !== undefined) row.result = options.redactor.redact(row.result)
+  }
+  return options.ledger.appendToolCall(row)
+}
+
+/** Emits the one blocked event, writes the blocked row and returns the blocked result. */
+async function blocked(d, reason, error) {
+  const { options, call } = d
+  const metadata = { durationMs: Date.now() - d.start, status: 'blocked' }
+  const event = { type: 'tool_execution_blocked', sessionId: d.sessionId, runId: d.runId, toolCallId: call.id, name: call.name, reason, error, metadata }
+  const p = emitEvent(options.emit, event)
+  if (p) await p
+  const result = { toolCallId: call.id, name: call.name, error }
+  if (options.ledger) await ledgerRow(d, { status: 'blocked', reason, finishedAt: new Date().toISOString(), result })
+  return result
+}
+
+/**
+ * The context `execute` sees: the host's, with `toolCallId` from the call, without
+ * `idempotencyKey`, `identity` from the options when set, and a `progress` that calls the
+ * host's, then emits `tool_execution_progress`, then writes a `started` ledger row.
+ */
+function buildContext(d) {
+  const { options, base, call } = d
+  // Object.assign, not object spread: on Node 20 spreading the host's context costs ~1.5 µs
+  // per call, Object.assign ~0.1 µs (bench/dispatch.mjs).
+  let context
+  if ('idempotencyKey' in base) {
+    // Rest destructuring, not `delete`: a deleted key turns the object into a slow dictionary.
+    const { idempotencyKey: _dropped, ...rest } = base
+    context = Object.assign({}, rest)
+  } else {
+    context = Object.assign({}, base)
+  }
+  context.toolCallId = call.id
+  if (options.identity !== undefined) context.identity = options.identity
+  context.progress = (progress, metadata) => reportProgress(d, progress, metadata)
   return context
+}
+
+async function reportProgress(d, progress, metadata) {
+  const { options, base, call } = d
+  if (base.progress) await base.progress.call(base, progress, metadata)
+  const event = { type: 'tool_execution_progress', sessionId: d.sessionId, runId: d.runId, toolCallId: call.id, name: call.name, progress, metadata }
+  const p = emitEvent(options.emit, event)
+  if (p) await p
+  if (options.ledger) await ledgerRow(d, { status: 'started', progress, progressMetadata: metadata, progressAt: new Date().toISOString() })
 }
 
 module.exports = { dispatchToolCall, InvalidDispatchError }

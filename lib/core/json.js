@@ -10,12 +10,13 @@ function isPlainObject(value) {
   return proto === Object.prototype || proto === null
 }
 
-// Recursion is fastest for the shallow arguments models send; past this depth the walk
-// restarts iteratively, so hostile nesting cannot overflow the stack.
+// Recursion is fastest for the shallow arguments models send, and it tracks no ancestors: a
+// cycle (or hostile nesting) recurses until this depth, and the walk then restarts
+// iteratively with exact cycle detection, so the stack cannot overflow.
 const RECURSION_DEPTH = 64
 const TOO_DEEP = Symbol('too deep')
 
-function walk(value, ancestors, depth) {
+function walk(value, depth) {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -29,23 +30,15 @@ function walk(value, ancestors, depth) {
   }
   if (value === null) return true
   if (depth >= RECURSION_DEPTH) throw TOO_DEEP
-  if (ancestors.includes(value)) return false
-  ancestors.push(value)
-  let ok = true
   if (Array.isArray(value)) {
-    for (let i = 0; ok && i < value.length; i++) ok = walk(value[i], ancestors, depth + 1)
-  } else if (isPlainObject(value)) {
-    for (const key of Object.keys(value)) {
-      if (FORBIDDEN_KEYS.has(key) || !walk(value[key], ancestors, depth + 1)) {
-        ok = false
-        break
-      }
-    }
-  } else {
-    ok = false
+    for (let i = 0; i < value.length; i++) if (!walk(value[i], depth + 1)) return false
+    return true
   }
-  ancestors.pop()
-  return ok
+  if (!isPlainObject(value)) return false
+  for (const key of Object.keys(value)) {
+    if (FORBIDDEN_KEYS.has(key) || !walk(value[key], depth + 1)) return false
+  }
+  return true
 }
 
 function walkIteratively(root) {
@@ -57,7 +50,7 @@ function walkIteratively(root) {
     const value = frame[0]
     if (frame[1] === null) {
       if (typeof value !== 'object' || value === null) {
-        if (!walk(value, [], 0)) return false
+        if (!walk(value, 0)) return false
         stack.pop()
         continue
       }
@@ -91,7 +84,7 @@ function walkIteratively(root) {
 function isJsonObject(value) {
   if (!isPlainObject(value)) return false
   try {
-    return walk(value, [], 0)
+    return walk(value, 0)
   } catch (err) {
     if (err !== TOO_DEEP) throw err
     return walkIteratively(value)

@@ -28,15 +28,14 @@ function dispatchableToolCalls(calls) {
   return calls.filter((c) => c.authority !== 'provider-hosted')
 }
 
-async function appendResult(ctx, r) {
-  if (r?.metadata?.approvalPending === true) return
-  const message = {
+/** The transcript row of a result, or undefined for an `approvalPending` result (skipped). */
+function toolMessage(r) {
+  if (r?.metadata?.approvalPending === true) return undefined
+  return {
     role: 'tool',
     content: [{ type: 'tool_result', toolCallId: r.toolCallId, name: r.name, result: r.value, error: r.error }, ...(r.content ?? [])],
     metadata: r.metadata,
   }
-  ctx.history.push(message)
-  await ctx.appendMessage(message)
 }
 
 /**
@@ -58,7 +57,12 @@ async function dispatchToolCallsInOrder(calls, ctx) {
   }
   const concurrency = native.turnConcurrency(Number(ctx.toolConcurrency), n, exclusive)
   if (concurrency === 1) {
-    for (const call of calls) await appendResult(ctx, await ctx.dispatchToolCall(call))
+    for (const call of calls) {
+      const message = toolMessage(await ctx.dispatchToolCall(call))
+      if (message === undefined) continue
+      ctx.history.push(message)
+      await ctx.appendMessage(message)
+    }
     return
   }
   const results = new Array(n)
@@ -76,7 +80,10 @@ async function dispatchToolCallsInOrder(calls, ctx) {
   await Promise.all(workers)
   for (let i = 0; i < n; i++) {
     throwIfAborted(signal)
-    await appendResult(ctx, results[i])
+    const message = toolMessage(results[i])
+    if (message === undefined) continue
+    ctx.history.push(message)
+    await ctx.appendMessage(message)
   }
 }
 
