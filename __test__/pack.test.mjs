@@ -1,0 +1,55 @@
+// The prebuilt-binary path, end to end: pack the package and this platform's binary package,
+// install both tarballs into an empty project, and dispatch a tool call from there. The
+// install must pick the prebuilt binary, never fall back to a cargo build.
+import test from 'node:test'
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+const triple = readdirSync(root).find((f) => /^prism-native\..+\.node$/.test(f))?.slice('prism-native.'.length, -'.node'.length)
+
+test('npm pack + install into an empty project uses the prebuilt binary package', { skip: triple ? false : 'no built binary', timeout: 180_000 }, () => {
+  const work = mkdtempSync(join(tmpdir(), 'prism-native-pack-'))
+  try {
+    const npm = (args, cwd, env = {}) => execFileSync('npm', args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    // The platform package, as the release workflow publishes it.
+    const platformDir = join(work, 'platform')
+    cpSync(join(root, 'npm', triple), platformDir, { recursive: true })
+    copyFileSync(join(root, `prism-native.${triple}.node`), join(platformDir, `prism-native.${triple}.node`))
+    const platformTgz = join(work, npm(['pack', '--silent', '--pack-destination', work], platformDir).trim().split('\n').pop())
+    const mainTgz = join(work, npm(['pack', '--silent', '--pack-destination', work], root).trim().split('\n').pop())
+    const listing = execFileSync('tar', ['-tzf', mainTgz], { encoding: 'utf8' })
+    assert.doesNotMatch(listing, /\.node\n/, 'the main package ships no binary')
+    for (const f of ['package/index.js', 'package/index.d.ts', 'package/binding.js', 'package/lib/core/dispatch.js', 'package/Cargo.toml']) {
+      assert.match(listing, new RegExp(`^${f.replace('.', '\\.')}$`, 'm'))
+    }
+
+    const app = join(work, 'app')
+    execFileSync('mkdir', [app])
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, type: 'module' }))
+    // CARGO=false: a fallback to a source build fails at once instead of compiling for minutes.
+    npm(['install', '--no-audit', '--no-fund', '--no-save', platformTgz, mainTgz], app, { CARGO: 'false', PRISM_NATIVE_BUILD: '' })
+    assert.ok(existsSync(join(app, 'node_modules', pkg.name, 'package.json')))
+    assert.equal(readdirSync(join(app, 'node_modules', pkg.name)).some((f) => f.endsWith('.node')), false, 'no local build happened')
+
+    writeFileSync(
+      join(app, 'main.mjs'),
+      `import { createToolRegistry, dispatchToolCall } from 'prism-native'
+const registry = createToolRegistry([{ name: 'echo', execute: (a, c) => ({ toolCallId: c.toolCallId, name: 'echo', value: a.text }) }])
+const r = await dispatchToolCall({ call: { type: 'tool_call', id: '1', name: 'echo', arguments: { text: 'from the tarball' } }, registry, context: { sessionId: 's', runId: 'r', toolCallId: '1' } })
+const { createRequire } = await import('node:module')
+const cjs = createRequire(import.meta.url)('prism-native')
+console.log(JSON.stringify({ value: r.value, cjs: typeof cjs.dispatchToolCall }))
+`,
+    )
+    const out = JSON.parse(execFileSync(process.execPath, ['main.mjs'], { cwd: app, encoding: 'utf8' }))
+    assert.deepEqual(out, { value: 'from the tarball', cjs: 'function' })
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+})
