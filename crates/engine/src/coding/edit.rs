@@ -62,9 +62,28 @@ pub fn edit_file(
         Ok(t) => t,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
+    let (out, applied) = edit_text(&text, edits, display_path)?;
+    write_atomic(path, out.as_bytes())?;
+    Ok(EditOutcome {
+        replaced: edits.len(),
+        fuzzy: applied.fuzzy,
+        diff: applied.diff,
+    })
+}
+
+/// Applies `edits` to a whole file's `text`: the BOM is set aside, line endings normalised to
+/// LF for matching, and both restored in the returned text.
+///
+/// # Errors
+/// [`CodingError::Edit`] as [`apply_edits`].
+pub fn edit_text(
+    text: &str,
+    edits: &[Replacement],
+    display_path: &str,
+) -> Result<(String, Applied), CodingError> {
     let (bom, body) = match text.strip_prefix('\u{feff}') {
         Some(rest) => ("\u{feff}", rest),
-        None => ("", text.as_str()),
+        None => ("", text),
     };
     let crlf = uses_crlf(body);
     let base = normalize_to_lf(body);
@@ -76,12 +95,7 @@ pub fn edit_file(
     } else {
         out.push_str(&applied.text);
     }
-    write_atomic(path, out.as_bytes())?;
-    Ok(EditOutcome {
-        replaced: edits.len(),
-        fuzzy: applied.fuzzy,
-        diff: applied.diff,
-    })
+    Ok((out, applied))
 }
 
 /// `access(R_OK | W_OK)`, with the reference's message on failure.
@@ -358,6 +372,13 @@ mod tests {
             msg(apply_edits("abc", &[r("b", "b")], "p")),
             "No changes made to p. The replacement produced identical content. This might indicate an issue with special characters or the text not existing as expected."
         );
+    }
+
+    #[test]
+    fn keeps_bom_and_crlf() -> Result<(), CodingError> {
+        let (out, _) = edit_text("\u{feff}a\r\nb\r\nc\r\n", &[r("b\nc", "B\nC")], "p")?;
+        assert_eq!(out, "\u{feff}a\r\nB\r\nC\r\n");
+        Ok(())
     }
 
     #[test]

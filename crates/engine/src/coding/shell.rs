@@ -52,6 +52,8 @@ pub enum ShellStatus {
     OutputLimit(u64),
     /// The spill file failed; the group was killed.
     SpillFailed,
+    /// A host backend failed with this message.
+    Failed(String),
 }
 
 impl ShellStatus {
@@ -66,6 +68,11 @@ impl ShellStatus {
                 Some(format!("Command output exceeded {} limit", format_size(*l)))
             }
             Self::SpillFailed => Some("Command output spill failed".to_owned()),
+            Self::Failed(m) => Some(if m.is_empty() {
+                "Command failed".to_owned()
+            } else {
+                m.clone()
+            }),
         }
     }
 }
@@ -147,7 +154,7 @@ pub fn run_shell(req: &ShellRequest, abort: &AtomicBool) -> Result<ShellOutcome,
     };
     let mut acc = OutputAccumulator::new(req.output.clone());
     let status = pump(&mut child, &mut reader, &mut acc, req, abort);
-    Ok(finish(status, acc))
+    Ok(finish_outcome(status, acc))
 }
 
 /// Reads output until the pipe closes, the command exits and stays quiet, or a bound ends it.
@@ -247,8 +254,9 @@ fn kill_group(child: &mut Child, status: ShellStatus) -> ShellStatus {
     status
 }
 
-/// The outcome text and record for `status`.
-fn finish(status: ShellStatus, mut acc: OutputAccumulator) -> ShellOutcome {
+/// The outcome text and record for `status` (the spill file kept only on a truncated
+/// success, removed otherwise).
+pub fn finish_outcome(status: ShellStatus, mut acc: OutputAccumulator) -> ShellOutcome {
     let total_output_bytes = acc.total_bytes();
     match status.failure() {
         None => {
