@@ -30,97 +30,157 @@ const CONTEXT_LINES: usize = 3;
 #[must_use]
 pub fn edit_diff(base: &str, splices: &[Splice<'_>], path: &str) -> EditDiff {
     let starts = line_starts(base);
-    let line_of = |pos: usize| starts.partition_point(|&s| s <= pos).saturating_sub(1);
-    let line_end = |line: usize| starts.get(line + 1).map_or(base.len(), |&s| s - 1);
-    let groups = group_splices(splices, &line_of);
-    let mut patch = format!("--- {path}\n+++ {path}\n");
-    let mut diff = String::new();
+    let lines = Lines {
+        base,
+        starts: &starts,
+    };
+    let blocks = merge_blocks(splices, &lines);
+    let mut out = Output {
+        patch: format!("--- {path}\n+++ {path}\n"),
+        diff: String::new(),
+    };
     let mut delta: i64 = 0;
-    let mut first_changed_line = 0;
     let last_line = starts.len() - 1;
-    for (n, group) in groups.iter().enumerate() {
-        let (first, last) = (group.first_line, group.last_line);
-        let mut new_text = String::new();
-        let mut at = starts[first];
-        for s in &splices[group.from..group.to] {
-            new_text.push_str(&base[at..s.start]);
-            new_text.push_str(s.new_text);
-            at = s.end;
+    let mut hunk_start = 0;
+    while hunk_start < blocks.len() {
+        let mut hunk_end = hunk_start + 1;
+        while hunk_end < blocks.len()
+            && blocks[hunk_end].first <= blocks[hunk_end - 1].last + 2 * CONTEXT_LINES + 1
+        {
+            hunk_end += 1;
         }
-        new_text.push_str(&base[at..line_end(last)]);
-        let old_lines: Vec<&str> = base[starts[first]..line_end(last)].split('\n').collect();
-        let new_lines: Vec<&str> = new_text.split('\n').collect();
-        let ctx_from = first.saturating_sub(CONTEXT_LINES);
-        let ctx_to = (last + CONTEXT_LINES).min(last_line);
-        let old_start = ctx_from + 1;
-        let new_start = (old_start as i64 + delta).max(1);
-        if n == 0 {
-            first_changed_line = (first as i64 + 1 + delta).max(1) as u64;
-        }
+        let hunk = &blocks[hunk_start..hunk_end];
+        let ctx_from = hunk[0].first.saturating_sub(CONTEXT_LINES);
+        let ctx_to = (hunk[hunk.len() - 1].last + CONTEXT_LINES).min(last_line);
         let old_count = ctx_to - ctx_from + 1;
-        let new_count = (first - ctx_from) + new_lines.len() + (ctx_to - last);
-        patch.push_str(&format!(
-            "@@ -{old_start},{old_count} +{new_start},{new_count} @@\n"
+        let hunk_delta: i64 = hunk
+            .iter()
+            .map(|b| b.new_lines.len() as i64 - b.old_len() as i64)
+            .sum();
+        let new_start = ctx_from as i64 + 1 + delta;
+        let new_count = old_count as i64 + hunk_delta;
+        out.patch.push_str(&format!(
+            "@@ -{},{old_count} +{new_start},{new_count} @@\n",
+            ctx_from + 1
         ));
-        if n > 0 {
-            diff.push_str("...\n");
+        if hunk_start > 0 {
+            out.diff.push_str("...\n");
         }
-        let base_line = |i: usize| &base[starts[i]..line_end(i)];
-        for i in ctx_from..first {
-            patch.push_str(&format!(" {}\n", base_line(i)));
-            diff.push_str(&format!(" {} {}\n", i + 1, base_line(i)));
+        let mut line = ctx_from;
+        for block in hunk {
+            for i in line..block.first {
+                out.context(lines.get(i), i as i64 + 1 + delta);
+            }
+            for i in block.first..=block.last {
+                out.line('-', lines.get(i), i as i64 + 1);
+            }
+            let new_first = block.first as i64 + 1 + delta;
+            for (k, l) in block.new_lines.iter().enumerate() {
+                out.line('+', l, new_first + k as i64);
+            }
+            delta += block.new_lines.len() as i64 - block.old_len() as i64;
+            line = block.last + 1;
         }
-        for (k, l) in old_lines.iter().enumerate() {
-            patch.push_str(&format!("-{l}\n"));
-            diff.push_str(&format!("-{} {l}\n", first + 1 + k));
+        for i in line..=ctx_to {
+            out.context(lines.get(i), i as i64 + 1 + delta);
         }
-        let new_first = (first as i64 + 1 + delta).max(1) as usize;
-        for (k, l) in new_lines.iter().enumerate() {
-            patch.push_str(&format!("+{l}\n"));
-            diff.push_str(&format!("+{} {l}\n", new_first + k));
-        }
-        delta += new_lines.len() as i64 - old_lines.len() as i64;
-        for i in last + 1..=ctx_to {
-            patch.push_str(&format!(" {}\n", base_line(i)));
-            diff.push_str(&format!(" {} {}\n", (i as i64 + 1 + delta), base_line(i)));
-        }
+        hunk_start = hunk_end;
     }
-    if diff.ends_with('\n') {
-        diff.pop();
+    if out.diff.ends_with('\n') {
+        out.diff.pop();
     }
     EditDiff {
-        diff,
-        patch,
-        first_changed_line,
+        diff: out.diff,
+        patch: out.patch,
+        first_changed_line: blocks.first().map_or(0, |b| b.first as u64 + 1),
     }
 }
 
-/// Splices whose context windows touch, as one hunk.
-struct Group {
-    from: usize,
-    to: usize,
-    first_line: usize,
-    last_line: usize,
+/// The base text by line.
+struct Lines<'a> {
+    base: &'a str,
+    starts: &'a [usize],
 }
 
-fn group_splices(splices: &[Splice<'_>], line_of: &dyn Fn(usize) -> usize) -> Vec<Group> {
-    let mut groups: Vec<Group> = Vec::new();
-    for (i, s) in splices.iter().enumerate() {
-        let (first, last) = (line_of(s.start), line_of(s.end));
-        match groups.last_mut() {
-            Some(g) if first <= g.last_line + 2 * CONTEXT_LINES + 1 => {
-                g.to = i + 1;
-                g.last_line = g.last_line.max(last);
-            }
-            _ => groups.push(Group {
-                from: i,
-                to: i + 1,
-                first_line: first,
-                last_line: last,
-            }),
+impl<'a> Lines<'a> {
+    fn of(&self, pos: usize) -> usize {
+        self.starts.partition_point(|&s| s <= pos).saturating_sub(1)
+    }
+
+    fn start(&self, line: usize) -> usize {
+        self.starts[line]
+    }
+
+    fn end(&self, line: usize) -> usize {
+        self.starts
+            .get(line + 1)
+            .map_or(self.base.len(), |&s| s - 1)
+    }
+
+    fn get(&self, line: usize) -> &'a str {
+        &self.base[self.start(line)..self.end(line)]
+    }
+}
+
+/// The diff and patch being written.
+struct Output {
+    patch: String,
+    diff: String,
+}
+
+impl Output {
+    fn context(&mut self, text: &str, new_line: i64) {
+        self.patch.push_str(&format!(" {text}\n"));
+        self.diff.push_str(&format!(" {new_line} {text}\n"));
+    }
+
+    fn line(&mut self, sign: char, text: &str, number: i64) {
+        self.patch.push_str(&format!("{sign}{text}\n"));
+        self.diff.push_str(&format!("{sign}{number} {text}\n"));
+    }
+}
+
+/// Splices that share lines, as one changed block: old lines `first..=last` become
+/// `new_lines`.
+struct Block {
+    first: usize,
+    last: usize,
+    new_lines: Vec<String>,
+}
+
+impl Block {
+    fn old_len(&self) -> usize {
+        self.last - self.first + 1
+    }
+}
+
+fn merge_blocks(splices: &[Splice<'_>], lines: &Lines<'_>) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    let mut i = 0;
+    while i < splices.len() {
+        let first = lines.of(splices[i].start);
+        let mut last = lines.of(splices[i].end);
+        let mut j = i + 1;
+        while j < splices.len() && lines.of(splices[j].start) <= last {
+            last = last.max(lines.of(splices[j].end));
+            j += 1;
         }
+        let mut text = String::new();
+        let mut at = lines.start(first);
+        for s in &splices[i..j] {
+            text.push_str(&lines.base[at..s.start]);
+            text.push_str(s.new_text);
+            at = s.end;
+        }
+        text.push_str(&lines.base[at..lines.end(last)]);
+        blocks.push(Block {
+            first,
+            last,
+            new_lines: text.split('\n').map(str::to_owned).collect(),
+        });
+        i = j;
     }
-    groups
+    blocks
 }
 
 /// Byte offsets where each line of `text` starts (the first is 0).
