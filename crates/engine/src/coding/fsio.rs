@@ -107,6 +107,24 @@ mod tests {
     }
 
     #[test]
+    fn temp_files_are_named_prism_write_16hex_beside_the_target() -> Result<(), CodingError> {
+        let d = temp_dir("t");
+        let (tmp, _file) = create_temp_beside(&d)?;
+        let name = tmp
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        assert_eq!(tmp.parent(), Some(d.as_path()));
+        assert!(
+            name.starts_with(".prism-write-") && name.len() == 13 + 16,
+            "{name}"
+        );
+        assert!(name[13..].chars().all(|c| c.is_ascii_hexdigit()));
+        let _ = fs::remove_dir_all(&d);
+        Ok(())
+    }
+
+    #[test]
     fn write_atomic_creates_parents_and_leaves_no_temp() -> Result<(), CodingError> {
         let d = temp_dir("w");
         let p = d.join("a/b/c.txt");

@@ -8,7 +8,6 @@
 
 use std::collections::HashMap;
 use std::io::Read;
-use std::os::fd::AsFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -236,7 +235,6 @@ fn wait_readable(reader: &std::io::PipeReader, wait: Duration) -> bool {
         tv_sec: wait.as_secs() as i64,
         tv_nsec: i64::from(wait.subsec_nanos()),
     };
-    let _ = reader.as_fd();
     matches!(poll(&mut fds, Some(&timeout)), Ok(n) if n > 0)
 }
 
