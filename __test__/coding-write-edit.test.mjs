@@ -45,6 +45,15 @@ test('write: mkdir -p, atomic replace, line counting, metadata, file_changed, no
   assert.deepEqual(fs.readdirSync(at('deep/er')), ['f.txt'])
 })
 
+test('write and edit go through a symlink to its target and keep the link', async () => {
+  put('target.txt', 'one')
+  fs.symlinkSync(at('target.txt'), at('via-link.txt'))
+  await createWriteTool(dir).execute({ path: 'via-link.txt', content: 'two' }, ctx)
+  await createEditTool(dir).execute({ path: 'via-link.txt', edits: [{ oldText: 'two', newText: 'three' }] }, ctx)
+  assert.equal(fs.lstatSync(at('via-link.txt')).isSymbolicLink(), true)
+  assert.equal(fs.readFileSync(at('target.txt'), 'utf8'), 'three')
+})
+
 test('write: a denial creates nothing; modified.paths[0] is honoured', async () => {
   errorShape(await createWriteTool(dir, { executionPolicy: deny }).execute({ path: 'never/x.txt', content: 'x' }, ctx), 'write', 'denied by test')
   assert.equal(fs.existsSync(at('never')), false)

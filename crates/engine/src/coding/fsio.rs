@@ -45,11 +45,16 @@ pub fn read_bounded(file: &mut File, limit: u64, path: &Path) -> Result<Vec<u8>,
 
 /// Writes `data` to `path` atomically: creates the parent directories, writes a temp file
 /// `.prism-write-<16hex>` in the same directory (keeping the old file's permissions), then
-/// renames it over `path`. On any failure the temp file is removed and `path` is untouched.
+/// renames it over `path` (over the target of `path` when it is a symlink to an existing
+/// file). On any failure the temp file is removed and `path` is untouched.
 ///
 /// # Errors
 /// [`CodingError::Io`] naming the failing call.
 pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), CodingError> {
+    // A symlink to an existing file is written through (the link stays a link), as a plain
+    // `writeFile` would; renaming over the link itself would replace it with a regular file.
+    let real = fs::canonicalize(path).ok();
+    let path = real.as_deref().unwrap_or(path);
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
     fs::create_dir_all(dir).map_err(|e| CodingError::io(&e, "mkdir", dir))?;
     let (tmp, mut file) = create_temp_beside(dir)?;

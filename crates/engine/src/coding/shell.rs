@@ -358,8 +358,20 @@ mod tests {
     #[test]
     fn a_background_child_does_not_hold_the_call() -> Result<(), CodingError> {
         let started = Instant::now();
-        let out = run_shell(&req("(sleep 3 &) ; echo done", 10), &AtomicBool::new(false))?;
-        assert_eq!(out.text, "done\n");
+        let out = run_shell(
+            &req("sleep 3 & echo $!; echo done", 10),
+            &AtomicBool::new(false),
+        )?;
+        let pid: i32 = out
+            .text
+            .lines()
+            .next()
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(0);
+        if let Some(p) = rustix::process::Pid::from_raw(pid) {
+            let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
+        }
+        assert!(out.text.ends_with("\ndone\n"), "{}", out.text);
         assert!(started.elapsed() < Duration::from_secs(2));
         Ok(())
     }
