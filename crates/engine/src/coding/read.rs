@@ -175,8 +175,6 @@ struct Scanner<'a> {
     start: u64,
     /// The current line's bytes while finding or collecting.
     current: Vec<u8>,
-    /// The current line grew past what could be kept.
-    current_overflow: bool,
     /// The page so far (lines joined by LF).
     page: Vec<u8>,
     /// Lines on the page.
@@ -210,7 +208,6 @@ impl<'a> Scanner<'a> {
             line: 0,
             start,
             current: Vec::new(),
-            current_overflow: false,
             page: Vec::new(),
             page_lines: 0,
             selected: 0,
@@ -283,28 +280,19 @@ impl<'a> Scanner<'a> {
 
     fn collect<'c>(&mut self, chunk: &'c [u8]) -> &'c [u8] {
         let (part, rest, ended) = split_line(chunk);
-        if !self.current_overflow {
-            self.current.extend_from_slice(part);
-            if self.current.len() as u64 > self.req.max_bytes {
-                self.current_overflow = true;
-                self.current = Vec::new();
-                // The line cannot fit: the page ends here whether or not the line does.
-                self.close_page_on_overflow();
-                if self.phase == Phase::Count {
-                    self.line += u64::from(ended);
-                    return rest;
-                }
-            }
+        self.current.extend_from_slice(part);
+        if self.current.len() as u64 > self.req.max_bytes {
+            // The line cannot fit: the page ends here whether or not the line does.
+            self.current = Vec::new();
+            self.close_page_on_overflow();
+            self.line += u64::from(ended);
+            return rest;
         }
         if !ended {
             return rest;
         }
-        if self.current_overflow {
-            self.current_overflow = false;
-        } else {
-            let line = std::mem::take(&mut self.current);
-            self.complete_line(&line);
-        }
+        let line = std::mem::take(&mut self.current);
+        self.complete_line(&line);
         self.line += 1;
         rest
     }
@@ -315,10 +303,12 @@ impl<'a> Scanner<'a> {
             self.phase = Phase::Count;
             return;
         }
-        if self.page_lines == 0 {
-            self.first_line_exceeds = true;
+        if self.page_lines >= self.req.max_lines {
+            self.truncated_by = Some("lines");
+        } else {
+            self.first_line_exceeds = self.page_lines == 0;
+            self.truncated_by = Some("bytes");
         }
-        self.truncated_by = Some("bytes");
         self.phase = Phase::Count;
     }
 
@@ -381,10 +371,8 @@ impl<'a> Scanner<'a> {
                 })
             }
             Phase::Collect => {
-                if !self.current_overflow {
-                    let line = std::mem::take(&mut self.current);
-                    self.complete_line(&line);
-                }
+                let line = std::mem::take(&mut self.current);
+                self.complete_line(&line);
                 Ok(())
             }
             Phase::Count => Ok(()),
@@ -599,6 +587,22 @@ mod tests {
             "[Line 2 exceeds 4B limit. Use the shell tool: sed -n '2p' f.txt | head -c 4]"
         );
         assert!(p.truncation.first_line_exceeds_limit);
+        Ok(())
+    }
+
+    #[test]
+    fn an_overlong_line_after_a_full_page_is_a_line_cut() -> Result<(), CodingError> {
+        let r = ReadRequest {
+            max_lines: 1,
+            max_bytes: 4,
+            ..req()
+        };
+        let p = page("ab\nlong line\n", &r)?;
+        assert_eq!(p.truncation.truncated_by, Some("lines"));
+        assert_eq!(
+            p.footer,
+            "\n\n[Showing lines 1-1 of 3. Use offset=2 to continue.]"
+        );
         Ok(())
     }
 
