@@ -150,6 +150,21 @@ test('tail truncation by bytes and a partial last line', async () => {
   fs.rmSync(p.metadata.fullOutputPath)
 })
 
+test('maxBytes and maxTotalOutputBytes at their edges', async () => {
+  const fits = await shell({ maxBytes: 10 }).execute({ command: 'printf 123456789X' }, ctx)
+  assert.equal(fits.metadata.truncation.truncated, false)
+  const over = await shell({ maxBytes: 10 }).execute({ command: 'printf 123456789XY' }, ctx)
+  assert.equal(over.metadata.truncation.truncated, true)
+  fs.rmSync(over.metadata.fullOutputPath)
+  const atCap = await shell({ maxBytes: 1024, maxTotalOutputBytes: 10240 }).execute({ command: 'head -c 10240 /dev/zero' }, ctx)
+  assert.equal(atCap.error, undefined)
+  assert.equal(fs.statSync(atCap.metadata.fullOutputPath).size, 10240)
+  fs.rmSync(atCap.metadata.fullOutputPath)
+  const pastCap = await shell({ maxBytes: 1024, maxTotalOutputBytes: 10240 }).execute({ command: 'head -c 10241 /dev/zero' }, ctx)
+  assert.equal(pastCap.error.message, 'Command output exceeded 10.0KB limit')
+  assert.deepEqual(spills(), [])
+})
+
 test('maxTotalOutputBytes aborts the command and removes the spill file', async () => {
   const r = await shell({ maxBytes: 1024, maxTotalOutputBytes: 10240 }).execute({ command: 'yes' }, ctx)
   assert.equal(r.error.message, 'Command output exceeded 10.0KB limit')
