@@ -146,6 +146,12 @@ export declare function codingShellAbort(id: number): void
 /** Registers a shell job and returns its id (pass it to `codingShell` and `codingShellAbort`). */
 export declare function codingShellJob(): number
 
+/**
+ * Kills the process group of every shell command still running (the facade calls it when
+ * the host process exits). Returns how many groups were signalled.
+ */
+export declare function codingShellKillAll(): number
+
 /** One shell command. */
 export interface CodingShellRequest {
   /** The full command (prefix joined). */

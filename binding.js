@@ -845,6 +845,7 @@ module.exports.codingRead = nativeBinding.codingRead
 module.exports.codingShell = nativeBinding.codingShell
 module.exports.codingShellAbort = nativeBinding.codingShellAbort
 module.exports.codingShellJob = nativeBinding.codingShellJob
+module.exports.codingShellKillAll = nativeBinding.codingShellKillAll
 module.exports.codingSniffImage = nativeBinding.codingSniffImage
 module.exports.codingWrite = nativeBinding.codingWrite
 module.exports.dispatchPlan = nativeBinding.dispatchPlan

@@ -125,6 +125,21 @@ test('abort kills the whole process group, grandchildren included', async () => 
   assert.equal(fs.existsSync(path.join(dir, 'pre')), false)
 })
 
+test('a host that exits takes the running command group with it', async () => {
+  const pidFile = path.join(dir, 'exit.pid')
+  const script = `
+    const { createShellTool } = require('prism-native/coding-tools/agent')
+    createShellTool(${JSON.stringify(dir)}).execute({ command: 'sleep 60 & echo $! > ${pidFile}; sleep 60' }, { toolCallId: 'x' })
+    setTimeout(() => process.exit(0), 500)
+  `
+  const { spawnSync } = await import('node:child_process')
+  const out = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20000 })
+  assert.equal(out.status, 0, out.stderr)
+  const pid = Number(fs.readFileSync(pidFile, 'utf8'))
+  await new Promise((res) => setTimeout(res, 100))
+  assert.equal(alive(pid), false, `grandchild ${pid} survived its host`)
+})
+
 test('tail truncation by lines keeps a 0600 spill file with the full output', async () => {
   const r = await shell({ maxLines: 10 }).execute({ command: 'seq 1 30' }, ctx)
   const full = r.metadata.fullOutputPath

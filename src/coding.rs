@@ -419,6 +419,13 @@ pub fn coding_shell_abort(id: u32) {
     }
 }
 
+/// Kills the process group of every shell command still running (the facade calls it when
+/// the host process exits). Returns how many groups were signalled.
+#[napi]
+pub fn coding_shell_kill_all() -> u32 {
+    u32::try_from(prism_engine::coding::shell::kill_running_groups()).unwrap_or(u32::MAX)
+}
+
 /// One shell command.
 #[napi(object)]
 pub struct CodingShellRequest {

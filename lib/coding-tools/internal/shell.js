@@ -92,8 +92,17 @@ function createShellTool(cwd, options = {}) {
   }
 }
 
+let exitHookInstalled = false
+/** On host exit, no command's process group outlives it. */
+function killGroupsOnExit() {
+  if (exitHookInstalled) return
+  exitHookInstalled = true
+  process.once('exit', () => native.codingShellKillAll())
+}
+
 /** One native run; the signal's abort kills the command's process group. */
 async function runNative(run, cfg, shellPath, signal) {
+  killGroupsOnExit()
   const id = native.codingShellJob()
   const onAbort = () => native.codingShellAbort(id)
   signal?.addEventListener('abort', onAbort, { once: true })

@@ -243,6 +243,13 @@ impl OutputAccumulator {
     }
 }
 
+impl Drop for OutputAccumulator {
+    /// A spill file neither kept nor discarded (an early exit) is removed.
+    fn drop(&mut self) {
+        self.discard_spill();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

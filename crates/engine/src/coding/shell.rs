@@ -7,11 +7,13 @@
 //! open does not hold the call).
 
 use std::collections::HashMap;
+use std::collections::HashSet;
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::coding::accumulator::{AccumulatorConfig, OutputAccumulator, Push, Snapshot};
@@ -151,9 +153,41 @@ pub fn run_shell(req: &ShellRequest, abort: &AtomicBool) -> Result<ShellOutcome,
         cmd.spawn().map_err(spawn_err)?
         // `cmd` (holding our copies of the write end) drops here, so EOF can arrive.
     };
+    let group = i32::try_from(child.id()).unwrap_or(0);
+    track_group(group, true);
     let mut acc = OutputAccumulator::new(req.output.clone());
     let status = pump(&mut child, &mut reader, &mut acc, req, abort);
+    track_group(group, false);
     Ok(finish_outcome(status, acc))
+}
+
+/// Process groups of commands still running (for [`kill_running_groups`]).
+fn running_groups() -> &'static Mutex<HashSet<i32>> {
+    static GROUPS: OnceLock<Mutex<HashSet<i32>>> = OnceLock::new();
+    GROUPS.get_or_init(|| Mutex::new(HashSet::new()))
+}
+
+fn track_group(group: i32, running: bool) {
+    if let Ok(mut groups) = running_groups().lock() {
+        if running {
+            groups.insert(group);
+        } else {
+            groups.remove(&group);
+        }
+    }
+}
+
+/// Kills the process group of every command still running (call when the host exits, so
+/// that no command outlives it). Returns how many groups were signalled.
+pub fn kill_running_groups() -> usize {
+    let Ok(groups) = running_groups().lock() else {
+        return 0;
+    };
+    groups
+        .iter()
+        .filter_map(|&g| rustix::process::Pid::from_raw(g))
+        .filter(|&p| rustix::process::kill_process_group(p, rustix::process::Signal::KILL).is_ok())
+        .count()
 }
 
 /// Reads output until the pipe closes, the command exits and stays quiet, or a bound ends it.
