@@ -10,6 +10,235 @@
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
+ * The output accumulator for host `BashOperations` backends: the facade pushes each chunk
+ * of `onData` here and finishes with how the command ended. Same bounds and spill file as
+ * the native shell.
+ */
+export declare class CodingOutputSink {
+  /** A sink with the shell tool's bounds. */
+  constructor(maxLines: number, maxBytes: number, maxTotalOutputBytes: number, tempFilePrefix: string, tempDir: string)
+  /** Adds one chunk: `"stored"`, `"limit"` (abort the command) or `"spill_failed"` (abort). */
+  push(chunk: Uint8Array): string
+  /**
+   * Ends the record. `ending` is `"exit"` (with `exitCode`), `"timeout"` (with
+   * `timeoutSecs`), `"aborted"`, `"limit"`, `"spill_failed"` or `"failed"` (with `message`).
+   */
+  finish(ending: string, exitCode?: number | undefined | null, timeoutSecs?: number | undefined | null, message?: string | undefined | null): CodingShellResult
+}
+
+/** Applies `edits` to `path` (at most `maxFileBytes`) off the JS thread. */
+export declare function codingEdit(path: string, displayPath: string, edits: Array<CodingReplacement>, maxFileBytes: number): Promise<CodingEditResult>
+
+/** What an edit did, or why it failed. */
+export interface CodingEditResult {
+  /** The failure message. */
+  error?: string
+  /** The engine's error code. */
+  errorCode?: string
+  /** Replacements applied. */
+  replaced: number
+  /** Fuzzy matching was used. */
+  fuzzy: boolean
+  /** Numbered display diff. */
+  diff: string
+  /** Unified diff. */
+  patch: string
+  /** First changed line (1-based). */
+  firstChangedLine: number
+  /** The new file text (`codingEditText` only). */
+  text?: string
+}
+
+/**
+ * Applies `edits` to a whole file's `text` already read by a host backend (BOM and line
+ * endings kept); the new file text comes back in `text`. Pure string work on the calling
+ * thread, bounded by the edit limits.
+ */
+export declare function codingEditText(text: string, displayPath: string, edits: Array<CodingReplacement>): CodingEditResult
+
+/** `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`. */
+export declare function codingFormatSize(bytes: number): string
+
+/** One coding limit: the option name, its default and its hard cap. */
+export interface CodingLimit {
+  /** Option name. */
+  name: string
+  /** Default. */
+  default: number
+  /** Hard cap. */
+  hard: number
+}
+
+/** The coding tools' limits, keyed by the facade's constant names. */
+export declare function codingLimits(): Record<string, CodingLimit>
+
+/**
+ * A text page out of `bytes` already read by a host backend (`fileBytes` long in total;
+ * `bytes` holds at most `maxScanBytes` + 1 of them). Runs on the calling thread: the work is
+ * bounded by `maxScanBytes`.
+ */
+export declare function codingPageFromBytes(bytes: Uint8Array, fileBytes: number, req: CodingReadRequest): CodingReadResult
+
+/** Reads one image or text page off the JS thread. */
+export declare function codingRead(req: CodingReadRequest): Promise<CodingReadResult>
+
+/** One read (every bound already validated by the facade). */
+export interface CodingReadRequest {
+  /** Absolute path. */
+  path: string
+  /** The path as the caller spelt it (for messages). */
+  displayPath: string
+  /** 1-based first line. */
+  offset?: number
+  /** Lines wanted. */
+  limit?: number
+  /** Line cap of the page. */
+  maxLines: number
+  /** Byte cap of the page. */
+  maxBytes: number
+  /** Scan bound. */
+  maxScanBytes: number
+  /** Image bound. */
+  maxImageBytes: number
+  /** Text to find. */
+  findText?: string
+  /** `findMode === "case-insensitive"`. */
+  caseInsensitive?: boolean
+}
+
+/** What a read produced: an error message, an image, or a text page. */
+export interface CodingReadResult {
+  /** The failure message. */
+  error?: string
+  /** The engine's error code. */
+  errorCode?: string
+  /** An image's MIME type. */
+  mimeType?: string
+  /** An image's bytes. */
+  data?: Buffer
+  /** The page text. */
+  content?: string
+  /** The page footer. */
+  footer?: string
+  /** The page's truncation record. */
+  truncation?: CodingTruncation
+  /** Bytes read. */
+  scannedBytes?: number
+}
+
+/** One replacement. */
+export interface CodingReplacement {
+  /** The text to find. */
+  oldText: string
+  /** Its replacement. */
+  newText: string
+}
+
+/**
+ * Runs shell job `id` off the JS thread (the command's own process group; timeout, abort and
+ * the output bound kill the group).
+ */
+export declare function codingShell(id: number, req: CodingShellRequest): Promise<CodingShellResult>
+
+/** Aborts shell job `id`: its process group is killed within 50 ms. */
+export declare function codingShellAbort(id: number): void
+
+/** Registers a shell job and returns its id (pass it to `codingShell` and `codingShellAbort`). */
+export declare function codingShellJob(): number
+
+/**
+ * Kills the process group of every shell command still running (the facade calls it when
+ * the host process exits). Returns how many groups were signalled.
+ */
+export declare function codingShellKillAll(): number
+
+/** One shell command. */
+export interface CodingShellRequest {
+  /** The full command (prefix joined). */
+  command: string
+  /** Working directory. */
+  cwd: string
+  /** The child's whole environment. */
+  env: Record<string, string>
+  /** `shellPath`. */
+  shellPath?: string
+  /** The host's `$SHELL`. */
+  envShell?: string
+  /** Timeout in seconds. */
+  timeout: number
+  /** Tail line cap. */
+  maxLines: number
+  /** Tail byte cap. */
+  maxBytes: number
+  /** Output bound. */
+  maxTotalOutputBytes: number
+  /** Spill file prefix. */
+  tempFilePrefix: string
+  /** Spill directory. */
+  tempDir: string
+}
+
+/** How the command ended and what it printed. */
+export interface CodingShellResult {
+  /** A spawn failure (shell or cwd missing): the message. */
+  error?: string
+  /** A bounded failure (timeout, abort, output limit, spill): the message. */
+  failure?: string
+  /** The text the model sees. */
+  text: string
+  /** The exit code (null on failure). */
+  exitCode?: number
+  /** The tail record. */
+  truncation?: CodingTruncation
+  /** The kept spill file. */
+  fullOutputPath?: string
+  /** Bytes the command wrote. */
+  totalOutputBytes: number
+  /** The output bound ended it. */
+  outputLimitExceeded: boolean
+  /** The spill file failed. */
+  outputStorageFailed: boolean
+}
+
+/**
+ * The image MIME type of a file whose first bytes are `head`, or null (for host
+ * `ReadOperations` backends).
+ */
+export declare function codingSniffImage(head: Uint8Array): string | null
+
+/** A page's truncation record (the reference's `TruncationResult` without `content`). */
+export interface CodingTruncation {
+  /** Cut by a cap. */
+  truncated: boolean
+  /** `"lines"`, `"bytes"` or null. */
+  truncatedBy?: string
+  /** Lines in the file (or output). */
+  totalLines: number
+  /** Whether `totalLines` is exact. */
+  totalLinesKnown: boolean
+  /** Bytes in the file (or output). */
+  totalBytes: number
+  /** Lines shown. */
+  outputLines: number
+  /** Bytes shown. */
+  outputBytes: number
+  /** Only the end of the last line is shown. */
+  lastLinePartial: boolean
+  /** The first line alone exceeds `maxBytes`. */
+  firstLineExceedsLimit: boolean
+  /** Line cap. */
+  maxLines: number
+  /** Byte cap. */
+  maxBytes: number
+}
+
+/**
+ * Writes `content` to `path` atomically (mkdir -p, temp file, rename). Resolves to the
+ * failure message, or null.
+ */
+export declare function codingWrite(path: string, content: string): Promise<string | null>
+
+/**
  * The ordered gate codes (`Gate as u8`) of one dispatch whose optional hooks are the bits of
  * `hooks` (`HookSet`). The JS trampoline caches the plan per hook mask and performs each step.
  */

@@ -835,5 +835,18 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.CodingOutputSink = nativeBinding.CodingOutputSink
+module.exports.codingEdit = nativeBinding.codingEdit
+module.exports.codingEditText = nativeBinding.codingEditText
+module.exports.codingFormatSize = nativeBinding.codingFormatSize
+module.exports.codingLimits = nativeBinding.codingLimits
+module.exports.codingPageFromBytes = nativeBinding.codingPageFromBytes
+module.exports.codingRead = nativeBinding.codingRead
+module.exports.codingShell = nativeBinding.codingShell
+module.exports.codingShellAbort = nativeBinding.codingShellAbort
+module.exports.codingShellJob = nativeBinding.codingShellJob
+module.exports.codingShellKillAll = nativeBinding.codingShellKillAll
+module.exports.codingSniffImage = nativeBinding.codingSniffImage
+module.exports.codingWrite = nativeBinding.codingWrite
 module.exports.dispatchPlan = nativeBinding.dispatchPlan
 module.exports.turnConcurrency = nativeBinding.turnConcurrency

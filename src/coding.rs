@@ -1,1 +1,639 @@
-//! Node-API glue for the engine's `coding` module.
+//! Node-API glue for the engine's `coding` module: read, write, edit and shell.
+//!
+//! Each tool call makes one call here after the JS facade has validated its arguments and
+//! asked the execution policy. The file and process work runs on the tokio blocking pool,
+//! never on the JS thread. Expected failures come back as data (`error`), since the tools
+//! return error results instead of throwing.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use napi::bindgen_prelude::Buffer;
+use napi_derive::napi;
+use prism_engine::coding::accumulator::AccumulatorConfig;
+use prism_engine::coding::accumulator::{OutputAccumulator, Push};
+use prism_engine::coding::edit::{edit_file, edit_text, Replacement};
+use prism_engine::coding::image::sniff_image_mime;
+use prism_engine::coding::read::read_text_page;
+use prism_engine::coding::read::TextPage;
+use prism_engine::coding::read::{read_path, FindText, ReadOutcome, ReadRequest, Truncation};
+use prism_engine::coding::shell::{finish_outcome, ShellOutcome};
+use prism_engine::coding::shell::{run_shell, ShellRequest, ShellStatus};
+use prism_engine::coding::{format_size, CodingError};
+use prism_engine::limits;
+
+/// One coding limit: the option name, its default and its hard cap.
+#[napi(object)]
+pub struct CodingLimit {
+    /// Option name.
+    pub name: String,
+    /// Default.
+    pub default: f64,
+    /// Hard cap.
+    pub hard: f64,
+}
+
+/// The coding tools' limits, keyed by the facade's constant names.
+#[napi]
+pub fn coding_limits() -> HashMap<String, CodingLimit> {
+    let table = [
+        ("maxLines", limits::CODING_MAX_LINES),
+        ("maxBytes", limits::CODING_MAX_BYTES),
+        ("readMaxScanBytes", limits::READ_MAX_SCAN_BYTES),
+        ("maxImageBytes", limits::READ_MAX_IMAGE_BYTES),
+        ("writeMaxInputBytes", limits::WRITE_MAX_INPUT_BYTES),
+        ("editMaxFileBytes", limits::EDIT_MAX_FILE_BYTES),
+        ("editMaxInputBytes", limits::EDIT_MAX_INPUT_BYTES),
+        ("maxEdits", limits::EDIT_MAX_EDITS),
+        ("shellTimeout", limits::SHELL_TIMEOUT_SECS),
+        (
+            "shellMaxTotalOutputBytes",
+            limits::SHELL_MAX_TOTAL_OUTPUT_BYTES,
+        ),
+    ];
+    table
+        .into_iter()
+        .map(|(key, l)| {
+            let limit = CodingLimit {
+                name: l.name.to_owned(),
+                default: l.default as f64,
+                hard: l.hard as f64,
+            };
+            (key.to_owned(), limit)
+        })
+        .collect()
+}
+
+/// `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`.
+#[napi(js_name = "codingFormatSize")]
+pub fn coding_format_size(bytes: f64) -> String {
+    format_size(if bytes.is_finite() && bytes > 0.0 {
+        bytes as u64
+    } else {
+        0
+    })
+}
+
+/// Runs `work` on the blocking pool.
+async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> napi::Result<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| napi::Error::from_reason(format!("coding task failed: {e}")))
+}
+
+fn non_negative(v: f64) -> u64 {
+    if v.is_finite() && v > 0.0 {
+        v as u64
+    } else {
+        0
+    }
+}
+
+// --- read ----------------------------------------------------------------------------------
+
+/// One read (every bound already validated by the facade).
+#[napi(object)]
+pub struct CodingReadRequest {
+    /// Absolute path.
+    pub path: String,
+    /// The path as the caller spelt it (for messages).
+    pub display_path: String,
+    /// 1-based first line.
+    pub offset: Option<f64>,
+    /// Lines wanted.
+    pub limit: Option<f64>,
+    /// Line cap of the page.
+    pub max_lines: f64,
+    /// Byte cap of the page.
+    pub max_bytes: f64,
+    /// Scan bound.
+    pub max_scan_bytes: f64,
+    /// Image bound.
+    pub max_image_bytes: f64,
+    /// Text to find.
+    pub find_text: Option<String>,
+    /// `findMode === "case-insensitive"`.
+    pub case_insensitive: Option<bool>,
+}
+
+/// A page's truncation record (the reference's `TruncationResult` without `content`).
+#[napi(object)]
+pub struct CodingTruncation {
+    /// Cut by a cap.
+    pub truncated: bool,
+    /// `"lines"`, `"bytes"` or null.
+    pub truncated_by: Option<String>,
+    /// Lines in the file (or output).
+    pub total_lines: f64,
+    /// Whether `totalLines` is exact.
+    pub total_lines_known: bool,
+    /// Bytes in the file (or output).
+    pub total_bytes: f64,
+    /// Lines shown.
+    pub output_lines: f64,
+    /// Bytes shown.
+    pub output_bytes: f64,
+    /// Only the end of the last line is shown.
+    pub last_line_partial: bool,
+    /// The first line alone exceeds `maxBytes`.
+    pub first_line_exceeds_limit: bool,
+    /// Line cap.
+    pub max_lines: f64,
+    /// Byte cap.
+    pub max_bytes: f64,
+}
+
+impl From<Truncation> for CodingTruncation {
+    fn from(t: Truncation) -> Self {
+        Self {
+            truncated: t.truncated,
+            truncated_by: t.truncated_by.map(str::to_owned),
+            total_lines: t.total_lines as f64,
+            total_lines_known: t.total_lines_known,
+            total_bytes: t.total_bytes as f64,
+            output_lines: t.output_lines as f64,
+            output_bytes: t.output_bytes as f64,
+            last_line_partial: t.last_line_partial,
+            first_line_exceeds_limit: t.first_line_exceeds_limit,
+            max_lines: t.max_lines as f64,
+            max_bytes: t.max_bytes as f64,
+        }
+    }
+}
+
+/// What a read produced: an error message, an image, or a text page.
+#[napi(object)]
+pub struct CodingReadResult {
+    /// The failure message.
+    pub error: Option<String>,
+    /// The engine's error code.
+    pub error_code: Option<String>,
+    /// An image's MIME type.
+    pub mime_type: Option<String>,
+    /// An image's bytes.
+    pub data: Option<Buffer>,
+    /// The page text.
+    pub content: Option<String>,
+    /// The page footer.
+    pub footer: Option<String>,
+    /// The page's truncation record.
+    pub truncation: Option<CodingTruncation>,
+    /// Bytes read.
+    pub scanned_bytes: Option<f64>,
+}
+
+fn error_fields(e: &CodingError) -> (Option<String>, Option<String>) {
+    (Some(e.to_string()), Some(e.code().to_owned()))
+}
+
+/// Reads one image or text page off the JS thread.
+#[napi]
+pub async fn coding_read(req: CodingReadRequest) -> napi::Result<CodingReadResult> {
+    let path = PathBuf::from(&req.path);
+    let engine_req = engine_read_request(req);
+    let outcome = blocking(move || read_path(&path, &engine_req)).await?;
+    let mut out = empty_read_result();
+    match outcome {
+        Err(e) => (out.error, out.error_code) = error_fields(&e),
+        Ok(ReadOutcome::Image { mime_type, data }) => {
+            out.mime_type = Some(mime_type.to_owned());
+            out.data = Some(data.into());
+        }
+        Ok(ReadOutcome::Text(page)) => set_page(&mut out, page),
+    }
+    Ok(out)
+}
+
+fn set_page(out: &mut CodingReadResult, page: TextPage) {
+    out.content = Some(page.content);
+    out.footer = Some(page.footer);
+    out.truncation = Some(page.truncation.into());
+    out.scanned_bytes = Some(page.scanned_bytes as f64);
+}
+
+fn empty_read_result() -> CodingReadResult {
+    CodingReadResult {
+        error: None,
+        error_code: None,
+        mime_type: None,
+        data: None,
+        content: None,
+        footer: None,
+        truncation: None,
+        scanned_bytes: None,
+    }
+}
+
+fn engine_read_request(req: CodingReadRequest) -> ReadRequest {
+    ReadRequest {
+        offset: req.offset.map(non_negative),
+        limit: req.limit.map(non_negative),
+        max_lines: non_negative(req.max_lines),
+        max_bytes: non_negative(req.max_bytes),
+        max_scan_bytes: non_negative(req.max_scan_bytes),
+        max_image_bytes: non_negative(req.max_image_bytes),
+        find: req.find_text.map(|text| FindText {
+            text,
+            case_insensitive: req.case_insensitive.unwrap_or(false),
+        }),
+        sniff_images: true,
+        display_path: req.display_path,
+    }
+}
+
+/// The image MIME type of a file whose first bytes are `head`, or null (for host
+/// `ReadOperations` backends).
+#[napi]
+pub fn coding_sniff_image(head: &[u8]) -> Option<String> {
+    sniff_image_mime(head).map(str::to_owned)
+}
+
+/// A text page out of `bytes` already read by a host backend (`fileBytes` long in total;
+/// `bytes` holds at most `maxScanBytes` + 1 of them). Runs on the calling thread: the work is
+/// bounded by `maxScanBytes`.
+#[napi]
+pub fn coding_page_from_bytes(
+    bytes: &[u8],
+    file_bytes: f64,
+    req: CodingReadRequest,
+) -> CodingReadResult {
+    let engine_req = engine_read_request(req);
+    let mut out = empty_read_result();
+    match read_text_page(bytes, non_negative(file_bytes), &engine_req) {
+        Ok(page) => set_page(&mut out, page),
+        Err(e) => (out.error, out.error_code) = error_fields(&e),
+    }
+    out
+}
+
+// --- write ---------------------------------------------------------------------------------
+
+/// Writes `content` to `path` atomically (mkdir -p, temp file, rename). Resolves to the
+/// failure message, or null.
+#[napi]
+pub async fn coding_write(path: String, content: String) -> napi::Result<Option<String>> {
+    let result = blocking(move || {
+        prism_engine::coding::write::write_file(PathBuf::from(path).as_path(), content.as_bytes())
+    })
+    .await?;
+    Ok(result.err().map(|e| e.to_string()))
+}
+
+// --- edit ----------------------------------------------------------------------------------
+
+/// One replacement.
+#[napi(object)]
+pub struct CodingReplacement {
+    /// The text to find.
+    pub old_text: String,
+    /// Its replacement.
+    pub new_text: String,
+}
+
+/// What an edit did, or why it failed.
+#[napi(object)]
+pub struct CodingEditResult {
+    /// The failure message.
+    pub error: Option<String>,
+    /// The engine's error code.
+    pub error_code: Option<String>,
+    /// Replacements applied.
+    pub replaced: f64,
+    /// Fuzzy matching was used.
+    pub fuzzy: bool,
+    /// Numbered display diff.
+    pub diff: String,
+    /// Unified diff.
+    pub patch: String,
+    /// First changed line (1-based).
+    pub first_changed_line: f64,
+    /// The new file text (`codingEditText` only).
+    pub text: Option<String>,
+}
+
+/// Applies `edits` to `path` (at most `maxFileBytes`) off the JS thread.
+#[napi]
+pub async fn coding_edit(
+    path: String,
+    display_path: String,
+    edits: Vec<CodingReplacement>,
+    max_file_bytes: f64,
+) -> napi::Result<CodingEditResult> {
+    let edits = to_replacements(edits);
+    let max = non_negative(max_file_bytes);
+    let outcome =
+        blocking(move || edit_file(PathBuf::from(path).as_path(), &edits, max, &display_path))
+            .await?;
+    Ok(match outcome {
+        Ok(o) => edit_result(o.replaced, o.fuzzy, o.diff, None),
+        Err(e) => edit_error_result(&e),
+    })
+}
+
+fn edit_result(
+    replaced: usize,
+    fuzzy: bool,
+    diff: prism_engine::coding::diff::EditDiff,
+    text: Option<String>,
+) -> CodingEditResult {
+    CodingEditResult {
+        error: None,
+        error_code: None,
+        replaced: replaced as f64,
+        fuzzy,
+        diff: diff.diff,
+        patch: diff.patch,
+        first_changed_line: diff.first_changed_line as f64,
+        text,
+    }
+}
+
+fn edit_error_result(e: &CodingError) -> CodingEditResult {
+    let (error, error_code) = error_fields(e);
+    CodingEditResult {
+        error,
+        error_code,
+        replaced: 0.0,
+        fuzzy: false,
+        diff: String::new(),
+        patch: String::new(),
+        first_changed_line: 0.0,
+        text: None,
+    }
+}
+
+/// Applies `edits` to a whole file's `text` already read by a host backend (BOM and line
+/// endings kept); the new file text comes back in `text`. Pure string work on the calling
+/// thread, bounded by the edit limits.
+#[napi]
+pub fn coding_edit_text(
+    text: String,
+    display_path: String,
+    edits: Vec<CodingReplacement>,
+) -> CodingEditResult {
+    let edits = to_replacements(edits);
+    match edit_text(&text, &edits, &display_path) {
+        Ok((out, applied)) => edit_result(edits.len(), applied.fuzzy, applied.diff, Some(out)),
+        Err(e) => edit_error_result(&e),
+    }
+}
+
+fn to_replacements(edits: Vec<CodingReplacement>) -> Vec<Replacement> {
+    edits
+        .into_iter()
+        .map(|e| Replacement {
+            old_text: e.old_text,
+            new_text: e.new_text,
+        })
+        .collect()
+}
+
+// --- shell ---------------------------------------------------------------------------------
+
+/// Abort flags of running shell commands, by job id.
+fn shell_jobs() -> &'static Mutex<HashMap<u32, Arc<AtomicBool>>> {
+    static JOBS: OnceLock<Mutex<HashMap<u32, Arc<AtomicBool>>>> = OnceLock::new();
+    JOBS.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Registers a shell job and returns its id (pass it to `codingShell` and `codingShellAbort`).
+#[napi]
+pub fn coding_shell_job() -> u32 {
+    static NEXT: AtomicU32 = AtomicU32::new(1);
+    let id = NEXT.fetch_add(1, Ordering::Relaxed);
+    if let Ok(mut jobs) = shell_jobs().lock() {
+        jobs.insert(id, Arc::new(AtomicBool::new(false)));
+    }
+    id
+}
+
+/// Aborts shell job `id`: its process group is killed within 50 ms.
+#[napi]
+pub fn coding_shell_abort(id: u32) {
+    if let Ok(jobs) = shell_jobs().lock() {
+        if let Some(flag) = jobs.get(&id) {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Kills the process group of every shell command still running (the facade calls it when
+/// the host process exits). Returns how many groups were signalled.
+#[napi]
+pub fn coding_shell_kill_all() -> u32 {
+    u32::try_from(prism_engine::coding::shell::kill_running_groups()).unwrap_or(u32::MAX)
+}
+
+/// One shell command.
+#[napi(object)]
+pub struct CodingShellRequest {
+    /// The full command (prefix joined).
+    pub command: String,
+    /// Working directory.
+    pub cwd: String,
+    /// The child's whole environment.
+    pub env: HashMap<String, String>,
+    /// `shellPath`.
+    pub shell_path: Option<String>,
+    /// The host's `$SHELL`.
+    pub env_shell: Option<String>,
+    /// Timeout in seconds.
+    pub timeout: f64,
+    /// Tail line cap.
+    pub max_lines: f64,
+    /// Tail byte cap.
+    pub max_bytes: f64,
+    /// Output bound.
+    pub max_total_output_bytes: f64,
+    /// Spill file prefix.
+    pub temp_file_prefix: String,
+    /// Spill directory.
+    pub temp_dir: String,
+}
+
+/// How the command ended and what it printed.
+#[napi(object)]
+pub struct CodingShellResult {
+    /// A spawn failure (shell or cwd missing): the message.
+    pub error: Option<String>,
+    /// A bounded failure (timeout, abort, output limit, spill): the message.
+    pub failure: Option<String>,
+    /// The text the model sees.
+    pub text: String,
+    /// The exit code (null on failure).
+    pub exit_code: Option<i32>,
+    /// The tail record.
+    pub truncation: Option<CodingTruncation>,
+    /// The kept spill file.
+    pub full_output_path: Option<String>,
+    /// Bytes the command wrote.
+    pub total_output_bytes: f64,
+    /// The output bound ended it.
+    pub output_limit_exceeded: bool,
+    /// The spill file failed.
+    pub output_storage_failed: bool,
+}
+
+/// Runs shell job `id` off the JS thread (the command's own process group; timeout, abort and
+/// the output bound kill the group).
+#[napi]
+pub async fn coding_shell(id: u32, req: CodingShellRequest) -> napi::Result<CodingShellResult> {
+    let flag = shell_jobs()
+        .lock()
+        .ok()
+        .and_then(|jobs| jobs.get(&id).cloned())
+        .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
+    let max_lines = non_negative(req.max_lines);
+    let max_bytes = non_negative(req.max_bytes);
+    let engine_req = ShellRequest {
+        command: req.command,
+        cwd: PathBuf::from(req.cwd),
+        env: req.env,
+        shell_path: req.shell_path.map(PathBuf::from),
+        env_shell: req.env_shell.map(PathBuf::from),
+        timeout_secs: non_negative(req.timeout),
+        output: AccumulatorConfig {
+            max_lines,
+            max_bytes,
+            max_total_bytes: non_negative(req.max_total_output_bytes),
+            temp_prefix: req.temp_file_prefix,
+            temp_dir: PathBuf::from(req.temp_dir),
+        },
+    };
+    let outcome = blocking(move || run_shell(&engine_req, &flag)).await?;
+    if let Ok(mut jobs) = shell_jobs().lock() {
+        jobs.remove(&id);
+    }
+    let o = match outcome {
+        Err(e) => {
+            return Ok(CodingShellResult {
+                error: Some(e.to_string()),
+                failure: None,
+                text: String::new(),
+                exit_code: None,
+                truncation: None,
+                full_output_path: None,
+                total_output_bytes: 0.0,
+                output_limit_exceeded: false,
+                output_storage_failed: false,
+            })
+        }
+        Ok(o) => o,
+    };
+    Ok(shell_result(o, max_lines, max_bytes))
+}
+
+fn shell_result(o: ShellOutcome, max_lines: u64, max_bytes: u64) -> CodingShellResult {
+    let s = &o.snapshot;
+    let truncation = CodingTruncation {
+        truncated: s.truncated,
+        truncated_by: s.truncated_by.map(str::to_owned),
+        total_lines: s.total_lines as f64,
+        total_lines_known: true,
+        total_bytes: s.total_bytes as f64,
+        output_lines: s.output_lines as f64,
+        output_bytes: s.output_bytes as f64,
+        last_line_partial: s.last_line_partial,
+        first_line_exceeds_limit: false,
+        max_lines: max_lines as f64,
+        max_bytes: max_bytes as f64,
+    };
+    CodingShellResult {
+        error: None,
+        failure: o.status.failure(),
+        exit_code: match o.status {
+            ShellStatus::Exited(c) => Some(c),
+            _ => None,
+        },
+        output_limit_exceeded: matches!(o.status, ShellStatus::OutputLimit(_)),
+        output_storage_failed: matches!(o.status, ShellStatus::SpillFailed),
+        text: o.text,
+        truncation: Some(truncation),
+        full_output_path: o.full_output_path,
+        total_output_bytes: o.total_output_bytes as f64,
+    }
+}
+
+/// The output accumulator for host `BashOperations` backends: the facade pushes each chunk
+/// of `onData` here and finishes with how the command ended. Same bounds and spill file as
+/// the native shell.
+#[napi]
+pub struct CodingOutputSink {
+    acc: Option<OutputAccumulator>,
+    max_lines: u64,
+    max_bytes: u64,
+    max_total: u64,
+}
+
+#[napi]
+impl CodingOutputSink {
+    /// A sink with the shell tool's bounds.
+    #[napi(constructor)]
+    pub fn new(
+        max_lines: f64,
+        max_bytes: f64,
+        max_total_output_bytes: f64,
+        temp_file_prefix: String,
+        temp_dir: String,
+    ) -> Self {
+        let (max_lines, max_bytes, max_total) = (
+            non_negative(max_lines),
+            non_negative(max_bytes),
+            non_negative(max_total_output_bytes),
+        );
+        Self {
+            acc: Some(OutputAccumulator::new(AccumulatorConfig {
+                max_lines,
+                max_bytes,
+                max_total_bytes: max_total,
+                temp_prefix: temp_file_prefix,
+                temp_dir: PathBuf::from(temp_dir),
+            })),
+            max_lines,
+            max_bytes,
+            max_total,
+        }
+    }
+
+    /// Adds one chunk: `"stored"`, `"limit"` (abort the command) or `"spill_failed"` (abort).
+    #[napi]
+    pub fn push(&mut self, chunk: &[u8]) -> &'static str {
+        match self.acc.as_mut().map(|a| a.push(chunk)) {
+            Some(Push::Stored) => "stored",
+            Some(Push::LimitExceeded) => "limit",
+            Some(Push::SpillFailed) | None => "spill_failed",
+        }
+    }
+
+    /// Ends the record. `ending` is `"exit"` (with `exitCode`), `"timeout"` (with
+    /// `timeoutSecs`), `"aborted"`, `"limit"`, `"spill_failed"` or `"failed"` (with `message`).
+    #[napi]
+    pub fn finish(
+        &mut self,
+        ending: String,
+        exit_code: Option<i32>,
+        timeout_secs: Option<f64>,
+        message: Option<String>,
+    ) -> CodingShellResult {
+        let status = match ending.as_str() {
+            "exit" => ShellStatus::Exited(exit_code.unwrap_or(0)),
+            "timeout" => ShellStatus::TimedOut(non_negative(timeout_secs.unwrap_or(0.0))),
+            "aborted" => ShellStatus::Aborted,
+            "limit" => ShellStatus::OutputLimit(self.max_total),
+            "spill_failed" => ShellStatus::SpillFailed,
+            _ => ShellStatus::Failed(message.unwrap_or_default()),
+        };
+        let acc = self.acc.take().unwrap_or_else(|| {
+            OutputAccumulator::new(AccumulatorConfig {
+                max_lines: self.max_lines,
+                max_bytes: self.max_bytes,
+                max_total_bytes: self.max_total,
+                temp_prefix: "prism-shell".to_owned(),
+                temp_dir: std::env::temp_dir(),
+            })
+        });
+        shell_result(finish_outcome(status, acc), self.max_lines, self.max_bytes)
+    }
+}

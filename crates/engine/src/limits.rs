@@ -62,6 +62,73 @@ pub struct LimitError {
 
 // --- Coding tools (API.md section 10) -----------------------------------------------------------
 
+/// Lines of text one read page or one shell tail shows: default 2,000, hard cap 100,000.
+pub const CODING_MAX_LINES: Limit = Limit {
+    name: "maxLines",
+    default: 2_000,
+    hard: 100_000,
+};
+/// Bytes of text one read page or one shell tail shows: default 50 KiB, hard cap 1 MiB.
+pub const CODING_MAX_BYTES: Limit = Limit {
+    name: "maxBytes",
+    default: 51_200,
+    hard: 1_048_576,
+};
+/// Bytes a text read may scan to reach its page: default 64 MiB, hard cap 1 GiB.
+pub const READ_MAX_SCAN_BYTES: Limit = Limit {
+    name: "maxScanBytes",
+    default: 64 << 20,
+    hard: 1 << 30,
+};
+/// Bytes of one image a read returns: default 10,000,000, hard cap 32 MiB.
+pub const READ_MAX_IMAGE_BYTES: Limit = Limit {
+    name: "maxImageBytes",
+    default: 10_000_000,
+    hard: 32 << 20,
+};
+/// UTF-8 bytes of one write's content: default 8 MiB, hard cap 64 MiB.
+pub const WRITE_MAX_INPUT_BYTES: Limit = Limit {
+    name: "maxInputBytes",
+    default: 8 << 20,
+    hard: 64 << 20,
+};
+/// Size of a file an edit may open: default 8 MiB, hard cap 64 MiB.
+pub const EDIT_MAX_FILE_BYTES: Limit = Limit {
+    name: "maxFileBytes",
+    default: 8 << 20,
+    hard: 64 << 20,
+};
+/// UTF-8 bytes of one edit's replacements together: default 2 MiB, hard cap 16 MiB.
+pub const EDIT_MAX_INPUT_BYTES: Limit = Limit {
+    name: "maxInputBytes",
+    default: 2 << 20,
+    hard: 16 << 20,
+};
+/// Replacements in one edit call: default 100, hard cap 1,000.
+pub const EDIT_MAX_EDITS: Limit = Limit {
+    name: "maxEdits",
+    default: 100,
+    hard: 1_000,
+};
+/// Seconds a shell command may run: default 600, hard cap 3,600.
+pub const SHELL_TIMEOUT_SECS: Limit = Limit {
+    name: "timeout",
+    default: 600,
+    hard: 3_600,
+};
+/// Bytes of output a shell command may produce before it is killed: default 64 MiB, hard cap 1 GiB.
+pub const SHELL_MAX_TOTAL_OUTPUT_BYTES: Limit = Limit {
+    name: "maxTotalOutputBytes",
+    default: 64 << 20,
+    hard: 1 << 30,
+};
+/// Bytes of a file the image sniffer looks at (the magic-byte window).
+pub const IMAGE_SNIFF_BYTES: usize = 4_100;
+/// Chunk size of streamed reads (text pages and shell pipes).
+pub const STREAM_CHUNK_BYTES: usize = 64 * 1024;
+/// How long shell output must stay idle after the command exits before reading stops.
+pub const SHELL_STDIO_IDLE_GRACE: std::time::Duration = std::time::Duration::from_millis(100);
+
 // --- Coding security (API.md section 9) ---------------------------------------------------------
 
 #[cfg(test)]

@@ -1,1 +1,27 @@
-//! Coding tools: read, write, edit and shell with hard output bounds.
+//! Coding tools: read, write, edit and shell with hard output bounds (API.md section 10).
+//!
+//! Each operation is one engine call that the JS facade makes after it has validated the
+//! arguments and asked the host's execution policy; nothing here decides *whether* to act.
+//! - [`read`]: a streamed text page (offset/limit, line and byte caps, scan bound, `findText`)
+//!   or a bounded image, sniffed by magic bytes ([`image`]).
+//! - [`write`]: an atomic write (temp file in the same directory, then rename), `mkdir -p`.
+//! - [`edit`]: several exact-then-fuzzy replacements in one call, BOM and CRLF kept, with a
+//!   diff ([`diff`]) and the first changed line.
+//! - [`shell`]: a command in its own process group, merged output into a bounded
+//!   [`accumulator`], timeout and abort that kill the whole group.
+//! - [`size`], [`truncate`], [`fsio`]: shared helpers; [`error`]: the typed errors.
+
+pub mod accumulator;
+pub mod diff;
+pub mod edit;
+pub mod error;
+pub mod fsio;
+pub mod image;
+pub mod read;
+pub mod shell;
+pub mod size;
+pub mod truncate;
+pub mod write;
+
+pub use error::CodingError;
+pub use size::format_size;

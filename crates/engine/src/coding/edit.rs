@@ -1,0 +1,390 @@
+//! The edit tool's file operation: several replacements in one call, matched against the
+//! original file (exact first; whitespace- and punctuation-tolerant when any edit misses),
+//! with the file's BOM and line endings kept, written atomically.
+
+use std::fs::File;
+use std::path::Path;
+
+use crate::coding::diff::{edit_diff, EditDiff, Splice};
+use crate::coding::error::CodingError;
+use crate::coding::fsio::{read_bounded, write_atomic};
+
+/// One replacement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replacement {
+    /// The text to find (unique in the file).
+    pub old_text: String,
+    /// Its replacement.
+    pub new_text: String,
+}
+
+/// What an edit did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditOutcome {
+    /// Replacements applied.
+    pub replaced: usize,
+    /// The fuzzy matcher was needed.
+    pub fuzzy: bool,
+    /// The diff of the change.
+    pub diff: EditDiff,
+}
+
+/// Applies `edits` to the file at `path` (at most `max_file_bytes` long); `display_path`
+/// names it in messages.
+///
+/// # Errors
+/// [`CodingError::Edit`] with the reference's text, or [`CodingError::Io`] when the write fails.
+pub fn edit_file(
+    path: &Path,
+    edits: &[Replacement],
+    max_file_bytes: u64,
+    display_path: &str,
+) -> Result<EditOutcome, CodingError> {
+    check_access(path, display_path)?;
+    let too_large = |size: u64| CodingError::Edit {
+        kind: "too_large",
+        message: format!("Edit target is {size} bytes, exceeds {max_file_bytes} byte limit."),
+    };
+    let mut file = File::open(path).map_err(|e| CodingError::io(&e, "open", path))?;
+    let size = file
+        .metadata()
+        .map_err(|e| CodingError::io(&e, "fstat", path))?
+        .len();
+    if size > max_file_bytes {
+        return Err(too_large(size));
+    }
+    let raw = read_bounded(&mut file, max_file_bytes, path)?;
+    if raw.len() as u64 > max_file_bytes {
+        return Err(too_large(raw.len() as u64));
+    }
+    drop(file);
+    let text = match String::from_utf8(raw) {
+        Ok(t) => t,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    let (out, applied) = edit_text(&text, edits, display_path)?;
+    write_atomic(path, out.as_bytes())?;
+    Ok(EditOutcome {
+        replaced: edits.len(),
+        fuzzy: applied.fuzzy,
+        diff: applied.diff,
+    })
+}
+
+/// Applies `edits` to a whole file's `text`: the BOM is set aside, line endings normalised to
+/// LF for matching, and both restored in the returned text.
+///
+/// # Errors
+/// [`CodingError::Edit`] as [`apply_edits`].
+pub fn edit_text(
+    text: &str,
+    edits: &[Replacement],
+    display_path: &str,
+) -> Result<(String, Applied), CodingError> {
+    let (bom, body) = match text.strip_prefix('\u{feff}') {
+        Some(rest) => ("\u{feff}", rest),
+        None => ("", text),
+    };
+    let crlf = uses_crlf(body);
+    let base = normalize_to_lf(body);
+    let applied = apply_edits(&base, edits, display_path)?;
+    let mut out = String::with_capacity(applied.text.len() + bom.len());
+    out.push_str(bom);
+    if crlf {
+        out.push_str(&applied.text.replace('\n', "\r\n"));
+    } else {
+        out.push_str(&applied.text);
+    }
+    Ok((out, applied))
+}
+
+/// `access(R_OK | W_OK)`, with the reference's message on failure.
+fn check_access(path: &Path, display_path: &str) -> Result<(), CodingError> {
+    use rustix::fs::{access, Access};
+    access(path, Access::READ_OK | Access::WRITE_OK).map_err(|errno| {
+        let io = std::io::Error::from_raw_os_error(errno.raw_os_error());
+        let code = match CodingError::io(&io, "access", path) {
+            CodingError::Io { code, .. } => code,
+            _ => "EIO".to_owned(),
+        };
+        CodingError::Edit {
+            kind: "access",
+            message: format!("Could not edit file: {display_path}. Error code: {code}."),
+        }
+    })
+}
+
+/// Whether the first line break of `text` is CRLF.
+fn uses_crlf(text: &str) -> bool {
+    match memchr::memchr(b'\n', text.as_bytes()) {
+        Some(at) => at > 0 && text.as_bytes()[at - 1] == b'\r',
+        None => false,
+    }
+}
+
+/// CRLF and lone CR as LF.
+fn normalize_to_lf(text: &str) -> String {
+    if memchr::memchr(b'\r', text.as_bytes()).is_none() {
+        return text.to_owned();
+    }
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// The fuzzy form of `text`: trailing whitespace cut from every line, typographic quotes,
+/// dashes and spaces as their ASCII forms.
+#[must_use]
+pub fn normalize_fuzzy(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        for c in line.trim_end().chars() {
+            out.push(match c {
+                '\u{2018}' | '\u{2019}' | '\u{201a}' | '\u{201b}' => '\'',
+                '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{201f}' => '"',
+                '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+                '\u{a0}' | '\u{2002}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}' => ' ',
+                other => other,
+            });
+        }
+    }
+    out
+}
+
+/// The edited text (LF line endings), whether it needed fuzzy matching, and its diff.
+#[derive(Debug)]
+pub struct Applied {
+    /// The new text.
+    pub text: String,
+    /// Fuzzy matching was used.
+    pub fuzzy: bool,
+    /// The diff against the matched base.
+    pub diff: EditDiff,
+}
+
+/// Matches every edit against `content` (LF line endings) and applies them together.
+///
+/// # Errors
+/// [`CodingError::Edit`]: empty `oldText`, not found, ambiguous, overlapping, or no change.
+pub fn apply_edits(
+    content: &str,
+    edits: &[Replacement],
+    path: &str,
+) -> Result<Applied, CodingError> {
+    let total = edits.len();
+    let olds: Vec<String> = edits.iter().map(|e| normalize_to_lf(&e.old_text)).collect();
+    let news: Vec<String> = edits.iter().map(|e| normalize_to_lf(&e.new_text)).collect();
+    for (i, old) in olds.iter().enumerate() {
+        if old.is_empty() {
+            return Err(edit_error("empty_old_text", empty_message(path, i, total)));
+        }
+    }
+    let all_exact = olds
+        .iter()
+        .all(|o| memchr::memmem::find(content.as_bytes(), o.as_bytes()).is_some());
+    let (base, olds) = if all_exact {
+        (std::borrow::Cow::Borrowed(content), olds)
+    } else {
+        let olds = olds.iter().map(|o| normalize_fuzzy(o)).collect();
+        (std::borrow::Cow::Owned(normalize_fuzzy(content)), olds)
+    };
+    let mut splices: Vec<(Splice<'_>, usize)> = Vec::with_capacity(total);
+    for (i, (old, new)) in olds.iter().zip(&news).enumerate() {
+        let finder = memchr::memmem::Finder::new(old.as_bytes());
+        let mut hits = finder.find_iter(base.as_bytes());
+        let Some(start) = hits.next() else {
+            return Err(edit_error(
+                "not_found",
+                not_found_message(&base, old, path, i, total),
+            ));
+        };
+        let more = hits.count();
+        if more > 0 {
+            return Err(edit_error(
+                "ambiguous",
+                duplicate_message(path, i, total, more + 1),
+            ));
+        }
+        splices.push((
+            Splice {
+                start,
+                end: start + old.len(),
+                new_text: new.as_str(),
+            },
+            i,
+        ));
+    }
+    splices.sort_by_key(|(s, _)| s.start);
+    for pair in splices.windows(2) {
+        let ((a, ai), (b, bi)) = (&pair[0], &pair[1]);
+        if a.end > b.start {
+            return Err(edit_error(
+                "overlap",
+                format!("edits[{ai}] and edits[{bi}] overlap in {path}. Merge them into one edit or target disjoint regions."),
+            ));
+        }
+    }
+    let splices: Vec<Splice<'_>> = splices.into_iter().map(|(s, _)| s).collect();
+    let mut text = String::with_capacity(base.len());
+    let mut at = 0;
+    for s in &splices {
+        text.push_str(&base[at..s.start]);
+        text.push_str(s.new_text);
+        at = s.end;
+    }
+    text.push_str(&base[at..]);
+    if text == base.as_ref() {
+        let message = if total == 1 {
+            format!("No changes made to {path}. The replacement produced identical content. This might indicate an issue with special characters or the text not existing as expected.")
+        } else {
+            format!("No changes made to {path}. The replacements produced identical content.")
+        };
+        return Err(edit_error("no_change", message));
+    }
+    let diff = edit_diff(&base, &splices, path);
+    Ok(Applied {
+        text,
+        fuzzy: !all_exact,
+        diff,
+    })
+}
+
+fn edit_error(kind: &'static str, message: String) -> CodingError {
+    CodingError::Edit { kind, message }
+}
+
+fn empty_message(path: &str, i: usize, total: usize) -> String {
+    if total == 1 {
+        format!("oldText must not be empty in {path}.")
+    } else {
+        format!("edits[{i}].oldText must not be empty in {path}.")
+    }
+}
+
+fn duplicate_message(path: &str, i: usize, total: usize, n: usize) -> String {
+    if total == 1 {
+        format!("Found {n} occurrences of the text in {path}. The text must be unique. Please provide more context to make it unique.")
+    } else {
+        format!("Found {n} occurrences of edits[{i}] in {path}. Each oldText must be unique. Please provide more context to make it unique.")
+    }
+}
+
+/// The not-found message, with the lines around the best partial match under `Nearby:`.
+fn not_found_message(base: &str, old: &str, path: &str, i: usize, total: usize) -> String {
+    let mut msg = if total == 1 {
+        format!("Could not find the exact text in {path}. The old text must match exactly including all whitespace and newlines.")
+    } else {
+        format!("Could not find edits[{i}] in {path}. The oldText must match exactly including all whitespace and newlines.")
+    };
+    if let Some(nearby) = nearby_lines(base, old) {
+        msg.push_str("\nNearby:\n");
+        msg.push_str(&nearby);
+    }
+    msg
+}
+
+/// Up to five numbered lines around the first line of `base` that contains the first
+/// non-blank line of `old` (trimmed), each cut to 200 characters.
+fn nearby_lines(base: &str, old: &str) -> Option<String> {
+    let probe = old.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let finder = memchr::memmem::Finder::new(probe.as_bytes());
+    let lines: Vec<&str> = base.split('\n').collect();
+    let hit = lines
+        .iter()
+        .position(|l| finder.find(l.as_bytes()).is_some())?;
+    let from = hit.saturating_sub(2);
+    let to = (hit + 3).min(lines.len());
+    let shown: Vec<String> = (from..to)
+        .map(|k| {
+            let l: String = lines[k].chars().take(200).collect();
+            format!("{}: {l}", k + 1)
+        })
+        .collect();
+    Some(shown.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(old: &str, new: &str) -> Replacement {
+        Replacement {
+            old_text: old.into(),
+            new_text: new.into(),
+        }
+    }
+
+    fn msg(res: Result<Applied, CodingError>) -> String {
+        res.err().map(|e| e.to_string()).unwrap_or_default()
+    }
+
+    #[test]
+    fn applies_several_exact_edits_against_the_original() -> Result<(), CodingError> {
+        let a = apply_edits("one\ntwo\nthree\n", &[r("one", "1"), r("three", "3")], "p")?;
+        assert_eq!(a.text, "1\ntwo\n3\n");
+        assert!(!a.fuzzy);
+        assert_eq!(a.diff.first_changed_line, 1);
+        Ok(())
+    }
+
+    #[test]
+    fn falls_back_to_fuzzy_on_trailing_space_and_quotes() -> Result<(), CodingError> {
+        let a = apply_edits(
+            "say \u{201c}hi\u{201d}   \nnext\n",
+            &[r("say \"hi\"\nnext", "done")],
+            "p",
+        )?;
+        assert_eq!(a.text, "done\n");
+        assert!(a.fuzzy);
+        Ok(())
+    }
+
+    #[test]
+    fn reports_each_failure_with_the_reference_text() {
+        assert_eq!(
+            msg(apply_edits("abc", &[r("zzz", "y")], "p")),
+            "Could not find the exact text in p. The old text must match exactly including all whitespace and newlines."
+        );
+        assert_eq!(
+            msg(apply_edits("x\nfoo bar\ny", &[r("a", "b"), r("foo baz", "q")], "p")),
+            "Could not find edits[1] in p. The oldText must match exactly including all whitespace and newlines."
+        );
+        assert!(msg(apply_edits(
+            "x\n  foo bar\ny",
+            &[r("foo bar\nzzz", "q")],
+            "p"
+        ))
+        .ends_with("\nNearby:\n1: x\n2:   foo bar\n3: y"));
+        assert_eq!(
+            msg(apply_edits("aa aa", &[r("aa", "b")], "p")),
+            "Found 2 occurrences of the text in p. The text must be unique. Please provide more context to make it unique."
+        );
+        assert_eq!(
+            msg(apply_edits("abcdef", &[r("abcd", "x"), r("cdef", "y")], "p")),
+            "edits[0] and edits[1] overlap in p. Merge them into one edit or target disjoint regions."
+        );
+        assert_eq!(
+            msg(apply_edits("abc", &[r("", "x")], "p")),
+            "oldText must not be empty in p."
+        );
+        assert_eq!(
+            msg(apply_edits("abc", &[r("b", "b")], "p")),
+            "No changes made to p. The replacement produced identical content. This might indicate an issue with special characters or the text not existing as expected."
+        );
+    }
+
+    #[test]
+    fn keeps_bom_and_crlf() -> Result<(), CodingError> {
+        let (out, _) = edit_text("\u{feff}a\r\nb\r\nc\r\n", &[r("b\nc", "B\nC")], "p")?;
+        assert_eq!(out, "\u{feff}a\r\nB\r\nC\r\n");
+        Ok(())
+    }
+
+    #[test]
+    fn detects_crlf_and_normalizes() {
+        assert!(uses_crlf("a\r\nb\n"));
+        assert!(!uses_crlf("a\nb\r\n"));
+        assert_eq!(normalize_to_lf("a\r\nb\rc"), "a\nb\nc");
+    }
+}

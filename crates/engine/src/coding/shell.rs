@@ -1,0 +1,435 @@
+//! The shell tool's process work: one command in its own process group, stdout and stderr
+//! merged into one pipe and streamed into an [`OutputAccumulator`]; timeout, abort and the
+//! output limit kill the whole group.
+//!
+//! After the command exits, reading goes on while output keeps coming, and stops once the
+//! pipe has been idle for [`SHELL_STDIO_IDLE_GRACE`] (a background child that keeps the pipe
+//! open does not hold the call).
+
+use std::collections::HashMap;
+use std::collections::HashSet;
+use std::io::Read;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use crate::coding::accumulator::{AccumulatorConfig, OutputAccumulator, Push, Snapshot};
+use crate::coding::error::CodingError;
+use crate::coding::size::format_size;
+use crate::limits::{SHELL_STDIO_IDLE_GRACE, STREAM_CHUNK_BYTES};
+
+/// One command to run.
+#[derive(Debug, Clone)]
+pub struct ShellRequest {
+    /// The command line (prefix already joined), passed to `<shell> -c`.
+    pub command: String,
+    /// Working directory.
+    pub cwd: PathBuf,
+    /// The whole environment of the child.
+    pub env: HashMap<String, String>,
+    /// The host's `shellPath`, if any.
+    pub shell_path: Option<PathBuf>,
+    /// The host's `$SHELL`, if any (tried when `shell_path` is unset).
+    pub env_shell: Option<PathBuf>,
+    /// Seconds before the group is killed.
+    pub timeout_secs: u64,
+    /// Tail and spill bounds.
+    pub output: AccumulatorConfig,
+}
+
+/// How the command ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShellStatus {
+    /// It exited (or was killed by a signal not ours: 128 + signal).
+    Exited(i32),
+    /// The timeout passed; the group was killed.
+    TimedOut(u64),
+    /// The caller aborted; the group was killed.
+    Aborted,
+    /// The output passed `maxTotalOutputBytes`; the group was killed.
+    OutputLimit(u64),
+    /// The spill file failed; the group was killed.
+    SpillFailed,
+    /// A host backend failed with this message.
+    Failed(String),
+}
+
+impl ShellStatus {
+    /// The failure message, `None` for an exit.
+    #[must_use]
+    pub fn failure(&self) -> Option<String> {
+        match self {
+            Self::Exited(_) => None,
+            Self::TimedOut(s) => Some(format!("Command timed out after {s} seconds")),
+            Self::Aborted => Some("Command aborted".to_owned()),
+            Self::OutputLimit(l) => {
+                Some(format!("Command output exceeded {} limit", format_size(*l)))
+            }
+            Self::SpillFailed => Some("Command output spill failed".to_owned()),
+            Self::Failed(m) => Some(if m.is_empty() {
+                "Command failed".to_owned()
+            } else {
+                m.clone()
+            }),
+        }
+    }
+}
+
+/// The finished command: status, the text the model sees and the numbers.
+#[derive(Debug, Clone)]
+pub struct ShellOutcome {
+    /// How it ended.
+    pub status: ShellStatus,
+    /// The tail, footer and exit or status note.
+    pub text: String,
+    /// The tail record.
+    pub snapshot: Snapshot,
+    /// The kept spill file (success with truncated output only).
+    pub full_output_path: Option<String>,
+    /// Bytes the command wrote.
+    pub total_output_bytes: u64,
+}
+
+/// The shell binary: `shell_path`, else `$SHELL` if it exists, else `/bin/bash`, else `sh`.
+///
+/// # Errors
+/// `Custom shell path not found: <p>` when `shell_path` does not exist.
+pub fn resolve_shell(
+    shell_path: Option<&Path>,
+    env_shell: Option<&Path>,
+) -> Result<PathBuf, CodingError> {
+    if let Some(p) = shell_path {
+        if p.exists() {
+            return Ok(p.to_path_buf());
+        }
+        return Err(CodingError::Spawn {
+            message: format!("Custom shell path not found: {}", p.display()),
+        });
+    }
+    if let Some(p) = env_shell.filter(|p| p.exists()) {
+        return Ok(p.to_path_buf());
+    }
+    let bash = Path::new("/bin/bash");
+    Ok(if bash.exists() {
+        bash.to_path_buf()
+    } else {
+        PathBuf::from("sh")
+    })
+}
+
+/// Runs `req` to the end; `abort` is polled (every 50 ms at most) while it runs.
+///
+/// # Errors
+/// [`CodingError::Spawn`] when the shell or the working directory is missing or the spawn
+/// fails. Every other ending is a [`ShellOutcome`].
+pub fn run_shell(req: &ShellRequest, abort: &AtomicBool) -> Result<ShellOutcome, CodingError> {
+    let shell = resolve_shell(req.shell_path.as_deref(), req.env_shell.as_deref())?;
+    if !req.cwd.is_dir() {
+        return Err(CodingError::Spawn {
+            message: format!(
+                "Working directory does not exist: {}\nCannot execute shell commands.",
+                req.cwd.display()
+            ),
+        });
+    }
+    let spawn_err = |e: std::io::Error| CodingError::Spawn {
+        message: e.to_string(),
+    };
+    let (mut reader, writer) = std::io::pipe().map_err(spawn_err)?;
+    let mut child = {
+        let mut cmd = Command::new(&shell);
+        cmd.arg("-c")
+            .arg(&req.command)
+            .current_dir(&req.cwd)
+            .env_clear()
+            .envs(&req.env)
+            .stdin(Stdio::null())
+            .stdout(writer.try_clone().map_err(spawn_err)?)
+            .stderr(writer)
+            .process_group(0);
+        cmd.spawn().map_err(spawn_err)?
+        // `cmd` (holding our copies of the write end) drops here, so EOF can arrive.
+    };
+    let group = i32::try_from(child.id()).unwrap_or(0);
+    track_group(group, true);
+    let mut acc = OutputAccumulator::new(req.output.clone());
+    let status = pump(&mut child, &mut reader, &mut acc, req, abort);
+    track_group(group, false);
+    Ok(finish_outcome(status, acc))
+}
+
+/// Process groups of commands still running (for [`kill_running_groups`]).
+fn running_groups() -> &'static Mutex<HashSet<i32>> {
+    static GROUPS: OnceLock<Mutex<HashSet<i32>>> = OnceLock::new();
+    GROUPS.get_or_init(|| Mutex::new(HashSet::new()))
+}
+
+fn track_group(group: i32, running: bool) {
+    if let Ok(mut groups) = running_groups().lock() {
+        if running {
+            groups.insert(group);
+        } else {
+            groups.remove(&group);
+        }
+    }
+}
+
+/// Kills the process group of every command still running (call when the host exits, so
+/// that no command outlives it). Returns how many groups were signalled.
+pub fn kill_running_groups() -> usize {
+    let Ok(groups) = running_groups().lock() else {
+        return 0;
+    };
+    groups
+        .iter()
+        .filter_map(|&g| rustix::process::Pid::from_raw(g))
+        .filter(|&p| rustix::process::kill_process_group(p, rustix::process::Signal::KILL).is_ok())
+        .count()
+}
+
+/// Reads output until the pipe closes, the command exits and stays quiet, or a bound ends it.
+fn pump(
+    child: &mut Child,
+    reader: &mut std::io::PipeReader,
+    acc: &mut OutputAccumulator,
+    req: &ShellRequest,
+    abort: &AtomicBool,
+) -> ShellStatus {
+    let deadline = Instant::now() + Duration::from_secs(req.timeout_secs);
+    let mut buf = vec![0u8; STREAM_CHUNK_BYTES];
+    let mut exited: Option<ExitStatus> = None;
+    let mut last_data = Instant::now();
+    loop {
+        if abort.load(Ordering::Relaxed) {
+            return kill_group(child, ShellStatus::Aborted);
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return kill_group(child, ShellStatus::TimedOut(req.timeout_secs));
+        }
+        if exited.is_none() {
+            if let Ok(Some(st)) = child.try_wait() {
+                exited = Some(st);
+                last_data = now;
+            }
+        }
+        let wait = match exited {
+            Some(_) => {
+                let idle = now.duration_since(last_data);
+                if idle >= SHELL_STDIO_IDLE_GRACE {
+                    break;
+                }
+                SHELL_STDIO_IDLE_GRACE - idle
+            }
+            None => Duration::from_millis(50).min(deadline - now),
+        };
+        if !wait_readable(reader, wait) {
+            continue;
+        }
+        let n = match reader.read(&mut buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => 0,
+        };
+        if n == 0 {
+            break;
+        }
+        last_data = Instant::now();
+        match acc.push(&buf[..n]) {
+            Push::Stored => {}
+            Push::LimitExceeded => {
+                return kill_group(child, ShellStatus::OutputLimit(req.output.max_total_bytes));
+            }
+            Push::SpillFailed => return kill_group(child, ShellStatus::SpillFailed),
+        }
+    }
+    let st = match exited {
+        Some(st) => st,
+        None => match child.wait() {
+            Ok(st) => st,
+            Err(_) => return ShellStatus::Exited(1),
+        },
+    };
+    ShellStatus::Exited(exit_code(st))
+}
+
+/// The exit code, or 128 + signal for a command killed by a signal.
+fn exit_code(st: ExitStatus) -> i32 {
+    st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0))
+}
+
+/// Whether `reader` has data (or EOF) within `wait`.
+fn wait_readable(reader: &std::io::PipeReader, wait: Duration) -> bool {
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    let mut fds = [PollFd::new(reader, PollFlags::IN)];
+    let timeout = Timespec {
+        tv_sec: wait.as_secs() as i64,
+        tv_nsec: i64::from(wait.subsec_nanos()),
+    };
+    matches!(poll(&mut fds, Some(&timeout)), Ok(n) if n > 0)
+}
+
+/// Kills the child's whole process group (falling back to the child), reaps it, and returns
+/// `status`.
+fn kill_group(child: &mut Child, status: ShellStatus) -> ShellStatus {
+    let pid = rustix::process::Pid::from_raw(child.id() as i32);
+    let killed = pid.is_some_and(|p| {
+        rustix::process::kill_process_group(p, rustix::process::Signal::KILL).is_ok()
+    });
+    if !killed {
+        let _ = child.kill();
+    }
+    let _ = child.wait();
+    status
+}
+
+/// The outcome text and record for `status` (the spill file kept only on a truncated
+/// success, removed otherwise).
+pub fn finish_outcome(status: ShellStatus, mut acc: OutputAccumulator) -> ShellOutcome {
+    let total_output_bytes = acc.total_bytes();
+    match status.failure() {
+        None => {
+            let keep = acc.snapshot(None).truncated;
+            let full_output_path = if keep {
+                acc.keep_spill().map(|p| p.to_string_lossy().into_owned())
+            } else {
+                acc.discard_spill();
+                None
+            };
+            let snapshot = acc.snapshot(full_output_path.as_deref());
+            let mut text = if snapshot.content.is_empty() {
+                "(no output)".to_owned()
+            } else {
+                snapshot.content.clone()
+            };
+            text.push_str(&snapshot.footer);
+            if let ShellStatus::Exited(code) = status {
+                if code != 0 {
+                    text.push_str(&format!("\n\n[Command exited with code {code}]"));
+                }
+            }
+            ShellOutcome {
+                status,
+                text,
+                snapshot,
+                full_output_path,
+                total_output_bytes,
+            }
+        }
+        Some(message) => {
+            acc.discard_spill();
+            let snapshot = acc.snapshot(None);
+            let out = format!("{}{}", snapshot.content, snapshot.footer);
+            let text = if out.is_empty() {
+                format!("[{message}]")
+            } else {
+                format!("{out}\n\n[{message}]")
+            };
+            ShellOutcome {
+                status,
+                text,
+                snapshot,
+                full_output_path: None,
+                total_output_bytes,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(command: &str, timeout_secs: u64) -> ShellRequest {
+        ShellRequest {
+            command: command.into(),
+            cwd: std::env::temp_dir(),
+            env: std::env::vars().collect(),
+            shell_path: None,
+            env_shell: None,
+            timeout_secs,
+            output: AccumulatorConfig {
+                max_lines: 2000,
+                max_bytes: 51_200,
+                max_total_bytes: 64 << 20,
+                temp_prefix: "prism-shell-test".into(),
+                temp_dir: std::env::temp_dir(),
+            },
+        }
+    }
+
+    #[test]
+    fn merges_stdout_and_stderr_and_reports_exit_code() -> Result<(), CodingError> {
+        let out = run_shell(
+            &req("echo out; echo err 1>&2; exit 3", 10),
+            &AtomicBool::new(false),
+        )?;
+        assert_eq!(out.status, ShellStatus::Exited(3));
+        assert_eq!(out.text, "out\nerr\n\n\n[Command exited with code 3]");
+        Ok(())
+    }
+
+    #[test]
+    fn empty_output_reads_no_output() -> Result<(), CodingError> {
+        let out = run_shell(&req("true", 10), &AtomicBool::new(false))?;
+        assert_eq!(out.text, "(no output)");
+        Ok(())
+    }
+
+    #[test]
+    fn times_out_and_kills_the_group() -> Result<(), CodingError> {
+        let started = Instant::now();
+        let out = run_shell(&req("sleep 30 & sleep 30", 1), &AtomicBool::new(false))?;
+        assert_eq!(out.status, ShellStatus::TimedOut(1));
+        assert_eq!(out.text, "[Command timed out after 1 seconds]");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        Ok(())
+    }
+
+    #[test]
+    fn a_background_child_does_not_hold_the_call() -> Result<(), CodingError> {
+        let started = Instant::now();
+        let out = run_shell(
+            &req("sleep 3 & echo $!; echo done", 10),
+            &AtomicBool::new(false),
+        )?;
+        let pid: i32 = out
+            .text
+            .lines()
+            .next()
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(0);
+        if let Some(p) = rustix::process::Pid::from_raw(pid) {
+            let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
+        }
+        assert!(out.text.ends_with("\ndone\n"), "{}", out.text);
+        assert!(started.elapsed() < Duration::from_secs(2));
+        Ok(())
+    }
+
+    #[test]
+    fn missing_shell_and_cwd_are_errors() {
+        let mut r = req("true", 1);
+        r.shell_path = Some("/no/such/shell".into());
+        assert_eq!(
+            run_shell(&r, &AtomicBool::new(false))
+                .err()
+                .map(|e| e.to_string()),
+            Some("Custom shell path not found: /no/such/shell".into())
+        );
+        let mut r = req("true", 1);
+        r.cwd = "/no/such/dir".into();
+        assert_eq!(
+            run_shell(&r, &AtomicBool::new(false))
+                .err()
+                .map(|e| e.to_string()),
+            Some(
+                "Working directory does not exist: /no/such/dir\nCannot execute shell commands."
+                    .into()
+            )
+        );
+    }
+}

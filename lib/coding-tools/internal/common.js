@@ -1,0 +1,79 @@
+'use strict'
+// What every coding tool shares: error results, the execution-policy step, limit validation
+// and the limit table (whose numbers live in the engine).
+const native = require('../../native.js')
+const { ExecutionDeniedError } = require('../../core/errors.js')
+
+const LIMITS = native.codingLimits()
+
+/** `{ toolCallId, name, content:[{type:"text", text}], error:{message} }` (no code). */
+function errorResult(toolCallId, name, message, text = message) {
+  return { toolCallId, name, content: [{ type: 'text', text }], error: { message } }
+}
+
+/** `v` when it is a positive safe integer at most `hard`; `fallback` when undefined; else throws. */
+function validateCodingLimit(name, v, hard, fallback) {
+  if (v === undefined) return fallback
+  if (!Number.isSafeInteger(v) || v < 1 || v > hard) {
+    throw new Error(`${name} must be a positive safe integer at most ${hard}`)
+  }
+  return v
+}
+
+/** The option `key` of `options`, checked against the engine's limit `limitKey`. */
+function limitOption(options, key, limitKey) {
+  const l = LIMITS[limitKey]
+  return validateCodingLimit(key, options?.[key], l.hard, l.default)
+}
+
+/**
+ * Asks `policy` about `action`. Resolves to `{ action }` (with `modified.paths[0]` or
+ * `modified.command` laid over it) or `{ denied: ToolResult }`. A throwing policy denies with
+ * its message.
+ */
+async function enforceExecutionPolicy(policy, action, toolCallId, toolName) {
+  if (!policy) return { action }
+  let decision
+  try {
+    decision = await policy.check(action)
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err)
+    return { denied: errorResult(toolCallId, toolName, message) }
+  }
+  if (!decision || decision.allowed !== true) {
+    const message = decision?.reason ?? new ExecutionDeniedError(action, decision).message
+    return { denied: errorResult(toolCallId, toolName, message) }
+  }
+  const modified = decision.modified
+  if (!modified) return { action }
+  const out = { ...action }
+  if (Array.isArray(modified.paths) && typeof modified.paths[0] === 'string' && action.paths) {
+    out.paths = [modified.paths[0], ...action.paths.slice(1)]
+  }
+  if (typeof modified.command === 'string' && action.kind === 'shell') out.command = modified.command
+  return { action: out }
+}
+
+/** The metadata every policy action carries from the execution context. */
+function contextMetadata(context) {
+  return { sessionId: context?.sessionId, runId: context?.runId, signal: context?.signal }
+}
+
+/** A non-empty string path, or undefined. */
+function validPath(p) {
+  return typeof p === 'string' && p.length > 0 ? p : undefined
+}
+
+const PATH_REQUIRED = 'path is required and must be a non-empty string.'
+
+module.exports = {
+  native,
+  LIMITS,
+  PATH_REQUIRED,
+  errorResult,
+  validateCodingLimit,
+  limitOption,
+  enforceExecutionPolicy,
+  contextMetadata,
+  validPath,
+}

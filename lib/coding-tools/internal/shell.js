@@ -1,0 +1,185 @@
+'use strict'
+// The shell tool: argument checks, command prefix, environment, spawnHook, execution policy,
+// then one native call that runs the command in its own process group with bounded output.
+const os = require('node:os')
+const { native, LIMITS, errorResult, limitOption, enforceExecutionPolicy, contextMetadata } = require('./common.js')
+
+const PREFIX_PATTERN = /^[A-Za-z0-9._-]+$/
+const COMMAND_REQUIRED = 'command is required and must be a non-empty string.'
+
+const SHELL_PARAMETERS = Object.freeze({
+  type: 'object',
+  properties: {
+    command: { type: 'string', description: 'The shell command to run.' },
+    timeout: { type: 'integer', minimum: 1, maximum: LIMITS.shellTimeout.hard, description: 'Timeout in seconds.' },
+  },
+  required: ['command'],
+  additionalProperties: false,
+})
+
+function shellConfig(options) {
+  const cfg = {
+    maxLines: limitOption(options, 'maxLines', 'maxLines'),
+    maxBytes: limitOption(options, 'maxBytes', 'maxBytes'),
+    timeout: limitOption(options, 'timeout', 'shellTimeout'),
+    maxTotalOutputBytes: limitOption(options, 'maxTotalOutputBytes', 'shellMaxTotalOutputBytes'),
+    tempFilePrefix: options.tempFilePrefix ?? 'prism-shell',
+  }
+  if (cfg.maxTotalOutputBytes < cfg.maxBytes) {
+    throw new Error(`maxTotalOutputBytes must be at least maxBytes (${cfg.maxBytes})`)
+  }
+  if (typeof cfg.tempFilePrefix !== 'string' || !PREFIX_PATTERN.test(cfg.tempFilePrefix)) {
+    throw new Error('tempFilePrefix must match /^[A-Za-z0-9._-]+$/')
+  }
+  return cfg
+}
+
+/** The child's environment: a clone of `process.env`, or only the allowlisted names. */
+function childEnv(envAllowlist) {
+  if (!envAllowlist) return { ...process.env }
+  const env = {}
+  for (const name of envAllowlist) if (process.env[name] !== undefined) env[name] = process.env[name]
+  return env
+}
+
+function createShellTool(cwd, options = {}) {
+  const cfg = shellConfig(options)
+  const hardTimeout = LIMITS.shellTimeout.hard
+  return {
+    name: 'shell',
+    kind: 'execute',
+    description: `Run a shell command in the working directory. Output (stdout and stderr merged) is cut to the last ${cfg.maxLines} lines or ${native.codingFormatSize(cfg.maxBytes)}; the full output is saved to a file when cut. Timeout in seconds (default ${cfg.timeout}).`,
+    parameters: SHELL_PARAMETERS,
+    exclusive: true,
+    effect: Object.freeze({ kind: 'external_mutation', idempotency: 'unsupported' }),
+    async execute(args, context) {
+      const toolCallId = context?.toolCallId
+      try {
+        const a = args ?? {}
+        if (typeof a.command !== 'string' || a.command.trim() === '') {
+          return errorResult(toolCallId, 'shell', COMMAND_REQUIRED, `Error: ${COMMAND_REQUIRED}`)
+        }
+        if (a.timeout !== undefined && (!Number.isSafeInteger(a.timeout) || a.timeout < 1 || a.timeout > hardTimeout)) {
+          return errorResult(toolCallId, 'shell', `timeout must be a positive safe integer at most ${hardTimeout}`)
+        }
+        if (context?.signal?.aborted) return errorResult(toolCallId, 'shell', 'Command aborted', '[Command aborted]')
+        const timeout = a.timeout ?? cfg.timeout
+        let spawn = {
+          command: options.commandPrefix ? `${options.commandPrefix}\n${a.command}` : a.command,
+          cwd,
+          env: childEnv(options.envAllowlist),
+        }
+        if (typeof options.spawnHook === 'function') spawn = { ...spawn, ...(await options.spawnHook(spawn)) }
+        const action = {
+          kind: 'shell',
+          operation: 'execute',
+          command: spawn.command,
+          paths: [spawn.cwd],
+          risk: 'high',
+          metadata: { timeout, ...contextMetadata(context) },
+        }
+        const decided = await enforceExecutionPolicy(options.executionPolicy, action, toolCallId, 'shell')
+        if (decided.denied) return decided.denied
+        const run = { ...spawn, command: decided.action.command, timeout }
+        const r = options.operations
+          ? await runWithOperations(options.operations, run, cfg, context?.signal)
+          : await runNative(run, cfg, options.shellPath, context?.signal)
+        return shellToolResult(r, toolCallId)
+      } catch (err) {
+        return errorResult(toolCallId, 'shell', err instanceof Error ? err.message : String(err))
+      }
+    },
+  }
+}
+
+let exitHookInstalled = false
+/** On host exit, no command's process group outlives it. */
+function killGroupsOnExit() {
+  if (exitHookInstalled) return
+  exitHookInstalled = true
+  process.once('exit', () => native.codingShellKillAll())
+}
+
+/** One native run; the signal's abort kills the command's process group. */
+async function runNative(run, cfg, shellPath, signal) {
+  killGroupsOnExit()
+  const id = native.codingShellJob()
+  const onAbort = () => native.codingShellAbort(id)
+  signal?.addEventListener('abort', onAbort, { once: true })
+  try {
+    if (signal?.aborted) onAbort()
+    return await native.codingShell(id, {
+      command: run.command,
+      cwd: run.cwd,
+      env: run.env,
+      shellPath,
+      envShell: process.env.SHELL,
+      timeout: run.timeout,
+      maxLines: cfg.maxLines,
+      maxBytes: cfg.maxBytes,
+      maxTotalOutputBytes: cfg.maxTotalOutputBytes,
+      tempFilePrefix: cfg.tempFilePrefix,
+      tempDir: os.tmpdir(),
+    })
+  } finally {
+    signal?.removeEventListener('abort', onAbort)
+  }
+}
+
+/** A run through a host `BashOperations` backend (`exec(command, cwd, {onData, signal, timeout, env})`). */
+async function runWithOperations(ops, run, cfg, signal) {
+  const sink = new native.CodingOutputSink(cfg.maxLines, cfg.maxBytes, cfg.maxTotalOutputBytes, cfg.tempFilePrefix, os.tmpdir())
+  const controller = new AbortController()
+  let ending = null
+  const stop = (why) => {
+    if (!ending) ending = why
+    controller.abort()
+  }
+  const onAbort = () => stop('aborted')
+  signal?.addEventListener('abort', onAbort, { once: true })
+  const timer = setTimeout(() => stop('timeout'), run.timeout * 1000)
+  const onData = (chunk) => {
+    if (ending) return
+    const pushed = sink.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+    if (pushed !== 'stored') stop(pushed)
+  }
+  try {
+    const out = await ops.exec(run.command, run.cwd, { onData, signal: controller.signal, timeout: run.timeout, env: run.env })
+    if (ending) return sink.finish(ending, null, run.timeout, null)
+    if (typeof out?.exitCode !== 'number') return sink.finish('failed', null, run.timeout, 'Command failed')
+    return sink.finish('exit', out.exitCode, run.timeout, null)
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err ?? '')
+    return sink.finish(ending ?? 'failed', null, run.timeout, message || 'Command failed')
+  } finally {
+    clearTimeout(timer)
+    signal?.removeEventListener('abort', onAbort)
+  }
+}
+
+/** The ToolResult of a native or backend run. */
+function shellToolResult(r, toolCallId) {
+  if (r.error) return errorResult(toolCallId, 'shell', r.error)
+  const content = [{ type: 'text', text: r.text }]
+  const truncation = { ...r.truncation, truncatedBy: r.truncation?.truncatedBy ?? null }
+  if (r.failure) {
+    return {
+      toolCallId,
+      name: 'shell',
+      content,
+      error: { message: r.failure },
+      metadata: {
+        exitCode: null,
+        truncation,
+        totalOutputBytes: r.totalOutputBytes,
+        outputLimitExceeded: r.outputLimitExceeded,
+        outputStorageFailed: r.outputStorageFailed,
+      },
+    }
+  }
+  const metadata = { exitCode: r.exitCode, truncation, totalOutputBytes: r.totalOutputBytes, outputLimitExceeded: false }
+  if (r.fullOutputPath) metadata.fullOutputPath = r.fullOutputPath
+  return { toolCallId, name: 'shell', content, metadata }
+}
+
+module.exports = { createShellTool }
