@@ -10,10 +10,26 @@
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
+ * The shell analysis of `command` as JSON: `{parts: [{text, argv, derived, deny?}],
+ * redirects: [{op, target, write}], metacharacters, unsupported?, deny?}`.
+ */
+export declare function analyzeShellCommand(command: string): string
+
+/**
  * The ordered gate codes (`Gate as u8`) of one dispatch whose optional hooks are the bits of
  * `hooks` (`HookSet`). The JS trampoline caches the plan per hook mask and performs each step.
  */
 export declare function dispatchPlan(hooks: number): Array<number>
+
+/** The kernel's Landlock ABI version (0 without Landlock), from the version query. */
+export declare function landlockAbiVersion(): number
+
+/**
+ * Restricts the calling thread and the processes it starts afterwards with Landlock: writes
+ * only beneath `writable`, TCP denied unless `allow_network`. Returns the guarantees as JSON.
+ * Meant for the sandbox helper process only: it cannot be undone.
+ */
+export declare function landlockRestrictSelf(writable: Array<string>, allowNetwork: boolean): string
 
 /**
  * How many calls of one turn run at once: 1 when any call is exclusive, otherwise

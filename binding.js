@@ -835,5 +835,8 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.analyzeShellCommand = nativeBinding.analyzeShellCommand
 module.exports.dispatchPlan = nativeBinding.dispatchPlan
+module.exports.landlockAbiVersion = nativeBinding.landlockAbiVersion
+module.exports.landlockRestrictSelf = nativeBinding.landlockRestrictSelf
 module.exports.turnConcurrency = nativeBinding.turnConcurrency

@@ -12,3 +12,24 @@ use napi_derive::napi;
 pub fn analyze_shell_command(command: String) -> String {
     prism_engine::policy::analyze_json(&command)
 }
+
+/// The kernel's Landlock ABI version (0 without Landlock), from the version query.
+#[napi]
+pub fn landlock_abi_version() -> i32 {
+    prism_engine::policy::landlock::abi_version()
+}
+
+/// Restricts the calling thread and the processes it starts afterwards with Landlock: writes
+/// only beneath `writable`, TCP denied unless `allow_network`. Returns the guarantees as JSON.
+/// Meant for the sandbox helper process only: it cannot be undone.
+#[napi]
+pub fn landlock_restrict_self(writable: Vec<String>, allow_network: bool) -> napi::Result<String> {
+    let paths: Vec<&std::path::Path> = writable.iter().map(std::path::Path::new).collect();
+    match prism_engine::policy::landlock::restrict_self(&paths, allow_network) {
+        Ok(g) => serde_json::to_string(&g).map_err(|e| napi::Error::from_reason(e.to_string())),
+        Err(e) => Err(napi::Error::new(
+            napi::Status::GenericFailure,
+            format!("{}: {e}", e.code()),
+        )),
+    }
+}

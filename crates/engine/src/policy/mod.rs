@@ -15,6 +15,7 @@
 
 pub mod beneath;
 pub mod deny_rules;
+pub mod landlock;
 pub mod shell;
 pub mod wrappers;
 
