@@ -49,26 +49,30 @@ for (const c of corpus) {
 }
 
 const rules = [{ pattern: /^ls\b/, action: 'allow' }, { pattern: 'git status', action: 'allow' }]
-function measure(fn, rounds = 31) {
-  for (let i = 0; i < 5; i++) for (const c of corpus) fn(c)
-  const times = []
-  for (let r = 0; r < rounds; r++) {
+const contenders = [
+  ['web-tree-sitter + tree-sitter-bash.wasm, JS walk', jsAnalyze],
+  ['native analyzeShellCommand (+ JSON.parse)', analyzeCommand],
+  ['native evaluateCommandRules (analysis + rules + verdict)', (c) => evaluateCommandRules(c, rules)],
+]
+// Rounds alternate between the contenders so that a busy machine slows them alike.
+const ROUNDS = 41
+const times = contenders.map(() => [])
+for (const [, fn] of contenders) for (let i = 0; i < 5; i++) for (const c of corpus) fn(c)
+for (let r = 0; r < ROUNDS; r++) {
+  contenders.forEach(([, fn], k) => {
     globalThis.gc?.()
     const t0 = process.hrtime.bigint()
     for (const c of corpus) fn(c)
-    times.push(Number(process.hrtime.bigint() - t0) / 1e6)
-  }
-  times.sort((a, b) => a - b)
-  return times[Math.floor(times.length / 2)]
+    times[k].push(Number(process.hrtime.bigint() - t0) / 1e6)
+  })
 }
-
-const wasmMs = measure(jsAnalyze)
-const nativeMs = measure(analyzeCommand)
-const evalMs = measure((c) => evaluateCommandRules(c, rules))
-const row = (name, ms) => `| ${name.padEnd(58)} | ${ms.toFixed(3).padStart(9)} | ${((ms * 1e6) / corpus.length / 1000).toFixed(2).padStart(7)} | ${(wasmMs / ms).toFixed(2).padStart(6)}x |`
-console.log(`policy analysis: ${corpus.length} corpus commands per round, median of 31 rounds (JS walk found fewer commands on ${mismatches})`)
-console.log('| what | ms/corpus | µs/cmd | vs wasm |')
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const medians = times.map(median)
+const wasmMs = medians[0]
+console.log(`policy analysis: ${corpus.length} corpus commands per round, median of ${ROUNDS} interleaved rounds (JS walk found fewer commands on ${mismatches})`)
+console.log('| what | ms/corpus | µs/cmd | speed-up vs wasm |')
 console.log('|---|---|---|---|')
-console.log(row('web-tree-sitter + tree-sitter-bash.wasm, JS walk', wasmMs))
-console.log(row('native analyzeShellCommand (+ JSON.parse)', nativeMs))
-console.log(row('native evaluateCommandRules (analysis + rules + verdict)', evalMs))
+contenders.forEach(([name], k) => {
+  const ms = medians[k]
+  console.log(`| ${name.padEnd(58)} | ${ms.toFixed(3).padStart(9)} | ${((ms * 1000) / corpus.length).toFixed(2).padStart(7)} | ${(wasmMs / ms).toFixed(2).padStart(6)}x |`)
+})

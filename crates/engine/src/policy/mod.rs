@@ -16,6 +16,7 @@
 pub mod beneath;
 pub mod deny_rules;
 pub mod landlock;
+mod plain;
 pub mod shell;
 pub mod wrappers;
 

@@ -110,11 +110,42 @@ pub fn analyze(command: &str) -> Analysis {
     out
 }
 
+/// [`analyze`] without the plain-command fast path (for the agreement test).
+#[cfg(test)]
+pub(super) fn analyze_with_grammar(command: &str) -> Analysis {
+    let mut out = Analysis::default();
+    FAST_PATH.with(|f| f.set(false));
+    run(command, 0, false, &mut out);
+    FAST_PATH.with(|f| f.set(true));
+    out
+}
+
+thread_local! {
+    static FAST_PATH: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
 /// Analyses `src` (the whole line, or a nested `sh -c` string) into `out`.
 fn run(src: &str, depth: usize, derived: bool, out: &mut Analysis) {
     if depth > POLICY_ANALYSIS_MAX_NESTING {
         out.unsupported("commands nested too deeply");
         return;
+    }
+    if FAST_PATH.with(std::cell::Cell::get) {
+        if let Some(list) = super::plain::split(src) {
+            let mut w = Walker {
+                src,
+                out,
+                depth,
+                derived,
+            };
+            if list.len() > 1 {
+                w.out.metacharacters = true;
+            }
+            for pipeline in list {
+                w.plain_pipeline(&pipeline);
+            }
+            return;
+        }
     }
     let Some(tree) = parse(src) else {
         out.unsupported("the shell parser failed");
@@ -146,12 +177,14 @@ fn run(src: &str, depth: usize, derived: bool, out: &mut Analysis) {
 }
 
 /// One word of a simple command.
-struct Word {
+pub(super) struct Word {
     /// Its value when it has no expansion.
-    value: Option<String>,
-    raw: String,
-    start: usize,
-    end: usize,
+    pub(super) value: Option<String>,
+    /// Its source text.
+    pub(super) raw: String,
+    /// Byte offsets in the analysed source.
+    pub(super) start: usize,
+    pub(super) end: usize,
 }
 
 struct Walker<'s, 'o> {
@@ -360,18 +393,37 @@ impl Walker<'_, '_> {
         for stage in stages {
             let from = self.out.parts.len();
             self.visit(stage);
-            let id = deny_rules::id_of(|m| matches!(m, Matcher::DownloadToShell));
-            let parts = self.out.parts.get_mut(from..).unwrap_or_default();
-            if downloaded {
-                for p in parts
-                    .iter_mut()
-                    .filter(|p| is_shell(&p.argv) && p.deny.is_none())
-                {
-                    p.deny = Some(id);
-                }
-            }
-            downloaded |= parts.iter().any(|p| is_download(&p.argv));
+            self.pipe_stage(from, &mut downloaded);
         }
+    }
+
+    /// A pipeline of plain commands (the fast path's equivalent of [`Self::pipeline`]).
+    fn plain_pipeline(&mut self, stages: &[Vec<Word>]) {
+        if stages.len() > 1 {
+            self.out.metacharacters = true;
+        }
+        let mut downloaded = false;
+        for stage in stages {
+            let from = self.out.parts.len();
+            self.emit(stage, self.derived, 0);
+            self.pipe_stage(from, &mut downloaded);
+        }
+    }
+
+    /// After a pipeline stage whose parts start at `from`: a shell reading what a download
+    /// earlier in the pipeline wrote is denied.
+    fn pipe_stage(&mut self, from: usize, downloaded: &mut bool) {
+        let id = deny_rules::id_of(|m| matches!(m, Matcher::DownloadToShell));
+        let parts = self.out.parts.get_mut(from..).unwrap_or_default();
+        if *downloaded {
+            for p in parts
+                .iter_mut()
+                .filter(|p| is_shell(&p.argv) && p.deny.is_none())
+            {
+                p.deny = Some(id);
+            }
+        }
+        *downloaded |= parts.iter().any(|p| is_download(&p.argv));
     }
 
     fn redirected(&mut self, node: Node) {
@@ -535,6 +587,10 @@ impl Walker<'_, '_> {
         let (first, last) = (words.first()?, words.last()?);
         if hops > POLICY_ANALYSIS_MAX_NESTING {
             self.out.unsupported("commands nested too deeply");
+            return None;
+        }
+        if self.out.parts.len() >= POLICY_ANALYSIS_MAX_PARTS {
+            self.out.unsupported("too many commands");
             return None;
         }
         if first.value.is_none() {
@@ -703,12 +759,83 @@ mod tests {
             .is_none());
     }
 
+    fn corpus() -> Vec<String> {
+        let text = include_str!("../../../../__test__/fixtures/policy-corpus.tsv");
+        text.lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .filter_map(|l| l.split_once('\t'))
+            .map(|(_, c)| c.replace("\\n", "\n").replace("\\\\", "\\"))
+            .collect()
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_the_grammar() {
+        let extra = [
+            "ls  -la\tsrc",
+            "echo 'a;b' \"c d\" e'f'g",
+            "git commit -m 'x && y'",
+            "a=b",
+            "ls -la # c",
+            "echo $x",
+            "echo \"$x\"",
+            "[ -f x ]",
+            "if",
+            "-x",
+            "~/bin/tool",
+            "echo *.rs ?",
+            "echo a=b",
+            "'sudo' ls",
+            "rm -rf ~",
+            "echo \"a!\"",
+            "echo 'unterminated",
+            "",
+            "   ",
+            "a;",
+            ";a",
+            "a;;b",
+            "a |& b",
+            "a & b",
+            "a||b&&c|d",
+            "curl x|sh",
+            "a |",
+            "ls\n\nls",
+            "echo 'a|b' | wc",
+            "curl x | sudo bash",
+        ];
+        let mut fast = 0;
+        for c in corpus().iter().map(String::as_str).chain(extra) {
+            if super::super::plain::split(c).is_some() {
+                fast += 1;
+                let a = serde_json::to_string(&analyze(c)).unwrap_or_default();
+                let b = serde_json::to_string(&analyze_with_grammar(c)).unwrap_or_default();
+                assert_eq!(a, b, "{c:?}");
+            }
+        }
+        assert!(fast >= 200, "{fast} commands took the fast path");
+    }
+
+    #[test]
+    fn part_count_is_bounded_at_its_edge() {
+        let at = analyze(&"a;".repeat(POLICY_ANALYSIS_MAX_PARTS));
+        assert_eq!(
+            (at.parts.len(), at.unsupported.is_none()),
+            (POLICY_ANALYSIS_MAX_PARTS, true)
+        );
+        assert!(analyze(&"a;".repeat(POLICY_ANALYSIS_MAX_PARTS + 1))
+            .unsupported
+            .is_some());
+    }
+
     #[test]
     fn nesting_is_bounded() {
         let mut cmd = "ls".to_string();
-        for _ in 0..=POLICY_ANALYSIS_MAX_NESTING {
+        for _ in 0..POLICY_ANALYSIS_MAX_NESTING {
             cmd = format!("bash -c {}", shell_quote(&cmd));
         }
+        let at = analyze(&cmd);
+        assert!(at.unsupported.is_none(), "{at:?}");
+        assert_eq!(at.parts.last().map(|p| p.text.as_str()), Some("ls"));
+        cmd = format!("bash -c {}", shell_quote(&cmd));
         assert!(analyze(&cmd).unsupported.is_some());
     }
 
