@@ -23,32 +23,35 @@ function analyzeCommand(command) {
   return JSON.parse(analyzeShellCommand(command))
 }
 
-/** Whether a string rule names a command prefix of `argv`, on word boundaries. */
-function matchesPrefix(pattern, argv) {
-  const want = pattern.trim().split(/\s+/).filter(Boolean)
-  if (want.length > argv.length) return false
-  return want.every((w, i) => argv[i] === w)
-}
-
-function matchesRule(rule, part) {
-  const p = rule?.pattern
-  if (typeof p === 'string') return matchesPrefix(p, part.argv)
-  if (p instanceof RegExp) {
+/** A matcher for one rule: a string names a command prefix on word boundaries; a RegExp is tested against the part's text. */
+function compileRule(rule) {
+  const p = rule.pattern
+  if (typeof p === 'string') {
+    const want = p.trim().split(/\s+/).filter(Boolean)
+    return (part) => want.length <= part.argv.length && want.every((w, i) => part.argv[i] === w)
+  }
+  return (part) => {
     p.lastIndex = 0
     return p.test(part.text)
   }
-  return false
 }
 
+const compiled = new WeakMap()
+
+/** The rules with their matchers, validated once per rules array. */
 function validateRules(rules) {
   if (rules === undefined || rules === null) return []
   if (!Array.isArray(rules)) throw new TypeError('commandRules must be an array')
-  for (const r of rules) {
+  const cached = compiled.get(rules)
+  if (cached && cached.length === rules.length && cached.every((c, i) => c.rule === rules[i] && c.pattern === rules[i].pattern && c.action === rules[i].action)) return cached
+  const out = rules.map((r) => {
     if (!r || (typeof r.pattern !== 'string' && !(r.pattern instanceof RegExp)) || !ACTIONS.has(r.action)) {
       throw new TypeError('each command rule needs a string or RegExp pattern and an action of allow, deny or requireApproval')
     }
-  }
-  return rules
+    return { rule: r, pattern: r.pattern, action: r.action, matches: compileRule(r) }
+  })
+  compiled.set(rules, out)
+  return out
 }
 
 /**
@@ -58,8 +61,8 @@ function validateRules(rules) {
  */
 function judge(analysis, rules, denyMetacharacters) {
   const parts = analysis.parts.map((part) => {
-    const index = rules.findIndex((r) => matchesRule(r, part))
-    if (index >= 0) return { part, verdict: rules[index].action, rule: rules[index], index }
+    const index = rules.findIndex((r) => r.matches(part))
+    if (index >= 0) return { part, verdict: rules[index].rule.action, rule: rules[index].rule, index }
     if (part.deny) return { part, verdict: 'deny', defaultDeny: part.deny }
     return { part, verdict: 'unmatched' }
   })
