@@ -623,6 +623,10 @@ impl Walker<'_, '_> {
             }
             self.emit(words.get(u.start..).unwrap_or_default(), true, hops + 1);
         }
+        if wrappers::shell_reads_stdin(&argv) {
+            self.out
+                .unsupported("a shell reading commands from standard input");
+        }
         if let Some(i) = wrappers::shell_command_string(&argv) {
             match words.get(i).and_then(|w| w.value.clone()) {
                 Some(script) => self.nested(&script),

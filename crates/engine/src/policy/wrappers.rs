@@ -218,6 +218,45 @@ pub fn shell_command_string(argv: &[String]) -> Option<usize> {
     (has_c && i < argv.len()).then_some(i)
 }
 
+/// Whether a shell in `argv` reads its commands from standard input (no `-c` string and no
+/// script operand), where the analysis cannot see them.
+#[must_use]
+pub fn shell_reads_stdin(argv: &[String]) -> bool {
+    let Some(first) = argv.first() else {
+        return false;
+    };
+    let mut i = 1;
+    if program(first) == "busybox" {
+        if !argv.get(1).is_some_and(|a| SHELLS.contains(&program(a))) {
+            return false;
+        }
+        i = 2;
+    } else if !SHELLS.contains(&program(first)) {
+        return false;
+    }
+    if shell_command_string(argv).is_some() {
+        return false;
+    }
+    while let Some(a) = argv.get(i) {
+        if a == "--" {
+            return argv.get(i + 1).is_none();
+        }
+        if a == "-o" || a == "+o" || a == "-O" || a == "+O" {
+            i += 2;
+            continue;
+        }
+        if a.starts_with('-') || a.starts_with('+') {
+            if !a.starts_with("--") && a.contains('s') {
+                return true;
+            }
+            i += 1;
+            continue;
+        }
+        return false;
+    }
+    true
+}
+
 /// The `[start, end)` argv slices `find` runs with `-exec`, `-execdir`, `-ok` and `-okdir`.
 #[must_use]
 pub fn find_exec_ranges(argv: &[String]) -> Vec<(usize, usize)> {
