@@ -617,6 +617,29 @@ impl Walker<'_, '_> {
         });
 
         if let Some(u) = wrappers::unwrap(&argv) {
+            let runs_input = argv
+                .first()
+                .is_some_and(|a| wrappers::program(a) == "xargs");
+            if runs_input
+                && argv.get(u.start).is_some_and(|p| {
+                    is_shell(std::slice::from_ref(p))
+                        || matches!(
+                            wrappers::program(p),
+                            "eval"
+                                | "env"
+                                | "xargs"
+                                | "sudo"
+                                | "timeout"
+                                | "nice"
+                                | "nohup"
+                                | "command"
+                                | "exec"
+                        )
+                })
+            {
+                self.out
+                    .unsupported("xargs runs a shell or wrapper on its input");
+            }
             if let Some(name) = u.env.iter().find(|n| is_dangerous_env(n)) {
                 self.out
                     .unsupported(format!("the prefix {name}= can change what runs"));
@@ -634,6 +657,27 @@ impl Walker<'_, '_> {
                     .out
                     .unsupported("a shell -c string that is not a static word"),
             }
+        }
+        match wrappers::command_text(&argv) {
+            Some(wrappers::CommandText::Word(i)) => {
+                match words.get(i).and_then(|w| w.value.clone()) {
+                    Some(script) => self.nested(&script),
+                    None => self
+                        .out
+                        .unsupported("a command string that is not a static word"),
+                }
+            }
+            Some(wrappers::CommandText::Joined(i)) => {
+                let args: Option<Vec<String>> =
+                    words.iter().skip(i).map(|w| w.value.clone()).collect();
+                match args {
+                    Some(args) => self.nested(&args.join(" ")),
+                    None => self
+                        .out
+                        .unsupported("a command string that is not a static word"),
+                }
+            }
+            None => {}
         }
         if argv.first().is_some_and(|a| a == "eval") {
             let args: Option<Vec<String>> = words.iter().skip(1).map(|w| w.value.clone()).collect();

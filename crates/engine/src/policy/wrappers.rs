@@ -126,6 +126,34 @@ pub fn unwrap(argv: &[String]) -> Option<Unwrapped> {
             1,
             &["-i", "-o", "-e", "--input", "--output", "--error"],
         ),
+        "chroot" => skip_options(argv, 1, &["--userspec", "--groups"]) + 1,
+        "unshare" => skip_options(
+            argv,
+            1,
+            &[
+                "-S",
+                "--setuid",
+                "-G",
+                "--setgid",
+                "-R",
+                "--root",
+                "-w",
+                "--wd",
+                "--propagation",
+                "--setgroups",
+            ],
+        ),
+        "strace" | "ltrace" => skip_options(
+            argv,
+            1,
+            &[
+                "-e", "-o", "-p", "-s", "-u", "-E", "-a", "-P", "-I", "-b", "-X", "-O",
+            ],
+        ),
+        "taskset" => skip_options(argv, 1, &[]) + 1,
+        "flock" if !argv.iter().any(|a| a == "-c" || a == "--command") => {
+            skip_options(argv, 1, &["-w", "--timeout", "-E", "--conflict-exit-code"]) + 1
+        }
         "sudo" | "doas" => {
             let i = skip_options(
                 argv,
@@ -180,6 +208,36 @@ pub fn unwrap(argv: &[String]) -> Option<Unwrapped> {
         _ => return None,
     };
     (start < argv.len()).then_some(Unwrapped { start, env })
+}
+
+/// A command given as text to a program that runs it through a shell.
+#[derive(Debug, PartialEq, Eq)]
+pub enum CommandText {
+    /// The word at this index is the command (`flock f -c CMD`, `script -c CMD`, `su -c CMD`).
+    Word(usize),
+    /// The words from this index, joined by spaces, are the command (`watch CMD ...`).
+    Joined(usize),
+}
+
+/// The command text that `watch`, `flock -c`, `script -c`, `su -c`, `runuser -c` or `sg -c`
+/// runs through a shell, if `argv` is one of those.
+#[must_use]
+pub fn command_text(argv: &[String]) -> Option<CommandText> {
+    match program(argv.first()?) {
+        "watch" => {
+            let i = skip_options(
+                argv,
+                1,
+                &["-n", "--interval", "-d", "-q", "--equexit", "-s", "--shell"],
+            );
+            (i < argv.len()).then_some(CommandText::Joined(i))
+        }
+        "flock" | "script" | "su" | "runuser" | "sg" => {
+            let i = argv.iter().position(|a| a == "-c" || a == "--command")?;
+            (i + 1 < argv.len()).then_some(CommandText::Word(i + 1))
+        }
+        _ => None,
+    }
 }
 
 /// The index of the command string of `sh -c STRING` (any shell in [`SHELLS`], flags such
