@@ -25,6 +25,12 @@ export declare function dispatchPlan(hooks: number): Array<number>
 export declare function landlockAbiVersion(): number
 
 /**
+ * Replaces this (sandbox helper) process with `shell -c command` under Landlock, killed when
+ * its parent dies. Returns only with the error that prevented it.
+ */
+export declare function landlockExec(writable: Array<string>, allowNetwork: boolean, shell: string, command: string): void
+
+/**
  * Restricts the calling thread and the processes it starts afterwards with Landlock: writes
  * only beneath `writable`, TCP denied unless `allow_network`. Returns the guarantees as JSON.
  * Meant for the sandbox helper process only: it cannot be undone.

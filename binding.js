@@ -838,5 +838,6 @@ module.exports = nativeBinding
 module.exports.analyzeShellCommand = nativeBinding.analyzeShellCommand
 module.exports.dispatchPlan = nativeBinding.dispatchPlan
 module.exports.landlockAbiVersion = nativeBinding.landlockAbiVersion
+module.exports.landlockExec = nativeBinding.landlockExec
 module.exports.landlockRestrictSelf = nativeBinding.landlockRestrictSelf
 module.exports.turnConcurrency = nativeBinding.turnConcurrency

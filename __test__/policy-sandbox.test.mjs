@@ -92,6 +92,24 @@ test('bubblewrap: read-only root, writable roots, no network, group killed', asy
   assert.ok(port > 0)
 })
 
+test('bubblewrap: everything in the sandbox dies with the host process', async () => {
+  const marker = `sleep 32.${process.pid}`
+  const lib = JSON.stringify(new URL('../lib/coding-tools/security.js', import.meta.url).pathname)
+  const script = `const s = require(${lib}); s.createBubblewrapSandbox({ roots: [${JSON.stringify(root)}] }).then((b) => { b.exec({ command: '${marker} & ${marker}', cwd: ${JSON.stringify(root)} }); setTimeout(() => console.log('started'), 300) })`
+  const { spawn } = await import('node:child_process')
+  const host = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+  await new Promise((resolve) => host.stdout.once('data', resolve))
+  assert.equal(alive(marker), true)
+  host.kill('SIGKILL')
+  await new Promise((resolve) => host.once('exit', resolve))
+  let gone = false
+  for (let i = 0; i < 50 && !gone; i++) {
+    await new Promise((r) => setTimeout(r, 50))
+    gone = !alive(marker)
+  }
+  assert.equal(gone, true, 'sandboxed processes outlived the host')
+})
+
 test('bubblewrap: a host that cannot provide it gets a clear error, never a silent fallback', async () => {
   await assert.rejects(createBubblewrapSandbox({ roots: [root], bwrapPath: path.join(base, 'no-bwrap') }), (e) => e instanceof SandboxExecutionError && /^bubblewrap sandbox unavailable: /.test(e.message))
   await assert.rejects(createBubblewrapSandbox({ roots: [] }), TypeError)

@@ -33,3 +33,21 @@ pub fn landlock_restrict_self(writable: Vec<String>, allow_network: bool) -> nap
         )),
     }
 }
+
+/// Replaces this (sandbox helper) process with `shell -c command` under Landlock, killed when
+/// its parent dies. Returns only with the error that prevented it.
+#[napi]
+pub fn landlock_exec(
+    writable: Vec<String>,
+    allow_network: bool,
+    shell: String,
+    command: String,
+) -> napi::Result<()> {
+    let paths: Vec<&std::path::Path> = writable.iter().map(std::path::Path::new).collect();
+    let e =
+        prism_engine::policy::landlock::exec_restricted(&paths, allow_network, &shell, &command);
+    Err(napi::Error::new(
+        napi::Status::GenericFailure,
+        format!("{}: {e}", e.code()),
+    ))
+}

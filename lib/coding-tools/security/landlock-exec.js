@@ -1,26 +1,18 @@
 'use strict'
-// The Landlock sandbox helper process: restricts its own main thread with Landlock, then runs
-// the command under it (children inherit the restriction) and exits with its status.
+// The Landlock sandbox helper process. With `probe`, it restricts itself and prints the
+// guarantees; otherwise it sets itself to die with its parent, restricts itself with Landlock
+// and replaces itself (execve) with `shell -c command`, so nothing but the shell is left.
 // argv[2]: JSON {writable, network, shell, command, probe}.
-const { spawn } = require('node:child_process')
-const os = require('node:os')
-const { landlockRestrictSelf } = require('../../native.js')
+const { landlockRestrictSelf, landlockExec } = require('../../native.js')
 
 const config = JSON.parse(process.argv[2] ?? '{}')
-let guarantees
 try {
-  guarantees = landlockRestrictSelf(config.writable, config.network === true)
+  if (config.probe) {
+    process.stdout.write(landlockRestrictSelf(config.writable, config.network === true))
+    process.exit(0)
+  }
+  landlockExec(config.writable, config.network === true, config.shell, config.command)
 } catch (error) {
   process.stderr.write(`landlock sandbox unavailable: ${error.message}\n`)
   process.exit(125)
 }
-if (config.probe) {
-  process.stdout.write(guarantees)
-  process.exit(0)
-}
-const child = spawn(config.shell, ['-c', config.command], { stdio: 'inherit' })
-child.once('error', (error) => {
-  process.stderr.write(`${error.message}\n`)
-  process.exit(127)
-})
-child.once('exit', (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0)))

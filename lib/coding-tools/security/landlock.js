@@ -1,8 +1,9 @@
 'use strict'
-// The Landlock sandbox backend: each command runs in a helper process that restricts itself
+// The Landlock sandbox backend: each command starts a helper process that restricts itself
 // with Landlock (writes only beneath the roots, no TCP unless asked, signals and abstract
-// sockets scoped on ABI 6+) before starting the shell; own process group, killed whole on
-// abort or timeout. Where the kernel cannot enforce this, creation fails: no fallback.
+// sockets scoped on ABI 6+) and then becomes the shell (execve), set to be killed when the
+// host dies; own process group, killed whole on abort or timeout. Where the kernel cannot
+// enforce this, creation fails: there is no fallback.
 const path = require('node:path')
 const { landlockAbiVersion } = require('../../native.js')
 const { SandboxExecutionError, runProcessGroup, probe } = require('./sandbox.js')
@@ -33,7 +34,7 @@ async function createLandlockSandbox(options) {
     filesystem: Object.freeze({ readOnlyRoot: g.filesystemWritesConfined, writablePaths: Object.freeze([...config.writable, '/dev/null', '/dev/zero', '/dev/tty']), privateTmp: false }),
     network: !g.tcpDenied,
     networkScope: g.tcpDenied ? 'tcp bind and connect denied; UDP and UNIX sockets are not restricted' : 'host network',
-    processes: Object.freeze({ ownProcessGroup: true, dieWithParent: false, pidNamespace: false, signalsScoped: g.ipcScoped }),
+    processes: Object.freeze({ ownProcessGroup: true, dieWithParent: false, shellDiesWithParent: true, pidNamespace: false, signalsScoped: g.ipcScoped }),
   })
   return {
     capabilities,

@@ -155,6 +155,44 @@ pub fn restrict_self(writable: &[&Path], allow_network: bool) -> Result<Guarante
     })
 }
 
+/// Replaces the calling process with `shell -c command` under Landlock ([`restrict_self`]),
+/// set to be killed when its parent dies. Returns only when that fails.
+#[must_use]
+pub fn exec_restricted(
+    writable: &[&Path],
+    allow_network: bool,
+    shell: &str,
+    command: &str,
+) -> LandlockError {
+    use std::os::unix::process::CommandExt;
+    if let Err(e) =
+        rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
+    {
+        return ruleset_error(format!("PR_SET_PDEATHSIG: {e}"));
+    }
+    if let Err(e) = restrict_self(writable, allow_network) {
+        return e;
+    }
+    // The host runtime may have marked the standard streams close-on-exec and non-blocking;
+    // the shell needs them open and blocking.
+    use std::os::fd::AsFd;
+    for fd in [
+        std::io::stdin().as_fd(),
+        std::io::stdout().as_fd(),
+        std::io::stderr().as_fd(),
+    ] {
+        let _ = rustix::io::fcntl_setfd(fd, rustix::io::FdFlags::empty());
+        if let Ok(flags) = rustix::fs::fcntl_getfl(fd) {
+            let _ = rustix::fs::fcntl_setfl(fd, flags - rustix::fs::OFlags::NONBLOCK);
+        }
+    }
+    let e = std::process::Command::new(shell)
+        .arg("-c")
+        .arg(command)
+        .exec();
+    ruleset_error(format!("exec {shell}: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
