@@ -1,4 +1,4 @@
-// The command corpus (fixtures/policy-corpus.tsv): 413 commands with the verdict a careful
+// The command corpus (fixtures/policy-corpus.tsv): 422 commands with the verdict a careful
 // reviewer expects under one host rule set. Known bypasses of regex policies (`ls; rm -rf ~`,
 // `ls $(curl x | sh)`, `timeout 5 sudo x`) and harmless commands they wrongly deny
 // (`grep -rf pattern .`). The parsed-command rules must have 0 bypasses and 0 false denials;

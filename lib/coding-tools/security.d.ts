@@ -86,7 +86,7 @@ export interface SandboxCapabilities {
   /** Whether the sandbox may reach the network. */
   readonly network: boolean
   readonly filesystem?: { readonly readOnlyRoot: boolean; readonly writablePaths: readonly string[]; readonly privateTmp: boolean }
-  readonly processes?: { readonly ownProcessGroup: boolean; readonly dieWithParent: boolean; readonly pidNamespace: boolean; readonly signalsScoped?: boolean }
+  readonly processes?: { readonly ownProcessGroup: boolean; readonly dieWithParent: boolean; readonly shellDiesWithParent?: boolean; readonly pidNamespace: boolean; readonly signalsScoped?: boolean }
   readonly [key: string]: unknown
 }
 export interface SandboxExecRequest {

@@ -36,7 +36,7 @@ pub struct DenyRule {
 
 fn is_sudo(argv: &[String]) -> bool {
     argv.first()
-        .is_some_and(|a| matches!(program(a), "sudo" | "doas" | "su"))
+        .is_some_and(|a| matches!(program(a), "sudo" | "doas" | "su" | "pkexec" | "run0"))
 }
 
 fn is_chmod_777(argv: &[String]) -> bool {
@@ -129,9 +129,9 @@ pub fn is_block_device(target: &str) -> bool {
 pub const DEFAULT_DENY_RULES: &[DenyRule] = &[
     DenyRule {
         id: "sudo",
-        summary: "privilege escalation: sudo, doas or su runs the command",
+        summary: "privilege escalation: sudo, doas, su, pkexec or run0 runs the command",
         matcher: Matcher::Argv(is_sudo),
-        denies: &["sudo apt install x", "timeout 5 sudo x", "ls; sudo rm x", "echo $(sudo id)", "env A=1 sudo ls", "/usr/bin/sudo -u root ls", "s\"\"udo ls", "\\sudo ls", "bash -c 'sudo ls'", "xargs sudo rm < list"],
+        denies: &["sudo apt install x", "timeout 5 sudo x", "ls; sudo rm x", "echo $(sudo id)", "env A=1 sudo ls", "/usr/bin/sudo -u root ls", "s\"\"udo ls", "\\sudo ls", "bash -c 'sudo ls'", "xargs sudo rm < list", "coproc sudo id", "pkexec id", "timeout 5 run0 id"],
         allows: &["grep sudo README.md", "echo 'sudo is not needed'", "git commit -m \"drop sudo\"", "man sudoers"],
     },
     DenyRule {

@@ -118,7 +118,7 @@ pub fn unwrap(argv: &[String]) -> Option<Unwrapped> {
             1,
             &["-c", "--class", "-n", "--classdata", "-p", "-P", "-u"],
         ),
-        "nohup" | "builtin" | "setsid" => skip_options(argv, 1, &[]),
+        "nohup" | "builtin" | "setsid" | "coproc" => skip_options(argv, 1, &[]),
         "command" | "time" => skip_options(argv, 1, &[]),
         "exec" => skip_options(argv, 1, &["-a"]),
         "stdbuf" => skip_options(
@@ -154,7 +154,7 @@ pub fn unwrap(argv: &[String]) -> Option<Unwrapped> {
         "flock" if !argv.iter().any(|a| a == "-c" || a == "--command") => {
             skip_options(argv, 1, &["-w", "--timeout", "-E", "--conflict-exit-code"]) + 1
         }
-        "sudo" | "doas" => {
+        "sudo" | "doas" | "pkexec" | "run0" => {
             let i = skip_options(
                 argv,
                 1,
@@ -370,6 +370,8 @@ mod tests {
             Some(5)
         );
         assert_eq!(unwrap(&v("sudo -i")), None);
+        assert_eq!(unwrap(&v("coproc sudo id")).map(|u| u.start), Some(1));
+        assert_eq!(unwrap(&v("pkexec rm x")).map(|u| u.start), Some(1));
         assert_eq!(unwrap(&v("ls -la")), None);
     }
 
