@@ -38,6 +38,12 @@ export declare function landlockExec(writable: Array<string>, allowNetwork: bool
 export declare function landlockRestrictSelf(writable: Array<string>, allowNetwork: boolean): string
 
 /**
+ * The approval policy's fixed numbers, from the engine's limits: `[approvalTimeoutMs default,
+ * approval cache entries]`.
+ */
+export declare function policyApprovalLimits(): Array<number>
+
+/**
  * How many calls of one turn run at once: 1 when any call is exclusive, otherwise
  * `max(1, min(toolConcurrency, calls))` (non-finite or < 1 concurrency counts as 1).
  */

@@ -840,4 +840,5 @@ module.exports.dispatchPlan = nativeBinding.dispatchPlan
 module.exports.landlockAbiVersion = nativeBinding.landlockAbiVersion
 module.exports.landlockExec = nativeBinding.landlockExec
 module.exports.landlockRestrictSelf = nativeBinding.landlockRestrictSelf
+module.exports.policyApprovalLimits = nativeBinding.policyApprovalLimits
 module.exports.turnConcurrency = nativeBinding.turnConcurrency

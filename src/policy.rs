@@ -51,3 +51,14 @@ pub fn landlock_exec(
         format!("{}: {e}", e.code()),
     ))
 }
+
+/// The approval policy's fixed numbers, from the engine's limits: `[approvalTimeoutMs default,
+/// approval cache entries]`.
+#[napi]
+pub fn policy_approval_limits() -> Vec<u32> {
+    use prism_engine::limits::{POLICY_APPROVAL_CACHE_ENTRIES, POLICY_APPROVAL_TIMEOUT_MS_DEFAULT};
+    vec![
+        u32::try_from(POLICY_APPROVAL_TIMEOUT_MS_DEFAULT).unwrap_or(u32::MAX),
+        u32::try_from(POLICY_APPROVAL_CACHE_ENTRIES).unwrap_or(u32::MAX),
+    ]
+}

@@ -9,8 +9,8 @@ const { assertPathInsideRoots } = require('./paths.js')
 
 const APPROVAL_KINDS = new Set(['shell', 'write', 'edit', 'delete', 'move'])
 const SCOPES = new Set(['session', 'run', 'none'])
-const DEFAULT_APPROVAL_TIMEOUT_MS = 30_000
-const CACHE_ENTRIES = 1_000
+// 30,000 ms and 1,000 entries, from the engine's limits (crates/engine/src/limits.rs).
+const [DEFAULT_APPROVAL_TIMEOUT_MS, CACHE_ENTRIES] = require('../../native.js').policyApprovalLimits()
 
 const deny = (reason) => ({ allowed: false, reason })
 
