@@ -26,6 +26,12 @@ export declare class CodingOutputSink {
   finish(ending: string, exitCode?: number | undefined | null, timeoutSecs?: number | undefined | null, message?: string | undefined | null): CodingShellResult
 }
 
+/**
+ * The shell analysis of `command` as JSON: `{parts: [{text, argv, derived, deny?}],
+ * redirects: [{op, target, write}], metacharacters, unsupported?, deny?}`.
+ */
+export declare function analyzeShellCommand(command: string): string
+
 /** Applies `edits` to `path` (at most `maxFileBytes`) off the JS thread. */
 export declare function codingEdit(path: string, displayPath: string, edits: Array<CodingReplacement>, maxFileBytes: number): Promise<CodingEditResult>
 
@@ -243,6 +249,28 @@ export declare function codingWrite(path: string, content: string): Promise<stri
  * `hooks` (`HookSet`). The JS trampoline caches the plan per hook mask and performs each step.
  */
 export declare function dispatchPlan(hooks: number): Array<number>
+
+/** The kernel's Landlock ABI version (0 without Landlock), from the version query. */
+export declare function landlockAbiVersion(): number
+
+/**
+ * Replaces this (sandbox helper) process with `shell -c command` under Landlock, killed when
+ * its parent dies. Returns only with the error that prevented it.
+ */
+export declare function landlockExec(writable: Array<string>, allowNetwork: boolean, shell: string, command: string): void
+
+/**
+ * Restricts the calling thread and the processes it starts afterwards with Landlock: writes
+ * only beneath `writable`, TCP denied unless `allow_network`. Returns the guarantees as JSON.
+ * Meant for the sandbox helper process only: it cannot be undone.
+ */
+export declare function landlockRestrictSelf(writable: Array<string>, allowNetwork: boolean): string
+
+/**
+ * The approval policy's fixed numbers, from the engine's limits: `[approvalTimeoutMs default,
+ * approval cache entries]`.
+ */
+export declare function policyApprovalLimits(): Array<number>
 
 /**
  * How many calls of one turn run at once: 1 when any call is exclusive, otherwise

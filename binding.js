@@ -836,6 +836,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.CodingOutputSink = nativeBinding.CodingOutputSink
+module.exports.analyzeShellCommand = nativeBinding.analyzeShellCommand
 module.exports.codingEdit = nativeBinding.codingEdit
 module.exports.codingEditText = nativeBinding.codingEditText
 module.exports.codingFormatSize = nativeBinding.codingFormatSize
@@ -849,4 +850,8 @@ module.exports.codingShellKillAll = nativeBinding.codingShellKillAll
 module.exports.codingSniffImage = nativeBinding.codingSniffImage
 module.exports.codingWrite = nativeBinding.codingWrite
 module.exports.dispatchPlan = nativeBinding.dispatchPlan
+module.exports.landlockAbiVersion = nativeBinding.landlockAbiVersion
+module.exports.landlockExec = nativeBinding.landlockExec
+module.exports.landlockRestrictSelf = nativeBinding.landlockRestrictSelf
+module.exports.policyApprovalLimits = nativeBinding.policyApprovalLimits
 module.exports.turnConcurrency = nativeBinding.turnConcurrency

@@ -1,1 +1,64 @@
 //! Node-API glue for the engine's `policy` module.
+//!
+//! One synchronous call per policy check: the command line goes in as a string, the analysis
+//! (every simple command, redirections, flags) comes back as one JSON string that the facade
+//! parses. Parsing is microseconds, so it runs on the calling thread.
+
+use napi_derive::napi;
+
+/// The shell analysis of `command` as JSON: `{parts: [{text, argv, derived, deny?}],
+/// redirects: [{op, target, write}], metacharacters, unsupported?, deny?}`.
+#[napi]
+pub fn analyze_shell_command(command: String) -> String {
+    prism_engine::policy::analyze_json(&command)
+}
+
+/// The kernel's Landlock ABI version (0 without Landlock), from the version query.
+#[napi]
+pub fn landlock_abi_version() -> i32 {
+    prism_engine::policy::landlock::abi_version()
+}
+
+/// Restricts the calling thread and the processes it starts afterwards with Landlock: writes
+/// only beneath `writable`, TCP denied unless `allow_network`. Returns the guarantees as JSON.
+/// Meant for the sandbox helper process only: it cannot be undone.
+#[napi]
+pub fn landlock_restrict_self(writable: Vec<String>, allow_network: bool) -> napi::Result<String> {
+    let paths: Vec<&std::path::Path> = writable.iter().map(std::path::Path::new).collect();
+    match prism_engine::policy::landlock::restrict_self(&paths, allow_network) {
+        Ok(g) => serde_json::to_string(&g).map_err(|e| napi::Error::from_reason(e.to_string())),
+        Err(e) => Err(napi::Error::new(
+            napi::Status::GenericFailure,
+            format!("{}: {e}", e.code()),
+        )),
+    }
+}
+
+/// Replaces this (sandbox helper) process with `shell -c command` under Landlock, killed when
+/// its parent dies. Returns only with the error that prevented it.
+#[napi]
+pub fn landlock_exec(
+    writable: Vec<String>,
+    allow_network: bool,
+    shell: String,
+    command: String,
+) -> napi::Result<()> {
+    let paths: Vec<&std::path::Path> = writable.iter().map(std::path::Path::new).collect();
+    let e =
+        prism_engine::policy::landlock::exec_restricted(&paths, allow_network, &shell, &command);
+    Err(napi::Error::new(
+        napi::Status::GenericFailure,
+        format!("{}: {e}", e.code()),
+    ))
+}
+
+/// The approval policy's fixed numbers, from the engine's limits: `[approvalTimeoutMs default,
+/// approval cache entries]`.
+#[napi]
+pub fn policy_approval_limits() -> Vec<u32> {
+    use prism_engine::limits::{POLICY_APPROVAL_CACHE_ENTRIES, POLICY_APPROVAL_TIMEOUT_MS_DEFAULT};
+    vec![
+        u32::try_from(POLICY_APPROVAL_TIMEOUT_MS_DEFAULT).unwrap_or(u32::MAX),
+        u32::try_from(POLICY_APPROVAL_CACHE_ENTRIES).unwrap_or(u32::MAX),
+    ]
+}

@@ -131,6 +131,26 @@ pub const SHELL_STDIO_IDLE_GRACE: std::time::Duration = std::time::Duration::fro
 
 // --- Coding security (API.md section 9) ---------------------------------------------------------
 
+/// How long `createCodingApprovalPolicy` waits for the host's `approve` callback, in
+/// milliseconds (`approvalTimeoutMs`; a value `<= 0` waits without a timeout). Default 30,000.
+pub const POLICY_APPROVAL_TIMEOUT_MS_DEFAULT: u64 = 30_000;
+
+/// Entries in one approval policy's decision cache; the oldest insertion is evicted first.
+/// Fixed at 1,000, as in the reference.
+pub const POLICY_APPROVAL_CACHE_ENTRIES: usize = 1_000;
+
+/// The longest command (UTF-8 bytes) the shell analysis parses. A longer command is not
+/// analysed and needs approval. Fixed at 256 KiB.
+pub const POLICY_ANALYSIS_MAX_COMMAND_BYTES: usize = 256 * 1024;
+
+/// How deeply `bash -c` strings, `eval` arguments and wrappers may nest inside one another
+/// before the analysis gives up (and the command needs approval). Fixed at 8.
+pub const POLICY_ANALYSIS_MAX_NESTING: usize = 8;
+
+/// The most simple commands one analysis reports before it gives up (and the command needs
+/// approval). Fixed at 4,096.
+pub const POLICY_ANALYSIS_MAX_PARTS: usize = 4_096;
+
 #[cfg(test)]
 mod tests {
     use super::*;

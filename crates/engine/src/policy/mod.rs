@@ -1,1 +1,30 @@
 //! Coding execution policy: roots, command analysis, approvals and sandboxes.
+//!
+//! - [`shell`]: parses a command line with tree-sitter-bash into every simple command it runs,
+//!   its redirection targets and whether it is more than one plain command; unknown syntax
+//!   fails closed.
+//! - [`deny_rules`]: the default deny rules as data, with their example commands.
+//! - [`wrappers`]: where the inner command of `env`, `timeout`, `sudo`, `xargs`, `sh -c`, ...
+//!   starts.
+//! - [`beneath`]: opening and writing files beneath a root directory so that no symlink, even
+//!   one swapped in after a path check, can redirect the write outside it.
+//!
+//! The approval flow itself (roots, host rules, the approval cache) lives in the JS facade,
+//! because host rules are JavaScript `RegExp`s and `approve` is a host callback; it crosses
+//! into Rust once per check, for [`shell::analyze`].
+
+pub mod beneath;
+pub mod deny_rules;
+pub mod landlock;
+mod plain;
+pub mod shell;
+pub mod wrappers;
+
+/// The analysis of `command` as JSON text (the one value the binding hands to JavaScript).
+#[must_use]
+pub fn analyze_json(command: &str) -> String {
+    serde_json::to_string(&shell::analyze(command)).unwrap_or_else(|_| {
+        r#"{"parts":[],"redirects":[],"metacharacters":true,"unsupported":"analysis failed"}"#
+            .to_string()
+    })
+}

@@ -1,0 +1,124 @@
+// Sandbox backends: bubblewrap (required; CI installs it) and Landlock (where the kernel has
+// ABI 4+). Each must really deny writes outside the roots and network access, stream output,
+// pass env, and kill the whole process group on abort and timeout.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { execFileSync } from 'node:child_process'
+import {
+  createBubblewrapSandbox,
+  createLandlockSandbox,
+  createSandboxBashOperations,
+  landlockAbiVersion,
+  SandboxExecutionError,
+} from '../lib/coding-tools/security.mjs'
+
+// Outside must not be under /tmp: bubblewrap gives the sandbox a private /tmp.
+const base = fs.mkdtempSync(path.join(os.homedir(), '.prism-sandbox-test-'))
+const root = path.join(base, 'root')
+const outside = path.join(base, 'outside')
+fs.mkdirSync(root)
+fs.mkdirSync(outside)
+process.on('exit', () => fs.rmSync(base, { recursive: true, force: true }))
+
+const node = JSON.stringify(process.execPath)
+async function run(ops, command, options = {}) {
+  let out = ''
+  const result = await ops.exec(command, root, { onData: (d) => (out += d), ...options })
+  return { ...result, out }
+}
+
+function listen() {
+  return new Promise((resolve) => {
+    const server = net.createServer((s) => s.on('error', () => {}).end('hello'))
+    server.listen(0, '127.0.0.1', () => resolve(server))
+  })
+}
+const connectScript = (port) => `${node} -e "require('net').connect(${port},'127.0.0.1').on('connect',()=>{console.log('CONNECTED');process.exit(0)}).on('error',e=>{console.log('NETERR',e.code);process.exit(3)})"`
+
+function alive(marker) {
+  return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').some((l) => l.includes(marker))
+}
+
+async function commonChecks(t, make) {
+  const ops = createSandboxBashOperations(await make({ roots: [root] }))
+  const server = await listen()
+  t.after(() => server.close())
+  const port = server.address().port
+
+  const w = await run(ops, `echo inside > in.txt; cat in.txt; echo outside > ${outside}/x.txt; echo rc=$?`)
+  assert.equal(w.exitCode, 0)
+  assert.match(w.out, /^inside$/m)
+  assert.match(w.out, /rc=[12]/)
+  assert.equal(fs.readFileSync(path.join(root, 'in.txt'), 'utf8'), 'inside\n')
+  assert.equal(fs.existsSync(path.join(outside, 'x.txt')), false, 'out-of-root write must be denied')
+  const home = await run(ops, `touch ${os.homedir()}/.prism-sandbox-escape; echo rc=$?`)
+  assert.match(home.out, /rc=1/)
+  assert.equal(fs.existsSync(path.join(os.homedir(), '.prism-sandbox-escape')), false)
+
+  const n = await run(ops, connectScript(port))
+  assert.equal(n.exitCode, 3, n.out)
+  assert.match(n.out, /NETERR/)
+
+  assert.equal((await run(ops, 'exit 7')).exitCode, 7)
+  assert.match((await run(ops, 'echo $PRISM_X', { env: { ...process.env, PRISM_X: 'forwarded' } })).out, /forwarded/)
+
+  const marker = `sleep 31.${process.pid}`
+  const ac = new AbortController()
+  const started = Date.now()
+  const pending = run(ops, `${marker} & ${marker}; echo never`, { signal: ac.signal })
+  setTimeout(() => ac.abort(), 300)
+  await assert.rejects(pending, (e) => e instanceof SandboxExecutionError && e.message === 'aborted')
+  assert.ok(Date.now() - started < 5000)
+  await new Promise((r) => setTimeout(r, 100))
+  assert.equal(alive(marker), false, 'the whole process group is killed on abort')
+  await assert.rejects(run(ops, 'sleep 30', { timeout: 1 }), { message: 'timeout:1', code: 'ERR_PRISM_SANDBOX_EXECUTION' })
+  return { ops, port }
+}
+
+test('bubblewrap: read-only root, writable roots, no network, group killed', async (t) => {
+  const { port } = await commonChecks(t, createBubblewrapSandbox)
+  const sandbox = await createBubblewrapSandbox({ roots: [root] })
+  assert.equal(sandbox.capabilities.backend, 'bubblewrap')
+  assert.equal(sandbox.capabilities.network, false)
+  assert.deepEqual(sandbox.capabilities.filesystem.writablePaths, [root])
+  const server = await listen()
+  t.after(() => server.close())
+  const open = createSandboxBashOperations(await createBubblewrapSandbox({ roots: [root], network: true }))
+  assert.match((await run(open, connectScript(server.address().port))).out, /CONNECTED/, 'network: true shares the host network')
+  assert.ok(port > 0)
+})
+
+test('bubblewrap: everything in the sandbox dies with the host process', async () => {
+  const marker = `sleep 32.${process.pid}`
+  const lib = JSON.stringify(new URL('../lib/coding-tools/security.js', import.meta.url).pathname)
+  const script = `const s = require(${lib}); s.createBubblewrapSandbox({ roots: [${JSON.stringify(root)}] }).then((b) => { b.exec({ command: '${marker} & ${marker}', cwd: ${JSON.stringify(root)} }); setTimeout(() => console.log('started'), 300) })`
+  const { spawn } = await import('node:child_process')
+  const host = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+  await new Promise((resolve) => host.stdout.once('data', resolve))
+  assert.equal(alive(marker), true)
+  host.kill('SIGKILL')
+  await new Promise((resolve) => host.once('exit', resolve))
+  let gone = false
+  for (let i = 0; i < 50 && !gone; i++) {
+    await new Promise((r) => setTimeout(r, 50))
+    gone = !alive(marker)
+  }
+  assert.equal(gone, true, 'sandboxed processes outlived the host')
+})
+
+test('bubblewrap: a host that cannot provide it gets a clear error, never a silent fallback', async () => {
+  await assert.rejects(createBubblewrapSandbox({ roots: [root], bwrapPath: path.join(base, 'no-bwrap') }), (e) => e instanceof SandboxExecutionError && /^bubblewrap sandbox unavailable: /.test(e.message))
+  await assert.rejects(createBubblewrapSandbox({ roots: [] }), TypeError)
+})
+
+test('landlock: writes confined to the roots, TCP denied', { skip: landlockAbiVersion() < 4 && 'kernel Landlock ABI < 4' }, async (t) => {
+  await commonChecks(t, createLandlockSandbox)
+  const sandbox = await createLandlockSandbox({ roots: [root] })
+  assert.equal(sandbox.capabilities.backend, 'landlock')
+  assert.equal(sandbox.capabilities.network, false)
+  assert.equal(sandbox.capabilities.abi, landlockAbiVersion())
+})

@@ -1,0 +1,78 @@
+// Command analysis over the whole policy corpus: the native tree-sitter-bash walk (one call,
+// JSON back, parsed in JS: what every policy check pays) against web-tree-sitter with the
+// tree-sitter-bash wasm grammar, walked in JavaScript to the same simple commands (the
+// approach JavaScript agent CLIs use). Also the full evaluateCommandRules per command.
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import { Parser, Language } from 'web-tree-sitter'
+import { evaluateCommandRules } from '../lib/coding-tools/security.mjs'
+
+const require = createRequire(import.meta.url)
+const { analyzeCommand } = require('../lib/coding-tools/security/command-rules.js')
+
+const corpus = fs
+  .readFileSync(new URL('../__test__/fixtures/policy-corpus.tsv', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((l) => l && !l.startsWith('#'))
+  .map((l) => l.slice(l.indexOf('\t') + 1).replace(/\\(n|\\)/g, (_, c) => (c === 'n' ? '\n' : '\\')))
+
+await Parser.init()
+const wasm = require.resolve('@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm')
+const bash = await Language.load(fs.readFileSync(wasm))
+const parser = new Parser()
+parser.setLanguage(bash)
+
+/** The JS walk: every `command` node's text and argv, like the native analysis reports. */
+function jsAnalyze(command) {
+  const tree = parser.parse(command)
+  const parts = []
+  const stack = [tree.rootNode]
+  while (stack.length) {
+    const node = stack.pop()
+    if (node.type === 'command') {
+      const argv = []
+      for (const c of node.namedChildren) if (c.type !== 'variable_assignment' && !c.type.endsWith('redirect')) argv.push(c.text)
+      parts.push({ text: node.text, argv })
+    }
+    for (let i = node.namedChildCount - 1; i >= 0; i--) stack.push(node.namedChild(i))
+  }
+  const unsupported = tree.rootNode.hasError
+  tree.delete()
+  return { parts, unsupported }
+}
+
+// Both sides must see the same simple commands before we time them.
+let mismatches = 0
+for (const c of corpus) {
+  const n = analyzeCommand(c).parts.filter((p) => !p.derived).length
+  if (jsAnalyze(c).parts.length < n) mismatches++
+}
+
+const rules = [{ pattern: /^ls\b/, action: 'allow' }, { pattern: 'git status', action: 'allow' }]
+const contenders = [
+  ['web-tree-sitter + tree-sitter-bash.wasm, JS walk', jsAnalyze],
+  ['native analyzeShellCommand (+ JSON.parse)', analyzeCommand],
+  ['native evaluateCommandRules (analysis + rules + verdict)', (c) => evaluateCommandRules(c, rules)],
+]
+// Rounds alternate between the contenders so that a busy machine slows them alike.
+const ROUNDS = 41
+const times = contenders.map(() => [])
+for (const [, fn] of contenders) for (let i = 0; i < 5; i++) for (const c of corpus) fn(c)
+for (let r = 0; r < ROUNDS; r++) {
+  contenders.forEach(([, fn], k) => {
+    globalThis.gc?.()
+    const t0 = process.hrtime.bigint()
+    for (const c of corpus) fn(c)
+    times[k].push(Number(process.hrtime.bigint() - t0) / 1e6)
+  })
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const medians = times.map(median)
+const wasmMs = medians[0]
+console.log(`policy analysis: ${corpus.length} corpus commands per round, median of ${ROUNDS} interleaved rounds (JS walk found fewer commands on ${mismatches})`)
+console.log('| what | ms/corpus | µs/cmd | speed-up vs wasm |')
+console.log('|---|---|---|---|')
+contenders.forEach(([name], k) => {
+  const ms = medians[k]
+  console.log(`| ${name.padEnd(58)} | ${ms.toFixed(3).padStart(9)} | ${((ms * 1000) / corpus.length).toFixed(2).padStart(7)} | ${(wasmMs / ms).toFixed(2).padStart(6)}x |`)
+})

@@ -1,0 +1,47 @@
+'use strict'
+// The bubblewrap sandbox backend: read-only root, writable project roots, private /tmp,
+// no network unless asked, dies with its parent, runs in its own process group.
+const path = require('node:path')
+const { SandboxExecutionError, runProcessGroup, probe } = require('./sandbox.js')
+
+function bwrapArgs({ roots, network }, cwd, shellPath, command) {
+  const args = ['--die-with-parent', '--new-session', '--unshare-pid', '--unshare-ipc', '--unshare-uts']
+  if (!network) args.push('--unshare-net')
+  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp')
+  for (const root of roots) args.push('--bind', root, root)
+  args.push('--chdir', cwd, '--', shellPath, '-c', command)
+  return args
+}
+
+/**
+ * A SandboxAdapter running each command under bubblewrap. Probes bubblewrap once with the
+ * exact isolation requested and throws a SandboxExecutionError when the host cannot provide
+ * it: there is no fallback to running unsandboxed.
+ */
+async function createBubblewrapSandbox(options) {
+  const roots = options?.roots
+  if (!Array.isArray(roots) || roots.length === 0 || roots.some((r) => typeof r !== 'string')) {
+    throw new TypeError('createBubblewrapSandbox needs roots: a non-empty array of path strings')
+  }
+  const config = { roots: roots.map((r) => path.resolve(r)), network: options.network === true }
+  const bwrapPath = options.bwrapPath ?? 'bwrap'
+  const shellPath = options.shellPath ?? '/bin/sh'
+  const check = await probe(bwrapPath, bwrapArgs(config, '/', shellPath, 'exit 0'))
+  if (check.exitCode !== 0) {
+    throw new SandboxExecutionError(`bubblewrap sandbox unavailable: ${check.output || `exit code ${check.exitCode}`}`)
+  }
+  const capabilities = Object.freeze({
+    backend: 'bubblewrap',
+    filesystem: Object.freeze({ readOnlyRoot: true, writablePaths: Object.freeze([...config.roots]), privateTmp: true }),
+    network: config.network,
+    processes: Object.freeze({ ownProcessGroup: true, dieWithParent: true, pidNamespace: true }),
+  })
+  return {
+    capabilities,
+    exec(request) {
+      return runProcessGroup(bwrapPath, bwrapArgs(config, request.cwd, shellPath, request.command), request)
+    },
+  }
+}
+
+module.exports = { createBubblewrapSandbox }

@@ -1,0 +1,124 @@
+'use strict'
+// Command rules over the parsed command (API.md section 9, Decision 7): the native shell
+// analysis yields every simple command once; host rules (strings and JavaScript RegExps) and
+// the default deny rules then apply to each of them.
+const { analyzeShellCommand } = require('../../native.js')
+
+const DEFAULT_DENY_REASON = 'command matches default deny pattern'
+const METACHARACTER_REASON = 'command contains shell metacharacters'
+const REDIRECT_REASON = 'command redirects to a file'
+const UNANALYZED_PREFIX = 'command could not be analyzed: '
+const ACTIONS = new Set(['allow', 'deny', 'requireApproval'])
+
+/** The reference's raw-string metacharacter test, kept as is. */
+function hasShellMetacharacters(command) {
+  return /[;|&`$()<>]|\\n|\$\(/.test(command)
+}
+
+/** The native analysis of `command` (one crossing). */
+function analyzeCommand(command) {
+  if (typeof command !== 'string') {
+    return { parts: [], redirects: [], metacharacters: true, unsupported: 'the command is not a string' }
+  }
+  return JSON.parse(analyzeShellCommand(command))
+}
+
+/** A matcher for one rule: a string names a command prefix on word boundaries; a RegExp is tested against the part's text. */
+function compileRule(rule) {
+  const p = rule.pattern
+  if (typeof p === 'string') {
+    const want = p.trim().split(/\s+/).filter(Boolean)
+    return (part) => want.length <= part.argv.length && want.every((w, i) => part.argv[i] === w)
+  }
+  return (part) => {
+    p.lastIndex = 0
+    return p.test(part.text)
+  }
+}
+
+const compiled = new WeakMap()
+
+/** The rules with their matchers, validated once per rules array. */
+function validateRules(rules) {
+  if (rules === undefined || rules === null) return []
+  if (!Array.isArray(rules)) throw new TypeError('commandRules must be an array')
+  const cached = compiled.get(rules)
+  if (cached && cached.length === rules.length && cached.every((c, i) => c.rule === rules[i] && c.pattern === rules[i].pattern && c.action === rules[i].action)) return cached
+  const out = rules.map((r) => {
+    if (!r || (typeof r.pattern !== 'string' && !(r.pattern instanceof RegExp)) || !ACTIONS.has(r.action)) {
+      throw new TypeError('each command rule needs a string or RegExp pattern and an action of allow, deny or requireApproval')
+    }
+    return { rule: r, pattern: r.pattern, action: r.action, matches: compileRule(r) }
+  })
+  compiled.set(rules, out)
+  return out
+}
+
+/**
+ * The verdict on an analysed command and, per simple command, what decided it.
+ * `coveredByAllowRules` is true when host allow rules cover every part and nothing else
+ * (redirection, unsupported syntax) needs a person.
+ */
+function judge(analysis, rules, denyMetacharacters) {
+  const parts = analysis.parts.map((part) => {
+    const index = rules.findIndex((r) => r.matches(part))
+    if (index >= 0) return { part, verdict: rules[index].rule.action, rule: rules[index].rule, index }
+    if (part.deny) return { part, verdict: 'deny', defaultDeny: part.deny }
+    return { part, verdict: 'unmatched' }
+  })
+  const result = (evaluation, coveredByAllowRules = false) => ({ evaluation, parts, coveredByAllowRules })
+  const denied = parts.find((p) => p.verdict === 'deny')
+  if (denied) {
+    return result(denied.rule ? { action: 'deny', reason: denied.rule.reason } : { action: 'deny', reason: DEFAULT_DENY_REASON })
+  }
+  if (analysis.deny) return result({ action: 'deny', reason: DEFAULT_DENY_REASON })
+  const approval = parts.find((p) => p.verdict === 'requireApproval')
+  if (approval) return result({ action: 'requireApproval', reason: approval.rule.reason })
+  if (analysis.unsupported) return result({ action: 'requireApproval', reason: UNANALYZED_PREFIX + analysis.unsupported })
+  const fileRedirects = analysis.redirects.length > 0
+  if (parts.length > 0 && !fileRedirects && parts.every((p) => p.verdict === 'allow')) {
+    return result({ action: 'allow', reason: parts[0].rule.reason }, true)
+  }
+  if (denyMetacharacters !== false && analysis.metacharacters) {
+    return result({ action: 'requireApproval', reason: METACHARACTER_REASON })
+  }
+  if (fileRedirects) return result({ action: 'requireApproval', reason: REDIRECT_REASON })
+  return result({ action: 'allow' })
+}
+
+/** `{action, reason?}` for `command` under `rules` (first matching host rule per part wins). */
+function evaluateCommandRules(command, rules, options) {
+  return judge(analyzeCommand(command), validateRules(rules), options?.denyMetacharacters).evaluation
+}
+
+/** Which part of `command` matched which rule, and the verdict. */
+function explainCommand(command, options) {
+  const rules = validateRules(options?.rules ?? options?.commandRules)
+  const analysis = analyzeCommand(command)
+  const { evaluation, parts } = judge(analysis, rules, options?.denyMetacharacters)
+  return {
+    ...evaluation,
+    parts: parts.map((p) => ({
+      text: p.part.text,
+      argv: p.part.argv,
+      derived: p.part.derived,
+      verdict: p.verdict,
+      ...(p.rule ? { rule: { index: p.index, pattern: String(p.rule.pattern), action: p.rule.action, reason: p.rule.reason } } : {}),
+      ...(p.defaultDeny ? { defaultDeny: p.defaultDeny } : {}),
+    })),
+    redirects: analysis.redirects,
+    metacharacters: analysis.metacharacters,
+    ...(analysis.unsupported ? { unsupported: analysis.unsupported } : {}),
+    ...(analysis.deny ? { defaultDeny: analysis.deny } : {}),
+  }
+}
+
+module.exports = {
+  analyzeCommand,
+  judge,
+  validateRules,
+  evaluateCommandRules,
+  explainCommand,
+  hasShellMetacharacters,
+  DEFAULT_DENY_REASON,
+}
