@@ -32,8 +32,19 @@ export declare class CodingOutputSink {
  */
 export declare function analyzeShellCommand(command: string): string
 
+/**
+ * The root an execution policy approved a write or edit beneath (`decision.writeBeneath`):
+ * the file is then opened and replaced through that root's directory handle.
+ */
+export interface CodingBeneath {
+  /** The real path of the trusted root. */
+  root: string
+  /** The real path of the target, beneath `root`. */
+  path: string
+}
+
 /** Applies `edits` to `path` (at most `maxFileBytes`) off the JS thread. */
-export declare function codingEdit(path: string, displayPath: string, edits: Array<CodingReplacement>, maxFileBytes: number): Promise<CodingEditResult>
+export declare function codingEdit(path: string, displayPath: string, edits: Array<CodingReplacement>, maxFileBytes: number, beneath?: CodingBeneath | undefined | null): Promise<CodingEditResult>
 
 /** What an edit did, or why it failed. */
 export interface CodingEditResult {
@@ -242,7 +253,7 @@ export interface CodingTruncation {
  * Writes `content` to `path` atomically (mkdir -p, temp file, rename). Resolves to the
  * failure message, or null.
  */
-export declare function codingWrite(path: string, content: string): Promise<string | null>
+export declare function codingWrite(path: string, content: string, beneath?: CodingBeneath | undefined | null): Promise<string | null>
 
 /**
  * The ordered gate codes (`Gate as u8`) of one dispatch whose optional hooks are the bits of

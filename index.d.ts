@@ -353,6 +353,13 @@ export interface ExecutionDecision {
   readonly reason?: string
   readonly modified?: Partial<ExecutionAction>
   readonly exclusive?: boolean
+  /**
+   * prism-native extension, set (not enumerable) by `createCodingApprovalPolicy` on allowed
+   * write and edit decisions: the real trusted root and the real target it approved. The
+   * coding write and edit tools then open and replace the file through that root's directory
+   * handle, so a directory swapped for a symlink after the check cannot redirect them.
+   */
+  readonly writeBeneath?: { readonly root: string; readonly path: string }
 }
 export interface ExecutionPolicy {
   check(action: ExecutionAction): ExecutionDecision | Promise<ExecutionDecision>

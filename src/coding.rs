@@ -273,12 +273,46 @@ pub fn coding_page_from_bytes(
 /// Writes `content` to `path` atomically (mkdir -p, temp file, rename). Resolves to the
 /// failure message, or null.
 #[napi]
-pub async fn coding_write(path: String, content: String) -> napi::Result<Option<String>> {
+pub async fn coding_write(
+    path: String,
+    content: String,
+    beneath: Option<CodingBeneath>,
+) -> napi::Result<Option<String>> {
     let result = blocking(move || {
-        prism_engine::coding::write::write_file(PathBuf::from(path).as_path(), content.as_bytes())
+        let path = PathBuf::from(path);
+        let confined = confined(beneath, &path)?;
+        prism_engine::coding::write::write_file(&path, content.as_bytes(), confined.as_ref())
     })
     .await?;
     Ok(result.err().map(|e| e.to_string()))
+}
+
+/// The root an execution policy approved a write or edit beneath (`decision.writeBeneath`):
+/// the file is then opened and replaced through that root's directory handle.
+#[napi(object)]
+pub struct CodingBeneath {
+    /// The real path of the trusted root.
+    pub root: String,
+    /// The real path of the target, beneath `root`.
+    pub path: String,
+}
+
+fn confined(
+    beneath: Option<CodingBeneath>,
+    path: &std::path::Path,
+) -> Result<Option<prism_engine::coding::confine::Confined>, prism_engine::coding::CodingError> {
+    beneath
+        .map(|b| {
+            // The policy resolved the path it approved; confine that path, or the tool's own
+            // when the policy gave none.
+            let target = if b.path.is_empty() {
+                path.to_path_buf()
+            } else {
+                PathBuf::from(b.path)
+            };
+            prism_engine::coding::confine::Confined::new(std::path::Path::new(&b.root), &target)
+        })
+        .transpose()
 }
 
 // --- edit ----------------------------------------------------------------------------------
@@ -320,12 +354,16 @@ pub async fn coding_edit(
     display_path: String,
     edits: Vec<CodingReplacement>,
     max_file_bytes: f64,
+    beneath: Option<CodingBeneath>,
 ) -> napi::Result<CodingEditResult> {
     let edits = to_replacements(edits);
     let max = non_negative(max_file_bytes);
-    let outcome =
-        blocking(move || edit_file(PathBuf::from(path).as_path(), &edits, max, &display_path))
-            .await?;
+    let outcome = blocking(move || {
+        let path = PathBuf::from(path);
+        let confined = confined(beneath, &path)?;
+        edit_file(&path, &edits, max, &display_path, confined.as_ref())
+    })
+    .await?;
     Ok(match outcome {
         Ok(o) => edit_result(o.replaced, o.fuzzy, o.diff, None),
         Err(e) => edit_error_result(&e),

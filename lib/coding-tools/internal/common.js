@@ -45,13 +45,26 @@ async function enforceExecutionPolicy(policy, action, toolCallId, toolName) {
     return { denied: errorResult(toolCallId, toolName, message) }
   }
   const modified = decision.modified
-  if (!modified) return { action }
+  const beneath = writeBeneath(decision)
+  if (!modified) return { action, beneath }
   const out = { ...action }
   if (Array.isArray(modified.paths) && typeof modified.paths[0] === 'string' && action.paths) {
     out.paths = [modified.paths[0], ...action.paths.slice(1)]
   }
   if (typeof modified.command === 'string' && action.kind === 'shell') out.command = modified.command
-  return { action: out }
+  // A policy that moved the path vouches for the new path, not for the root it checked.
+  return { action: out, beneath: out.paths === action.paths ? beneath : undefined }
+}
+
+/**
+ * The root a policy approved a write beneath (`decision.writeBeneath`, set by
+ * `createCodingApprovalPolicy`): the write or edit then resolves the file from that root's
+ * directory handle, so a symlink swapped in after the check cannot redirect it.
+ */
+function writeBeneath(decision) {
+  const b = decision.writeBeneath
+  if (b === null || typeof b !== 'object' || typeof b.root !== 'string' || typeof b.path !== 'string') return undefined
+  return { root: b.root, path: b.path }
 }
 
 /** The metadata every policy action carries from the execution context. */

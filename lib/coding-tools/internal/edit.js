@@ -104,7 +104,7 @@ function createEditTool(cwd, options = {}) {
         const r = await withFileMutationQueue(abs, async () => {
           if (context?.signal?.aborted) return { error: 'Operation aborted' }
           if (options.operations) return editWithOperations(options.operations, abs, a.path, checked.edits, maxFileBytes)
-          return native.codingEdit(abs, a.path, checked.edits, maxFileBytes)
+          return native.codingEdit(abs, a.path, checked.edits, maxFileBytes, decided.beneath)
         })
         if (r.error) return fail(r.error)
         emitFileChanged(options, abs, 'edit', toolCallId)

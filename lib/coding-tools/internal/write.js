@@ -58,7 +58,7 @@ function createWriteTool(cwd, options = {}) {
         const error = await withFileMutationQueue(abs, async () => {
           if (context?.signal?.aborted) return 'Operation aborted'
           if (options.operations) return writeWithOperations(options.operations, abs, a.content, context?.signal)
-          return native.codingWrite(abs, a.content)
+          return native.codingWrite(abs, a.content, decided.beneath)
         })
         if (error) return fail(error)
         emitFileChanged(options, abs, 'write', toolCallId)

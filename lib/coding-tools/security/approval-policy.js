@@ -5,9 +5,11 @@ const os = require('node:os')
 const path = require('node:path')
 const { createHash } = require('node:crypto')
 const { analyzeCommand, judge, validateRules } = require('./command-rules.js')
-const { assertPathInsideRoots } = require('./paths.js')
+const { assertPathInsideRoots, containingRoot } = require('./paths.js')
 
 const APPROVAL_KINDS = new Set(['shell', 'write', 'edit', 'delete', 'move'])
+// Kinds whose allowed decisions carry `writeBeneath` (the root the path was found inside).
+const CONFINED_KINDS = new Set(['write', 'edit'])
 const SCOPES = new Set(['session', 'run', 'none'])
 // 30,000 ms and 1,000 entries, from the engine's limits (crates/engine/src/limits.rs).
 const [DEFAULT_APPROVAL_TIMEOUT_MS, CACHE_ENTRIES] = require('../../native.js').policyApprovalLimits()
@@ -72,8 +74,11 @@ function createCodingApprovalPolicy(options) {
   async function check(action) {
     if (roots.length === 0) return deny('no trusted roots configured')
     if (readOnly && action.kind !== 'read') return deny('read-only mode')
+    const contained = []
     for (const p of action.paths ?? []) {
-      if (!(await assertPathInsideRoots(roots, p))) return deny(`path outside trusted roots: ${p}`)
+      const c = await containingRoot(roots, p)
+      if (c === undefined) return deny(`path outside trusted roots: ${p}`)
+      contained.push(c)
     }
     let needsApproval = APPROVAL_KINDS.has(action.kind)
     if (action.kind === 'shell' && action.command) {
@@ -99,7 +104,13 @@ function createCodingApprovalPolicy(options) {
         if (!approved) return deny('approval denied')
       }
     }
-    return { allowed: true, exclusive: action.kind === 'shell' }
+    const decision = { allowed: true, exclusive: action.kind === 'shell' }
+    if (CONFINED_KINDS.has(action.kind) && contained.length === 1) {
+      // Not enumerable: the decision keeps the reference's shape; the coding write and edit
+      // tools read it to write through the root's directory handle.
+      Object.defineProperty(decision, 'writeBeneath', { value: Object.freeze({ root: contained[0].root, path: contained[0].target }) })
+    }
+    return decision
   }
 
   return { check }

@@ -46,23 +46,32 @@ async function isPathInsideReal(root, target) {
   }
 }
 
-/** Whether `target` is inside one of `roots` (realpath containment, fail closed). */
-async function assertPathInsideRoots(roots, target) {
-  if (typeof target !== 'string' || !Array.isArray(roots)) return false
+/**
+ * The real root among `roots` that contains the real location of `target`, with that
+ * location: `{ root, target }`, or undefined (fail closed on any error).
+ */
+async function containingRoot(roots, target) {
+  if (typeof target !== 'string' || !Array.isArray(roots)) return undefined
   let realTarget
   try {
     realTarget = await realLocation(target)
   } catch {
-    return false
+    return undefined
   }
   for (const root of roots) {
     try {
-      if (isPathInside(await fs.realpath(root), realTarget)) return true
+      const realRoot = await fs.realpath(root)
+      if (isPathInside(realRoot, realTarget)) return { root: realRoot, target: realTarget }
     } catch {
       // a root that does not resolve contains nothing
     }
   }
-  return false
+  return undefined
 }
 
-module.exports = { isPathInside, isPathInsideReal, assertPathInsideRoots, realLocation }
+/** Whether `target` is inside one of `roots` (realpath containment, fail closed). */
+async function assertPathInsideRoots(roots, target) {
+  return (await containingRoot(roots, target)) !== undefined
+}
+
+module.exports = { isPathInside, isPathInsideReal, assertPathInsideRoots, containingRoot, realLocation }

@@ -5,6 +5,7 @@
 use std::fs::File;
 use std::path::Path;
 
+use crate::coding::confine::Confined;
 use crate::coding::diff::{edit_diff, EditDiff, Splice};
 use crate::coding::error::CodingError;
 use crate::coding::fsio::{read_bounded, write_atomic};
@@ -39,13 +40,17 @@ pub fn edit_file(
     edits: &[Replacement],
     max_file_bytes: u64,
     display_path: &str,
+    confined: Option<&Confined>,
 ) -> Result<EditOutcome, CodingError> {
     check_access(path, display_path)?;
     let too_large = |size: u64| CodingError::Edit {
         kind: "too_large",
         message: format!("Edit target is {size} bytes, exceeds {max_file_bytes} byte limit."),
     };
-    let mut file = File::open(path).map_err(|e| CodingError::io(&e, "open", path))?;
+    let mut file = match confined {
+        Some(c) => c.open()?,
+        None => File::open(path).map_err(|e| CodingError::io(&e, "open", path))?,
+    };
     let size = file
         .metadata()
         .map_err(|e| CodingError::io(&e, "fstat", path))?
@@ -63,7 +68,10 @@ pub fn edit_file(
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
     let (out, applied) = edit_text(&text, edits, display_path)?;
-    write_atomic(path, out.as_bytes())?;
+    match confined {
+        Some(c) => c.write(out.as_bytes())?,
+        None => write_atomic(path, out.as_bytes())?,
+    }
     Ok(EditOutcome {
         replaced: edits.len(),
         fuzzy: applied.fuzzy,

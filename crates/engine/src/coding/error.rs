@@ -65,6 +65,13 @@ pub enum CodingError {
         /// The reference's message.
         message: String,
     },
+    /// A confined write or read (beneath the root the execution policy approved) would leave
+    /// that root: a symlink or `..` points outside it, however late it appeared.
+    #[error("path escapes its trusted root: {path}")]
+    PathEscape {
+        /// The path as the tool was given it.
+        path: String,
+    },
 }
 
 impl CodingError {
@@ -79,6 +86,7 @@ impl CodingError {
             Self::TextNotFound { .. } => "text_not_found",
             Self::Edit { kind, .. } => kind,
             Self::Spawn { .. } => "spawn",
+            Self::PathEscape { .. } => "path_escape",
         }
     }
 

@@ -12,6 +12,7 @@
 //! - [`size`], [`truncate`], [`fsio`]: shared helpers; [`error`]: the typed errors.
 
 pub mod accumulator;
+pub mod confine;
 pub mod diff;
 pub mod edit;
 pub mod error;

@@ -151,6 +151,12 @@ pub fn write_beneath(
         Mode::from_raw_mode(0o644),
     )
     .map_err(|e| io("create", rel, e))?;
+    // A replaced regular file keeps its permission bits (an edited script stays executable).
+    if let Ok(st) = rfs::statat(&dir, *leaf, rfs::AtFlags::SYMLINK_NOFOLLOW) {
+        if rfs::FileType::from_raw_mode(st.st_mode) == rfs::FileType::RegularFile {
+            let _ = rfs::fchmod(&fd, Mode::from_raw_mode(st.st_mode & 0o7777));
+        }
+    }
     let mut file = File::from(fd);
     let written = file.write_all(data);
     drop(file);
@@ -165,6 +171,38 @@ pub fn write_beneath(
         let _ = rfs::unlinkat(dir.as_fd(), &tmp, rfs::AtFlags::empty());
     }
     renamed
+}
+
+/// Opens `rel` beneath the directory `root` for reading, resolving every component from the
+/// root's handle (a symlink swapped in after a path check cannot send the open elsewhere; a
+/// symlink at the leaf is refused).
+///
+/// # Errors
+/// [`BeneathError::Escape`] when `rel` is absolute, has `..`, or resolves outside `root`;
+/// [`BeneathError::Io`] for any other failure (a missing file, a symlink leaf).
+pub fn open_beneath(root: &Path, rel: &Path) -> Result<File, BeneathError> {
+    let parts = components(rel)?;
+    let Some((leaf, dirs)) = parts.split_last() else {
+        return Err(BeneathError::Escape {
+            path: rel.display().to_string(),
+        });
+    };
+    let root_fd = rfs::openat(
+        CWD,
+        root,
+        OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::RDONLY,
+        Mode::empty(),
+    )
+    .map_err(|e| io("open root", root, e))?;
+    let dir = open_dir(&root_fd, dirs, false, rel)?;
+    let fd = rfs::openat(
+        &dir,
+        *leaf,
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(|e| io("open", rel, e))?;
+    Ok(File::from(fd))
 }
 
 #[cfg(test)]

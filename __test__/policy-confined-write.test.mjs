@@ -1,0 +1,106 @@
+// The coding write and edit tools under createCodingApprovalPolicy write through the approved
+// root's directory handle: a directory swapped for a symlink after the policy's check cannot
+// redirect the write outside the root.
+import test from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync, statSync, chmodSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createEditTool, createWriteTool } from 'prism-native/coding-tools/agent'
+import { createCodingApprovalPolicy } from 'prism-native/coding-tools/security'
+
+const ctx = { sessionId: 's', runId: 'r', toolCallId: 'w' }
+
+function workspace() {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'prism-confined-')))
+  const root = join(base, 'root')
+  const outside = join(base, 'outside')
+  mkdirSync(join(root, 'dir'), { recursive: true })
+  mkdirSync(outside)
+  return { base, root, outside }
+}
+
+test('allowed write and edit decisions carry the approved root, not enumerably', async () => {
+  const { base, root } = workspace()
+  try {
+    const policy = createCodingApprovalPolicy({ roots: [root], approve: () => true })
+    const decision = await policy.check({ kind: 'write', operation: 'write', paths: [join(root, 'dir', 'new.txt')] })
+    assert.deepEqual(decision, { allowed: true, exclusive: false })
+    assert.deepEqual(decision.writeBeneath, { root, path: join(root, 'dir', 'new.txt') })
+    const read = await policy.check({ kind: 'read', operation: 'read', paths: [join(root, 'dir')] })
+    assert.equal(read.writeBeneath, undefined)
+  } finally {
+    rmSync(base, { recursive: true, force: true })
+  }
+})
+
+test('write and edit through the policy keep working and keep file modes', async () => {
+  const { base, root } = workspace()
+  try {
+    const executionPolicy = createCodingApprovalPolicy({ roots: [root], approve: () => true })
+    const write = createWriteTool(root, { executionPolicy })
+    const edit = createEditTool(root, { executionPolicy })
+    const w = await write.execute({ path: 'dir/a.sh', content: 'echo one\n' }, ctx)
+    assert.equal(w.error, undefined, w.error?.message)
+    chmodSync(join(root, 'dir/a.sh'), 0o755)
+    const e = await edit.execute({ path: 'dir/a.sh', edits: [{ oldText: 'one', newText: 'two' }], force: true }, ctx)
+    assert.equal(e.error, undefined, e.error?.message)
+    assert.equal(readFileSync(join(root, 'dir/a.sh'), 'utf8'), 'echo two\n')
+    assert.equal(statSync(join(root, 'dir/a.sh')).mode & 0o777, 0o755)
+  } finally {
+    rmSync(base, { recursive: true, force: true })
+  }
+})
+
+test('a directory swapped for a symlink during writes never lets a write escape', { timeout: 60_000 }, async () => {
+  const { base, root, outside } = workspace()
+  writeFileSync(join(root, 'dir', 'seed.txt'), 'seed')
+  // A separate process flips root/dir between a real directory and a symlink to `outside`.
+  const racer = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const fs = require('fs'); const [dir, spare, outside] = process.argv.slice(1);
+       const end = Date.now() + 20000
+       while (Date.now() < end) {
+         try { fs.renameSync(dir, spare); fs.symlinkSync(outside, dir) } catch {}
+         try { fs.unlinkSync(dir); fs.renameSync(spare, dir) } catch {}
+       }`,
+      join(root, 'dir'),
+      join(root, 'spare'),
+      outside,
+    ],
+    { stdio: 'ignore' },
+  )
+  try {
+    const executionPolicy = createCodingApprovalPolicy({ roots: [root], approve: () => true })
+    const write = createWriteTool(root, { executionPolicy })
+    const edit = createEditTool(root, { executionPolicy })
+    let written = 0
+    for (let i = 0; i < 400; i++) {
+      const r = await write.execute({ path: `dir/f${i}.txt`, content: `w${i}` }, ctx)
+      if (!r.error) written++
+      await edit.execute({ path: 'dir/seed.txt', edits: [{ oldText: 'seed', newText: 'seed' + i }], force: true }, ctx)
+    }
+    assert.deepEqual(readdirSync(outside), [], 'nothing was written outside the root')
+    assert.ok(written > 0, 'some writes went through while the directory was real')
+  } finally {
+    racer.kill('SIGKILL')
+    await new Promise((r) => racer.once('exit', r))
+    rmSync(base, { recursive: true, force: true })
+  }
+})
+
+test('a symlink planted before the write is refused with the escape error', async () => {
+  const { base, root, outside } = workspace()
+  try {
+    const executionPolicy = { check: async () => ({ allowed: true, writeBeneath: { root, path: join(root, 'link', 'x.txt') } }) }
+    symlinkSync(outside, join(root, 'link'))
+    const r = await createWriteTool(root, { executionPolicy }).execute({ path: 'link/x.txt', content: 'x' }, ctx)
+    assert.match(r.error.message, /path escapes its trusted root/)
+    assert.equal(existsSync(join(outside, 'x.txt')), false)
+  } finally {
+    rmSync(base, { recursive: true, force: true })
+  }
+})
