@@ -9,11 +9,85 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** One MCP server connection. Construct (validates synchronously), then `connect()`. */
+export declare class NativeMcpBridge {
+  /**
+   * Validates the server id, every limit and the transport; `on_list_changed` is called
+   * (without keeping the process alive) when the server's tool list changes.
+   */
+  constructor(options: McpNativeOptions, onListChanged: () => void)
+  /** Starts the transport and runs the handshake. */
+  connect(): Promise<void>
+  /** Every tool as JSON text `[{name, description?, inputSchema?}]`, within every bound. */
+  listTools(): Promise<string>
+  /**
+   * Calls a remote tool; resolves with the `ToolResult` as JSON text (failures included).
+   * `cancel_call(call_key)` aborts it.
+   */
+  callTool(callKey: number, remoteName: string, argumentsJson: string, toolCallId: string, name: string): Promise<string>
+  /** Aborts the call started with `call_key` (no-op if it already ended). */
+  cancelCall(callKey: number): void
+  /** Ends the session and the server's process tree (idempotent; also aborts a connect). */
+  close(): Promise<void>
+  /** The stdio server's process id (= its process group id), 0 for HTTP or before connect. */
+  get serverPid(): number
+}
+
 /**
  * The ordered gate codes (`Gate as u8`) of one dispatch whose optional hooks are the bits of
  * `hooks` (`HookSet`). The JS trampoline caches the plan per hook mask and performs each step.
  */
 export declare function dispatchPlan(hooks: number): Array<number>
+
+/** SIGKILLs the process group of every stdio server still running (host exit hook). */
+export declare function mcpKillAllServers(): number
+
+/** One limit: its option name, default and hard cap. */
+export interface McpLimitRow {
+  name: string
+  default: number
+  hard: number
+}
+
+/** Every MCP limit (the JS constants are read from here). */
+export declare function mcpLimitTable(): Array<McpLimitRow>
+
+/** `mapMcpContentToBlocks` over JSON text: `{content, truncated, bytesUsed}` as JSON text. */
+export declare function mcpMapContent(contentJson: string, maxResultBytes: number): string
+
+/** The bridge options after the JS facade flattened them (every limit a plain number). */
+export interface McpNativeOptions {
+  serverId: string
+  /** `"stdio"` or `"streamable-http"`. */
+  transportType: string
+  command?: string
+  args?: Array<string>
+  env?: Record<string, string>
+  cwd?: string
+  /** `"inherit"` (default), `"pipe"`, `"overlapped"` (same as pipe) or `"ignore"`. */
+  stderr?: string
+  url?: string
+  allowedOrigins?: Array<string>
+  allowLoopbackHttp?: boolean
+  maxResponseBytes?: number
+  /** `[name, value]` pairs from `requestInit.headers`. */
+  headers?: Array<Array<string>>
+  maxListPages?: number
+  maxTools?: number
+  maxCursorBytes?: number
+  maxToolNameBytes?: number
+  maxToolDescriptionBytes?: number
+  maxToolSchemaBytes?: number
+  maxTotalToolSchemaBytes?: number
+  maxJsonDepth?: number
+  maxJsonProperties?: number
+  maxResultBytes?: number
+  callTimeoutMs?: number
+  listCacheTtlMs?: number
+}
+
+/** `summarizeMcpContent` over JSON text. */
+export declare function mcpSummarizeContent(contentJson: string, maxBytes: number): string
 
 /**
  * How many calls of one turn run at once: 1 when any call is exclusive, otherwise

@@ -835,5 +835,10 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.NativeMcpBridge = nativeBinding.NativeMcpBridge
 module.exports.dispatchPlan = nativeBinding.dispatchPlan
+module.exports.mcpKillAllServers = nativeBinding.mcpKillAllServers
+module.exports.mcpLimitTable = nativeBinding.mcpLimitTable
+module.exports.mcpMapContent = nativeBinding.mcpMapContent
+module.exports.mcpSummarizeContent = nativeBinding.mcpSummarizeContent
 module.exports.turnConcurrency = nativeBinding.turnConcurrency
