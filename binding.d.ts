@@ -22,7 +22,8 @@ export declare class NativeMcpBridge {
   listTools(): Promise<string>
   /**
    * Calls a remote tool; resolves with the `ToolResult` as JSON text (failures included).
-   * `cancel_call(call_key)` aborts it.
+   * The call's cancel handle is registered before this returns, so `cancel_call(call_key)`
+   * right after (an `AbortSignal` firing) is never lost.
    */
   callTool(callKey: number, remoteName: string, argumentsJson: string, toolCallId: string, name: string): Promise<string>
   /** Aborts the call started with `call_key` (no-op if it already ended). */
@@ -38,6 +39,9 @@ export declare class NativeMcpBridge {
  * `hooks` (`HookSet`). The JS trampoline caches the plan per hook mask and performs each step.
  */
 export declare function dispatchPlan(hooks: number): Array<number>
+
+/** `assertValidServerId`: throws unless `id` matches `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`. */
+export declare function mcpAssertValidServerId(id: string): void
 
 /** SIGKILLs the process group of every stdio server still running (host exit hook). */
 export declare function mcpKillAllServers(): number

@@ -837,6 +837,7 @@ module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __n
 module.exports = nativeBinding
 module.exports.NativeMcpBridge = nativeBinding.NativeMcpBridge
 module.exports.dispatchPlan = nativeBinding.dispatchPlan
+module.exports.mcpAssertValidServerId = nativeBinding.mcpAssertValidServerId
 module.exports.mcpKillAllServers = nativeBinding.mcpKillAllServers
 module.exports.mcpLimitTable = nativeBinding.mcpLimitTable
 module.exports.mcpMapContent = nativeBinding.mcpMapContent

@@ -8,11 +8,12 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use napi::bindgen_prelude::Function;
+use napi::bindgen_prelude::{Function, PromiseRaw};
+use napi::Env;
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi_derive::napi;
 use prism_engine::limits as l;
-use prism_engine::mcp::call_result::CallIdentity;
+use prism_engine::mcp::call_result::{failed_result, CallIdentity};
 use prism_engine::mcp::content::{map_content, summarize_content};
 use prism_engine::mcp::http::{validate_url, HttpConfig};
 use prism_engine::mcp::session::{ListChangedHook, McpSession, TransportConfig};
@@ -215,38 +216,41 @@ impl NativeMcpBridge {
     }
 
     /// Calls a remote tool; resolves with the `ToolResult` as JSON text (failures included).
-    /// `cancel_call(call_key)` aborts it.
-    #[napi]
-    pub async fn call_tool(
+    /// The call's cancel handle is registered before this returns, so `cancel_call(call_key)`
+    /// right after (an `AbortSignal` firing) is never lost.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn call_tool<'env>(
         &self,
+        env: &'env Env,
         call_key: u32,
         remote_name: String,
         arguments_json: String,
         tool_call_id: String,
         name: String,
-    ) -> napi::Result<String> {
+    ) -> napi::Result<PromiseRaw<'env, String>> {
         let session = self.session()?;
-        let arguments: Map<String, Value> = serde_json::from_str(&arguments_json)
-            .map_err(|e| napi::Error::from_reason(format!("invalid arguments: {e}")))?;
         let token = CancellationToken::new();
-        self.calls
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(call_key, token.clone());
-        let id = CallIdentity {
-            tool_call_id: &tool_call_id,
-            name: &name,
-            server_id: &self.server_id,
-            remote_name: &remote_name,
-        };
-        let result = session
-            .call_tool_result(id, arguments, self.limits.call_timeout_ms, &token)
-            .await;
-        self.calls
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(&call_key);
-        serde_json::to_string(&result).map_err(|e| napi::Error::from_reason(e.to_string()))
+        self.calls.lock().unwrap_or_else(PoisonError::into_inner).insert(call_key, token.clone());
+        let calls = Arc::clone(&self.calls);
+        let server_id = self.server_id.clone();
+        let timeout_ms = self.limits.call_timeout_ms;
+        env.spawn_future(async move {
+            let id = CallIdentity {
+                tool_call_id: &tool_call_id,
+                name: &name,
+                server_id: &server_id,
+                remote_name: &remote_name,
+            };
+            let result = match serde_json::from_str::<Map<String, Value>>(&arguments_json) {
+                Ok(arguments) => session.call_tool_result(id, arguments, timeout_ms, &token).await,
+                Err(e) => {
+                    let e = McpError::Transport { message: format!("invalid arguments: {e}") };
+                    failed_result(id, &e, session.limits())
+                }
+            };
+            calls.lock().unwrap_or_else(PoisonError::into_inner).remove(&call_key);
+            serde_json::to_string(&result).map_err(|e| napi::Error::from_reason(e.to_string()))
+        })
     }
 
     /// Aborts the call started with `call_key` (no-op if it already ended).
@@ -344,4 +348,10 @@ pub fn mcp_limit_table() -> Vec<McpLimitRow> {
 #[napi]
 pub fn mcp_kill_all_servers() -> u32 {
     u32::try_from(kill_all_server_groups()).unwrap_or(u32::MAX)
+}
+
+/// `assertValidServerId`: throws unless `id` matches `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`.
+#[napi]
+pub fn mcp_assert_valid_server_id(id: String) -> napi::Result<()> {
+    assert_valid_server_id(&id).map_err(|e| js_error(&e))
 }
