@@ -65,6 +65,24 @@ test('stdio: lists, calls and closes server-everything; no process survives', as
   assert.throws(() => bridge.tools, McpBridgeClosedError)
 })
 
+test('stdio: the server sees only the default inherited variables plus transport.env', async () => {
+  process.env.PRISM_MCP_HOST_SECRET = 'do-not-leak'
+  try {
+    const bridge = await connectMcpTools({ serverId: 'everything', transport: { ...everythingStdio(), env: { PRISM_MCP_GIVEN: 'given' } } })
+    try {
+      const r = await bridge.tools.find((t) => t.name === 'mcp:everything:get-env').execute({}, { toolCallId: 'env' })
+      const text = r.content.map((b) => b.text).join('')
+      assert.match(text, /PRISM_MCP_GIVEN/)
+      assert.match(text, /"PATH"/)
+      assert.doesNotMatch(text, /PRISM_MCP_HOST_SECRET|do-not-leak/)
+    } finally {
+      await bridge.close()
+    }
+  } finally {
+    delete process.env.PRISM_MCP_HOST_SECRET
+  }
+})
+
 test('stdio: maxResultBytes cuts content and marks it truncated', async () => {
   const bridge = await connectMcpTools({ serverId: 'everything', transport: everythingStdio(), maxResultBytes: 100 })
   try {

@@ -139,7 +139,11 @@ test('a failed connect ends the server and its grandchild (hang at initialize, c
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
-  await assert.rejects(connectMcpTools({ serverId: 'bad', transport: misbehaving('crash-init') }), { code: 'ERR_PRISM_MCP_CONNECT' })
+  await assert.rejects(connectMcpTools({ serverId: 'bad', transport: { ...misbehaving('crash-init'), stderr: 'pipe' } }), (err) => {
+    assert.equal(err.code, 'ERR_PRISM_MCP_CONNECT')
+    assert.match(err.message, /server stderr: fatal: the fixture crashed at initialize$/)
+    return true
+  })
 })
 
 test('aborting the signal during connect closes the bridge and rethrows the reason', async () => {

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use napi::bindgen_prelude::{Function, PromiseRaw};
-use napi::Env;
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
+use napi::Env;
 use napi_derive::napi;
 use prism_engine::limits as l;
 use prism_engine::mcp::call_result::{failed_result, CallIdentity};
@@ -230,7 +230,10 @@ impl NativeMcpBridge {
     ) -> napi::Result<PromiseRaw<'env, String>> {
         let session = self.session()?;
         let token = CancellationToken::new();
-        self.calls.lock().unwrap_or_else(PoisonError::into_inner).insert(call_key, token.clone());
+        self.calls
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(call_key, token.clone());
         let calls = Arc::clone(&self.calls);
         let server_id = self.server_id.clone();
         let timeout_ms = self.limits.call_timeout_ms;
@@ -242,13 +245,22 @@ impl NativeMcpBridge {
                 remote_name: &remote_name,
             };
             let result = match serde_json::from_str::<Map<String, Value>>(&arguments_json) {
-                Ok(arguments) => session.call_tool_result(id, arguments, timeout_ms, &token).await,
+                Ok(arguments) => {
+                    session
+                        .call_tool_result(id, arguments, timeout_ms, &token)
+                        .await
+                }
                 Err(e) => {
-                    let e = McpError::Transport { message: format!("invalid arguments: {e}") };
+                    let e = McpError::Transport {
+                        message: format!("invalid arguments: {e}"),
+                    };
                     failed_result(id, &e, session.limits())
                 }
             };
-            calls.lock().unwrap_or_else(PoisonError::into_inner).remove(&call_key);
+            calls
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&call_key);
             serde_json::to_string(&result).map_err(|e| napi::Error::from_reason(e.to_string()))
         })
     }

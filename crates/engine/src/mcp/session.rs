@@ -143,7 +143,7 @@ impl McpSession {
                     Ok(Ok(s)) => (s, Some(process)),
                     Ok(Err(e)) => {
                         process.kill_group();
-                        let tail = process.stderr_tail();
+                        let tail = process.stderr_tail().await;
                         let mut message = e.to_string();
                         if !tail.is_empty() {
                             message = format!("{message}; server stderr: {}", tail.trim_end());

@@ -25,6 +25,39 @@ pub enum StderrMode {
     Ignore,
 }
 
+/// The host variables a server inherits (as the official SDK's `getDefaultEnvironment`):
+/// nothing else of the host's environment reaches it unless `env` names it.
+#[cfg(not(windows))]
+pub const DEFAULT_INHERITED_ENV_VARS: &[&str] =
+    &["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+/// See the non-Windows list.
+#[cfg(windows)]
+pub const DEFAULT_INHERITED_ENV_VARS: &[&str] = &[
+    "APPDATA",
+    "HOMEDRIVE",
+    "HOMEPATH",
+    "LOCALAPPDATA",
+    "PATH",
+    "PROCESSOR_ARCHITECTURE",
+    "SYSTEMDRIVE",
+    "SYSTEMROOT",
+    "TEMP",
+    "USERNAME",
+    "USERPROFILE",
+    "PROGRAMFILES",
+];
+
+/// The inherited part of a server's environment: [`DEFAULT_INHERITED_ENV_VARS`] that are set,
+/// except values starting with `()` (exported shell functions).
+#[must_use]
+pub fn default_environment() -> Vec<(String, String)> {
+    DEFAULT_INHERITED_ENV_VARS
+        .iter()
+        .filter_map(|k| std::env::var(k).ok().map(|v| ((*k).to_owned(), v)))
+        .filter(|(_, v)| !v.starts_with("()"))
+        .collect()
+}
+
 /// A stdio server's launch configuration.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StdioConfig {
@@ -32,7 +65,8 @@ pub struct StdioConfig {
     pub command: String,
     /// Its arguments.
     pub args: Vec<String>,
-    /// Extra environment variables (laid over the host's environment).
+    /// Environment variables, laid over [`default_environment`] (the rest of the host's
+    /// environment is not inherited).
     pub env: HashMap<String, String>,
     /// The working directory (default: the host's).
     pub cwd: Option<String>,
@@ -71,7 +105,11 @@ pub struct ServerProcess {
     child: Child,
     pgid: Option<i32>,
     stderr_tail: Arc<Mutex<Vec<u8>>>,
+    stderr_reader: Option<tokio::task::JoinHandle<()>>,
 }
+
+/// How long a failed connect waits for the stderr reader to drain what the server wrote.
+const STDERR_DRAIN: Duration = Duration::from_millis(200);
 
 impl ServerProcess {
     /// Spawns the server; returns it with its stdout (to read) and stdin (to write).
@@ -81,6 +119,8 @@ impl ServerProcess {
     pub fn spawn(cfg: &StdioConfig) -> Result<(Self, ChildStdout, ChildStdin), McpError> {
         let mut cmd = Command::new(&cfg.command);
         cmd.args(&cfg.args)
+            .env_clear()
+            .envs(default_environment())
             .envs(&cfg.env)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -114,9 +154,10 @@ impl ServerProcess {
             live_groups(|g| g.insert(pgid));
         }
         let stderr_tail = Arc::new(Mutex::new(Vec::new()));
+        let mut stderr_reader = None;
         if let Some(mut stderr) = child.stderr.take() {
             let tail = Arc::clone(&stderr_tail);
-            tokio::spawn(async move {
+            stderr_reader = Some(tokio::spawn(async move {
                 let mut buf = [0u8; 4096];
                 while let Ok(n) = stderr.read(&mut buf).await {
                     if n == 0 {
@@ -127,22 +168,22 @@ impl ServerProcess {
                     let excess = t.len().saturating_sub(MCP_STDERR_TAIL_BYTES);
                     t.drain(..excess);
                 }
-            });
+            }));
         }
-        let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+        let (stdout, stdin) = (child.stdout.take(), child.stdin.take());
+        let mut process = Self {
+            child,
+            pgid,
+            stderr_tail,
+            stderr_reader,
+        };
+        let (Some(stdout), Some(stdin)) = (stdout, stdin) else {
+            process.kill_group();
             return Err(McpError::Connect {
                 message: "server stdio was not piped".into(),
             });
         };
-        Ok((
-            Self {
-                child,
-                pgid,
-                stderr_tail,
-            },
-            stdout,
-            stdin,
-        ))
+        Ok((process, stdout, stdin))
     }
 
     /// The process id of the server (and of its process group).
@@ -151,9 +192,12 @@ impl ServerProcess {
         self.pgid
     }
 
-    /// The last bytes the server wrote to stderr (with [`StderrMode::Pipe`]).
-    #[must_use]
-    pub fn stderr_tail(&self) -> String {
+    /// The last bytes the server wrote to stderr (with [`StderrMode::Pipe`]), after giving
+    /// the reader a moment to drain the pipe (call it once the group is killed).
+    pub async fn stderr_tail(&mut self) -> String {
+        if let Some(reader) = self.stderr_reader.take() {
+            let _ = tokio::time::timeout(STDERR_DRAIN, reader).await;
+        }
         let t = self
             .stderr_tail
             .lock()
