@@ -238,3 +238,83 @@ impl Drop for ServerProcess {
         self.kill_group();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncBufReadExt, BufReader};
+
+    /// `kill_all_server_groups` would end the other test's server: run them one at a time.
+    static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+    /// Running (a zombie, dead but not yet reaped by this test process, counts as gone).
+    fn alive(pid: i32) -> bool {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .and_then(|rest| rest.split_whitespace().next());
+        matches!(state, Some(s) if s != "Z" && s != "X")
+    }
+
+    async fn gone(pids: &[i32]) -> bool {
+        for _ in 0..200 {
+            if pids.iter().all(|p| !alive(*p)) {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        false
+    }
+
+    fn shell(script: &str) -> StdioConfig {
+        StdioConfig {
+            command: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            ..StdioConfig::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn shutdown_ends_the_whole_group_including_grandchildren() {
+        let _serial = SERIAL.lock().await;
+        // The server ignores EOF and SIGTERM; its background child is a grandchild.
+        let cfg = shell("trap '' TERM; sleep 30 & echo $!; sleep 30");
+        let Ok((mut process, stdout, stdin)) = ServerProcess::spawn(&cfg) else {
+            panic!("sh did not start");
+        };
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line).await;
+        let grandchild: i32 = line.trim().parse().unwrap_or(0);
+        let server = process.pid().unwrap_or(0);
+        assert!(grandchild > 0 && alive(grandchild) && alive(server));
+        drop(stdin);
+        process.shutdown().await;
+        assert!(gone(&[server, grandchild]).await);
+    }
+
+    #[tokio::test]
+    async fn drop_and_the_exit_hook_kill_the_group() {
+        let _serial = SERIAL.lock().await;
+        let Ok((process, _out, _in)) = ServerProcess::spawn(&shell("sleep 30 & sleep 30")) else {
+            panic!("sh did not start");
+        };
+        let pid = process.pid().unwrap_or(0);
+        drop(process);
+        assert!(gone(&[pid]).await);
+        let Ok((process, _out, _in)) = ServerProcess::spawn(&shell("sleep 30")) else {
+            panic!("sh did not start");
+        };
+        let pid = process.pid().unwrap_or(0);
+        assert!(kill_all_server_groups() >= 1);
+        assert!(gone(&[pid]).await);
+    }
+
+    #[test]
+    fn only_the_default_variables_are_inherited() {
+        let names: Vec<String> = default_environment().into_iter().map(|(k, _)| k).collect();
+        assert!(names
+            .iter()
+            .all(|n| DEFAULT_INHERITED_ENV_VARS.contains(&n.as_str())));
+    }
+}
