@@ -2,6 +2,7 @@
 // over stdio and over Streamable HTTP on 127.0.0.1, started and stopped by these tests.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { createServer } from 'node:http'
 import { connectMcpTools, McpBridgeClosedError } from '../lib/mcp/index.mjs'
 import { createToolRegistry, dispatchToolCall } from '../index.js'
 import { everythingStdio, startEverythingHttp, waitGone } from './fixtures/mcp-helpers.mjs'
@@ -132,5 +133,45 @@ test('Streamable HTTP: a host name resolving to loopback works with allowLoopbac
     await bridge.close()
   } finally {
     await server.stop()
+  }
+})
+
+test('Streamable HTTP: maxResponseBytes bounds each response', async () => {
+  const server = await startEverythingHttp()
+  try {
+    const transport = { type: 'streamable-http', url: server.url, allowedOrigins: [server.origin], allowLoopbackHttp: true }
+    await assert.rejects(connectMcpTools({ serverId: 'tiny', transport: { ...transport, maxResponseBytes: 64 } }), {
+      code: 'ERR_PRISM_MCP_CONNECT',
+    })
+    const ok = await connectMcpTools({ serverId: 'roomy', transport: { ...transport, maxResponseBytes: 1024 * 1024 } })
+    assert.equal(ok.tools.length, EXPECTED_TOOLS.length)
+    await ok.close()
+  } finally {
+    await server.stop()
+  }
+})
+
+test('Streamable HTTP: requestInit headers are sent and redirects are not followed', async () => {
+  const seen = []
+  const server = createServer((req, res) => {
+    seen.push({ url: req.url, header: req.headers['x-prism-test'] })
+    res.writeHead(302, { location: `http://127.0.0.1:${server.address().port}/elsewhere` })
+    res.end()
+  })
+  await new Promise((r) => server.listen(0, '127.0.0.1', r))
+  const origin = `http://127.0.0.1:${server.address().port}`
+  try {
+    await assert.rejects(
+      connectMcpTools({
+        serverId: 'h',
+        callTimeoutMs: 5000,
+        transport: { type: 'streamable-http', url: `${origin}/mcp`, allowedOrigins: [origin], allowLoopbackHttp: true, requestInit: { headers: { 'X-Prism-Test': 'yes' } } },
+      }),
+      { name: 'McpBridgeError' },
+    )
+    assert.ok(seen.length >= 1)
+    assert.ok(seen.every((s) => s.url === '/mcp' && s.header === 'yes'), JSON.stringify(seen))
+  } finally {
+    await new Promise((r) => server.close(r))
   }
 })
