@@ -98,6 +98,8 @@ async function connectMcpTools(options) {
   let closed = false
   let tools = Object.freeze([])
   let listFetchedAt = 0
+  // Bumped by every list_changed: a listing that overlapped one does not count as fresh.
+  let listGeneration = 0
   let refreshing = null
   let debounceTimer
   let closing
@@ -108,6 +110,7 @@ async function connectMcpTools(options) {
 
   const onListChanged = () => {
     listFetchedAt = 0
+    listGeneration++
     if (closed || debounceMs === undefined) return
     clearTimeout(debounceTimer)
     debounceTimer = setTimeout(() => refresh().catch(() => {}), debounceMs)
@@ -168,6 +171,7 @@ async function connectMcpTools(options) {
   }
 
   async function listOnce() {
+    const generation = listGeneration
     let listed
     try {
       listed = JSON.parse(await nativeBridge.listTools())
@@ -177,7 +181,7 @@ async function connectMcpTools(options) {
     const defs = buildDefinitions(listed)
     if (closed) throw new McpBridgeClosedError()
     tools = defs
-    listFetchedAt = Date.now()
+    listFetchedAt = generation === listGeneration ? Date.now() : 0
   }
 
   function refresh() {
