@@ -26,6 +26,31 @@ export declare class CodingOutputSink {
   finish(ending: string, exitCode?: number | undefined | null, timeoutSecs?: number | undefined | null, message?: string | undefined | null): CodingShellResult
 }
 
+/** One MCP server connection. Construct (validates synchronously), then `connect()`. */
+export declare class NativeMcpBridge {
+  /**
+   * Validates the server id, every limit and the transport; `on_list_changed` is called
+   * (without keeping the process alive) when the server's tool list changes.
+   */
+  constructor(options: McpNativeOptions, onListChanged: () => void)
+  /** Starts the transport and runs the handshake. */
+  connect(): Promise<void>
+  /** Every tool as JSON text `[{name, description?, inputSchema?}]`, within every bound. */
+  listTools(): Promise<string>
+  /**
+   * Calls a remote tool; resolves with the `ToolResult` as JSON text (failures included).
+   * The call's cancel handle is registered before this returns, so `cancel_call(call_key)`
+   * right after (an `AbortSignal` firing) is never lost.
+   */
+  callTool(callKey: number, remoteName: string, argumentsJson: string, toolCallId: string, name: string): Promise<string>
+  /** Aborts the call started with `call_key` (no-op if it already ended). */
+  cancelCall(callKey: number): void
+  /** Ends the session and the server's process tree (idempotent; also aborts a connect). */
+  close(): Promise<void>
+  /** The stdio server's process id (= its process group id), 0 for HTTP or before connect. */
+  get serverPid(): number
+}
+
 /**
  * The shell analysis of `command` as JSON: `{parts: [{text, argv, derived, deny?}],
  * redirects: [{op, target, write}], metacharacters, unsupported?, deny?}`.
@@ -276,6 +301,59 @@ export declare function landlockExec(writable: Array<string>, allowNetwork: bool
  * Meant for the sandbox helper process only: it cannot be undone.
  */
 export declare function landlockRestrictSelf(writable: Array<string>, allowNetwork: boolean): string
+
+/** `assertValidServerId`: throws unless `id` matches `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`. */
+export declare function mcpAssertValidServerId(id: string): void
+
+/** SIGKILLs the process group of every stdio server still running (host exit hook). */
+export declare function mcpKillAllServers(): number
+
+/** One limit: its option name, default and hard cap. */
+export interface McpLimitRow {
+  name: string
+  default: number
+  hard: number
+}
+
+/** Every MCP limit (the JS constants are read from here). */
+export declare function mcpLimitTable(): Array<McpLimitRow>
+
+/** `mapMcpContentToBlocks` over JSON text: `{content, truncated, bytesUsed}` as JSON text. */
+export declare function mcpMapContent(contentJson: string, maxResultBytes: number): string
+
+/** The bridge options after the JS facade flattened them (every limit a plain number). */
+export interface McpNativeOptions {
+  serverId: string
+  /** `"stdio"` or `"streamable-http"`. */
+  transportType: string
+  command?: string
+  args?: Array<string>
+  env?: Record<string, string>
+  cwd?: string
+  /** `"inherit"` (default), `"pipe"`, `"overlapped"` (same as pipe) or `"ignore"`. */
+  stderr?: string
+  url?: string
+  allowedOrigins?: Array<string>
+  allowLoopbackHttp?: boolean
+  maxResponseBytes?: number
+  /** `[name, value]` pairs from `requestInit.headers`. */
+  headers?: Array<Array<string>>
+  maxListPages?: number
+  maxTools?: number
+  maxCursorBytes?: number
+  maxToolNameBytes?: number
+  maxToolDescriptionBytes?: number
+  maxToolSchemaBytes?: number
+  maxTotalToolSchemaBytes?: number
+  maxJsonDepth?: number
+  maxJsonProperties?: number
+  maxResultBytes?: number
+  callTimeoutMs?: number
+  listCacheTtlMs?: number
+}
+
+/** `summarizeMcpContent` over JSON text. */
+export declare function mcpSummarizeContent(contentJson: string, maxBytes: number): string
 
 /**
  * The approval policy's fixed numbers, from the engine's limits: `[approvalTimeoutMs default,

@@ -1,1 +1,369 @@
-//! Node-API glue for the engine's `mcp` module.
+//! Node-API glue for the engine's `mcp` module: one native bridge object per server.
+//!
+//! Engine errors cross as `Error("<CODE>|<message>")`; `lib/mcp/errors.js` turns them into
+//! the reference's classes in one place. Arguments cross as JSON text and results come back
+//! as JSON text (one parse in JS), so a call crosses the boundary once each way.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use napi::bindgen_prelude::{Function, PromiseRaw};
+use napi::threadsafe_function::ThreadsafeFunctionCallMode;
+use napi::Env;
+use napi_derive::napi;
+use prism_engine::limits as l;
+use prism_engine::mcp::call_result::{failed_result, CallIdentity};
+use prism_engine::mcp::content::{map_content, summarize_content};
+use prism_engine::mcp::http::{validate_url, HttpConfig};
+use prism_engine::mcp::session::{ListChangedHook, McpSession, TransportConfig};
+use prism_engine::mcp::stdio::{kill_all_server_groups, StderrMode, StdioConfig};
+use prism_engine::mcp::{assert_valid_server_id, McpError, McpLimits, McpLimitsInput};
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+fn js_error(e: &McpError) -> napi::Error {
+    napi::Error::from_reason(format!("{}|{}", e.code(), e))
+}
+
+fn invalid(message: &str) -> napi::Error {
+    js_error(&McpError::InvalidTransport {
+        message: message.to_owned(),
+    })
+}
+
+/// The bridge options after the JS facade flattened them (every limit a plain number).
+#[napi(object)]
+pub struct McpNativeOptions {
+    pub server_id: String,
+    /// `"stdio"` or `"streamable-http"`.
+    pub transport_type: String,
+    pub command: Option<String>,
+    pub args: Option<Vec<String>>,
+    pub env: Option<HashMap<String, String>>,
+    pub cwd: Option<String>,
+    /// `"inherit"` (default), `"pipe"`, `"overlapped"` (same as pipe) or `"ignore"`.
+    pub stderr: Option<String>,
+    pub url: Option<String>,
+    pub allowed_origins: Option<Vec<String>>,
+    pub allow_loopback_http: Option<bool>,
+    pub max_response_bytes: Option<f64>,
+    /// `[name, value]` pairs from `requestInit.headers`.
+    pub headers: Option<Vec<Vec<String>>>,
+    pub max_list_pages: Option<f64>,
+    pub max_tools: Option<f64>,
+    pub max_cursor_bytes: Option<f64>,
+    pub max_tool_name_bytes: Option<f64>,
+    pub max_tool_description_bytes: Option<f64>,
+    pub max_tool_schema_bytes: Option<f64>,
+    pub max_total_tool_schema_bytes: Option<f64>,
+    pub max_json_depth: Option<f64>,
+    pub max_json_properties: Option<f64>,
+    pub max_result_bytes: Option<f64>,
+    pub call_timeout_ms: Option<f64>,
+    pub list_cache_ttl_ms: Option<f64>,
+}
+
+fn limits_of(o: &McpNativeOptions) -> Result<McpLimits, McpError> {
+    McpLimits::resolve(&McpLimitsInput {
+        max_list_pages: o.max_list_pages,
+        max_tools: o.max_tools,
+        max_cursor_bytes: o.max_cursor_bytes,
+        max_tool_name_bytes: o.max_tool_name_bytes,
+        max_tool_description_bytes: o.max_tool_description_bytes,
+        max_tool_schema_bytes: o.max_tool_schema_bytes,
+        max_total_tool_schema_bytes: o.max_total_tool_schema_bytes,
+        max_json_depth: o.max_json_depth,
+        max_json_properties: o.max_json_properties,
+        max_result_bytes: o.max_result_bytes,
+        call_timeout_ms: o.call_timeout_ms,
+        list_cache_ttl_ms: o.list_cache_ttl_ms,
+    })
+}
+
+fn transport_of(o: McpNativeOptions) -> napi::Result<TransportConfig> {
+    match o.transport_type.as_str() {
+        "stdio" => {
+            let command = o
+                .command
+                .filter(|c| !c.is_empty())
+                .ok_or_else(|| invalid("stdio transport needs a command"))?;
+            let stderr = match o.stderr.as_deref() {
+                None | Some("inherit") => StderrMode::Inherit,
+                Some("pipe" | "overlapped") => StderrMode::Pipe,
+                Some("ignore") => StderrMode::Ignore,
+                Some(_) => {
+                    return Err(invalid(
+                        "stderr must be inherit, pipe, overlapped or ignore",
+                    ))
+                }
+            };
+            Ok(TransportConfig::Stdio(StdioConfig {
+                command,
+                args: o.args.unwrap_or_default(),
+                env: o.env.unwrap_or_default(),
+                cwd: o.cwd,
+                stderr,
+            }))
+        }
+        "streamable-http" => {
+            let max_response_bytes = l::MCP_MAX_RESPONSE_BYTES
+                .resolve(o.max_response_bytes)
+                .map_err(|e| js_error(&e.into()))?;
+            let mut headers = Vec::new();
+            for pair in o.headers.unwrap_or_default() {
+                if let [name, value] = pair.as_slice() {
+                    headers.push((name.clone(), value.clone()));
+                }
+            }
+            let cfg = HttpConfig {
+                url: o.url.unwrap_or_default(),
+                allowed_origins: o.allowed_origins.unwrap_or_default(),
+                allow_loopback_http: o.allow_loopback_http.unwrap_or(false),
+                max_response_bytes,
+                headers,
+            };
+            validate_url(&cfg).map_err(|e| js_error(&e))?;
+            Ok(TransportConfig::Http(cfg))
+        }
+        other => Err(invalid(&format!("unsupported MCP transport type {other}"))),
+    }
+}
+
+/// One MCP server connection. Construct (validates synchronously), then `connect()`.
+#[napi]
+pub struct NativeMcpBridge {
+    server_id: String,
+    transport: TransportConfig,
+    limits: McpLimits,
+    on_list_changed: ListChangedHook,
+    connect_cancel: CancellationToken,
+    session: Arc<tokio::sync::OnceCell<Arc<McpSession>>>,
+    calls: Arc<Mutex<HashMap<u32, CancellationToken>>>,
+    pid: Arc<AtomicI32>,
+}
+
+#[napi]
+impl NativeMcpBridge {
+    /// Validates the server id, every limit and the transport; `on_list_changed` is called
+    /// (without keeping the process alive) when the server's tool list changes.
+    #[napi(constructor)]
+    pub fn new(options: McpNativeOptions, on_list_changed: Function<(), ()>) -> napi::Result<Self> {
+        assert_valid_server_id(&options.server_id).map_err(|e| js_error(&e))?;
+        let limits = limits_of(&options).map_err(|e| js_error(&e))?;
+        let server_id = options.server_id.clone();
+        let transport = transport_of(options)?;
+        let tsfn = on_list_changed
+            .build_threadsafe_function::<()>()
+            .weak::<true>()
+            .callee_handled::<false>()
+            .build()?;
+        let on_list_changed: ListChangedHook = Arc::new(move || {
+            tsfn.call((), ThreadsafeFunctionCallMode::NonBlocking);
+        });
+        Ok(Self {
+            server_id,
+            transport,
+            limits,
+            on_list_changed,
+            connect_cancel: CancellationToken::new(),
+            session: Arc::new(tokio::sync::OnceCell::new()),
+            calls: Arc::new(Mutex::new(HashMap::new())),
+            pid: Arc::new(AtomicI32::new(0)),
+        })
+    }
+
+    /// Starts the transport and runs the handshake.
+    #[napi]
+    pub async fn connect(&self) -> napi::Result<()> {
+        let session = McpSession::connect(
+            &self.transport,
+            self.limits,
+            Arc::clone(&self.on_list_changed),
+            self.connect_cancel.clone(),
+        )
+        .await
+        .map_err(|e| js_error(&e))?;
+        let pid = session.server_pid().await.unwrap_or(0);
+        self.pid.store(pid, Ordering::Release);
+        let session = Arc::new(session);
+        if self.connect_cancel.is_cancelled() {
+            session.close().await;
+            return Err(js_error(&McpError::Closed));
+        }
+        self.session
+            .set(session)
+            .map_err(|_| js_error(&McpError::Closed))
+    }
+
+    fn session(&self) -> napi::Result<Arc<McpSession>> {
+        self.session
+            .get()
+            .cloned()
+            .ok_or_else(|| js_error(&McpError::Closed))
+    }
+
+    /// Every tool as JSON text `[{name, description?, inputSchema?}]`, within every bound.
+    #[napi]
+    pub async fn list_tools(&self) -> napi::Result<String> {
+        let session = self.session()?;
+        let tools = session
+            .list_tools(&self.connect_cancel)
+            .await
+            .map_err(|e| js_error(&e))?;
+        let list: Vec<Value> = tools.iter().map(|t| t.to_json()).collect();
+        serde_json::to_string(&list).map_err(|e| napi::Error::from_reason(e.to_string()))
+    }
+
+    /// Calls a remote tool; resolves with the `ToolResult` as JSON text (failures included).
+    /// The call's cancel handle is registered before this returns, so `cancel_call(call_key)`
+    /// right after (an `AbortSignal` firing) is never lost.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn call_tool<'env>(
+        &self,
+        env: &'env Env,
+        call_key: u32,
+        remote_name: String,
+        arguments_json: String,
+        tool_call_id: String,
+        name: String,
+    ) -> napi::Result<PromiseRaw<'env, String>> {
+        let session = self.session()?;
+        let token = CancellationToken::new();
+        self.calls
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(call_key, token.clone());
+        let calls = Arc::clone(&self.calls);
+        let server_id = self.server_id.clone();
+        let timeout_ms = self.limits.call_timeout_ms;
+        env.spawn_future(async move {
+            let id = CallIdentity {
+                tool_call_id: &tool_call_id,
+                name: &name,
+                server_id: &server_id,
+                remote_name: &remote_name,
+            };
+            let result = match serde_json::from_str::<Map<String, Value>>(&arguments_json) {
+                Ok(arguments) => {
+                    session
+                        .call_tool_result(id, arguments, timeout_ms, &token)
+                        .await
+                }
+                Err(e) => {
+                    let e = McpError::Transport {
+                        message: format!("invalid arguments: {e}"),
+                    };
+                    failed_result(id, &e, session.limits())
+                }
+            };
+            calls
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&call_key);
+            serde_json::to_string(&result).map_err(|e| napi::Error::from_reason(e.to_string()))
+        })
+    }
+
+    /// Aborts the call started with `call_key` (no-op if it already ended).
+    #[napi]
+    pub fn cancel_call(&self, call_key: u32) {
+        if let Some(t) = self
+            .calls
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&call_key)
+        {
+            t.cancel();
+        }
+    }
+
+    /// Ends the session and the server's process tree (idempotent; also aborts a connect).
+    #[napi]
+    pub async fn close(&self) -> napi::Result<()> {
+        self.connect_cancel.cancel();
+        if let Some(session) = self.session.get() {
+            session.close().await;
+        }
+        Ok(())
+    }
+
+    /// The stdio server's process id (= its process group id), 0 for HTTP or before connect.
+    #[napi(getter)]
+    pub fn server_pid(&self) -> i32 {
+        self.pid.load(Ordering::Acquire)
+    }
+}
+
+/// `mapMcpContentToBlocks` over JSON text: `{content, truncated, bytesUsed}` as JSON text.
+#[napi]
+pub fn mcp_map_content(content_json: String, max_result_bytes: f64) -> napi::Result<String> {
+    let content: Vec<Value> = serde_json::from_str(&content_json).unwrap_or_default();
+    let max = if max_result_bytes.is_finite() && max_result_bytes > 0.0 {
+        max_result_bytes as u64
+    } else {
+        0
+    };
+    let m = map_content(&content, max);
+    serde_json::to_string(&serde_json::json!({"content": m.content, "truncated": m.truncated, "bytesUsed": m.bytes_used}))
+        .map_err(|e| napi::Error::from_reason(e.to_string()))
+}
+
+/// `summarizeMcpContent` over JSON text.
+#[napi]
+pub fn mcp_summarize_content(content_json: String, max_bytes: f64) -> String {
+    let content: Vec<Value> = serde_json::from_str(&content_json).unwrap_or_default();
+    let max = if max_bytes.is_finite() && max_bytes > 0.0 {
+        max_bytes as u64
+    } else {
+        0
+    };
+    summarize_content(&content, max)
+}
+
+/// One limit: its option name, default and hard cap.
+#[napi(object)]
+pub struct McpLimitRow {
+    pub name: String,
+    pub default: f64,
+    pub hard: f64,
+}
+
+/// Every MCP limit (the JS constants are read from here).
+#[napi]
+pub fn mcp_limit_table() -> Vec<McpLimitRow> {
+    [
+        l::MCP_MAX_LIST_PAGES,
+        l::MCP_MAX_TOOLS,
+        l::MCP_MAX_CURSOR_BYTES,
+        l::MCP_MAX_TOOL_NAME_BYTES,
+        l::MCP_MAX_TOOL_DESCRIPTION_BYTES,
+        l::MCP_MAX_TOOL_SCHEMA_BYTES,
+        l::MCP_MAX_TOTAL_TOOL_SCHEMA_BYTES,
+        l::MCP_MAX_JSON_DEPTH,
+        l::MCP_MAX_JSON_PROPERTIES,
+        l::MCP_MAX_RESULT_BYTES,
+        l::MCP_CALL_TIMEOUT_MS,
+        l::MCP_LIST_CACHE_TTL_MS,
+        l::MCP_MAX_RESPONSE_BYTES,
+    ]
+    .iter()
+    .map(|x| McpLimitRow {
+        name: x.name.to_owned(),
+        default: x.default as f64,
+        hard: x.hard as f64,
+    })
+    .collect()
+}
+
+/// SIGKILLs the process group of every stdio server still running (host exit hook).
+#[napi]
+pub fn mcp_kill_all_servers() -> u32 {
+    u32::try_from(kill_all_server_groups()).unwrap_or(u32::MAX)
+}
+
+/// `assertValidServerId`: throws unless `id` matches `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`.
+#[napi]
+pub fn mcp_assert_valid_server_id(id: String) -> napi::Result<()> {
+    assert_valid_server_id(&id).map_err(|e| js_error(&e))
+}

@@ -60,6 +60,97 @@ pub struct LimitError {
 
 // --- MCP bridge (API.md section 8) ------------------------------------------------------------
 
+/// How many `tools/list` pages one listing may fetch (a server that pages forever is cut off).
+pub const MCP_MAX_LIST_PAGES: Limit = Limit {
+    name: "maxListPages",
+    default: 20,
+    hard: 100,
+};
+/// How many tools one listing may hold in total.
+pub const MCP_MAX_TOOLS: Limit = Limit {
+    name: "maxTools",
+    default: 500,
+    hard: 5_000,
+};
+/// UTF-8 bytes of one pagination cursor.
+pub const MCP_MAX_CURSOR_BYTES: Limit = Limit {
+    name: "maxCursorBytes",
+    default: 4 * 1024,
+    hard: 16 * 1024,
+};
+/// UTF-8 bytes of one remote tool name.
+pub const MCP_MAX_TOOL_NAME_BYTES: Limit = Limit {
+    name: "maxToolNameBytes",
+    default: 256,
+    hard: 1_024,
+};
+/// UTF-8 bytes of one remote tool description (it ends up in the model's context).
+pub const MCP_MAX_TOOL_DESCRIPTION_BYTES: Limit = Limit {
+    name: "maxToolDescriptionBytes",
+    default: 16 * 1024,
+    hard: 64 * 1024,
+};
+/// JSON bytes of one tool's input plus output schema.
+pub const MCP_MAX_TOOL_SCHEMA_BYTES: Limit = Limit {
+    name: "maxToolSchemaBytes",
+    default: 256 * 1024,
+    hard: 1024 * 1024,
+};
+/// JSON bytes of every schema of one listing together.
+pub const MCP_MAX_TOTAL_TOOL_SCHEMA_BYTES: Limit = Limit {
+    name: "maxTotalToolSchemaBytes",
+    default: 4 * 1024 * 1024,
+    hard: 16 * 1024 * 1024,
+};
+/// Nesting depth of a schema or a call result (the root is depth 1).
+pub const MCP_MAX_JSON_DEPTH: Limit = Limit {
+    name: "maxJsonDepth",
+    default: 64,
+    hard: 128,
+};
+/// Array items plus object keys of a schema or a call result.
+pub const MCP_MAX_JSON_PROPERTIES: Limit = Limit {
+    name: "maxJsonProperties",
+    default: 10_000,
+    hard: 100_000,
+};
+/// JSON bytes of one whole `tools/call` result; also the budget of the mapped content.
+pub const MCP_MAX_RESULT_BYTES: Limit = Limit {
+    name: "maxResultBytes",
+    default: 10_000_000,
+    hard: 16 * 1024 * 1024,
+};
+/// Milliseconds one `tools/call` (and the connect handshake) may take.
+pub const MCP_CALL_TIMEOUT_MS: Limit = Limit {
+    name: "callTimeoutMs",
+    default: 60_000,
+    hard: 30 * 60 * 1_000,
+};
+/// Milliseconds a listed catalogue is reused before `tools/list` runs again.
+pub const MCP_LIST_CACHE_TTL_MS: Limit = Limit {
+    name: "listCacheTtlMs",
+    default: 30_000,
+    hard: 24 * 60 * 60 * 1_000,
+};
+/// Bytes of one Streamable HTTP response body or SSE event.
+pub const MCP_MAX_RESPONSE_BYTES: Limit = Limit {
+    name: "maxResponseBytes",
+    default: 16 * 1024 * 1024,
+    hard: 64 * 1024 * 1024,
+};
+/// Bytes of an error message or an `isError` summary (further capped by `maxResultBytes`).
+pub const MCP_ERROR_SUMMARY_BYTES: usize = 8 * 1024;
+/// Entries of `allowedOrigins` for a Streamable HTTP server (1 to this many).
+pub const MCP_MAX_ALLOWED_ORIGINS: usize = 64;
+/// Bytes of a stdio server's stderr kept (with `stderr: "pipe"`) for connect error messages.
+pub const MCP_STDERR_TAIL_BYTES: usize = 4 * 1024;
+/// Milliseconds a stdio server gets to exit after its stdin closes, before SIGTERM to its
+/// process group (measured: server-everything never exits on EOF, so waiting long only
+/// slows `close()`).
+pub const MCP_STDIO_EOF_GRACE_MS: u64 = 50;
+/// Milliseconds between SIGTERM and SIGKILL of a stdio server's process group.
+pub const MCP_STDIO_TERM_GRACE_MS: u64 = 500;
+
 // --- Coding tools (API.md section 10) -----------------------------------------------------------
 
 /// Lines of text one read page or one shell tail shows: default 2,000, hard cap 100,000.

@@ -1,1 +1,24 @@
 //! The MCP client bridge on `rmcp`: remote tools as ordinary tool definitions.
+//!
+//! - [`session`]: one connected server (stdio or Streamable HTTP), listing and calls.
+//! - [`stdio`]: the server process in its own process group, ended as a whole.
+//! - [`http`]: URL, origin and address checks, DNS pinning, the bounded HTTP client.
+//! - [`catalogue`]: `tools/list` pages within every bound.
+//! - [`call_result`]: a raw call result (or failure) as a prism `ToolResult`.
+//! - [`content`]: MCP content blocks as prism content blocks within a byte budget.
+//! - [`measure`]: bounded JSON measurement (bytes, depth, properties).
+//! - [`options`]: the limits, resolved and validated; the server-id check.
+//! - [`error`]: [`McpError`] with a stable `code()`.
+
+pub mod call_result;
+pub mod catalogue;
+pub mod content;
+pub mod error;
+pub mod http;
+pub mod measure;
+pub mod options;
+pub mod session;
+pub mod stdio;
+
+pub use error::{McpError, McpErrorClass};
+pub use options::{assert_valid_server_id, McpLimits, McpLimitsInput};

@@ -1,0 +1,72 @@
+// A host of prism-native/mcp written against its public signatures (type-checked only).
+import { createToolRegistry, dispatchToolCall, type ToolResult } from '../index.js'
+import {
+  connectMcpTools,
+  defaultMcpNamePrefix,
+  formatMcpToolName,
+  assertValidServerId,
+  mapMcpContentToBlocks,
+  summarizeMcpContent,
+  boundedMcpErrorMessage,
+  mcpCallError,
+  estimateUtf8Bytes,
+  McpBridgeError,
+  McpToolNameCollisionError,
+  McpBridgeClosedError,
+  McpUnsupportedCapabilityError,
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_MAX_RESULT_BYTES,
+  DEFAULT_LIST_CACHE_TTL_MS,
+  MCP_LIMITS,
+  type ConnectMcpToolsOptions,
+  type McpToolBridge,
+} from '../lib/mcp/index.js'
+
+export async function host(signal: AbortSignal): Promise<ToolResult> {
+  assertValidServerId('files')
+  const options: ConnectMcpToolsOptions = {
+    serverId: 'files',
+    transport: { type: 'stdio', command: 'node', args: ['server.js'], env: { A: '1' }, cwd: '.', stderr: 'pipe' },
+    namePrefix: defaultMcpNamePrefix('files'),
+    callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+    maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
+    listCacheTtlMs: DEFAULT_LIST_CACHE_TTL_MS,
+    maxTools: MCP_LIMITS.maxTools.hard,
+    effect: ({ remoteName }) => (remoteName === 'read' ? { kind: 'none', idempotency: 'none' } : undefined),
+    autoRefresh: { debounceMs: 50 },
+    signal,
+  }
+  const bridge: McpToolBridge = await connectMcpTools(options)
+  const remote = await connectMcpTools({
+    serverId: 'remote',
+    transport: {
+      type: 'streamable-http',
+      url: 'https://mcp.example.com/mcp',
+      allowedOrigins: ['https://mcp.example.com'],
+      maxResponseBytes: 1024 * 1024,
+      requestInit: { headers: { authorization: 'Bearer x' } },
+    },
+  })
+  const registry = createToolRegistry()
+  for (const tool of [...bridge.tools, ...remote.tools]) registry.register(tool)
+  await bridge.refresh()
+  const name = formatMcpToolName('mcp:files:', 'read')
+  const result = await dispatchToolCall({
+    call: { type: 'tool_call', id: '1', name, arguments: { path: 'a' } },
+    registry,
+    context: { sessionId: 's', runId: 'r', toolCallId: '1', signal },
+  })
+  const mapped = mapMcpContentToBlocks([{ type: 'text', text: 'x' }], { maxResultBytes: 10 })
+  const n: number = mapped.bytesUsed + estimateUtf8Bytes(summarizeMcpContent([], 10))
+  const message: string = boundedMcpErrorMessage(new Error('e'), n)
+  const info = mcpCallError(message)
+  if (info.code !== 'ERR_PRISM_MCP_TOOL') throw new McpBridgeError('unexpected')
+  try {
+    await bridge.close()
+  } catch (err) {
+    if (err instanceof McpToolNameCollisionError) console.log(err.prefixedName, err.remoteName)
+    if (err instanceof McpBridgeClosedError || err instanceof McpUnsupportedCapabilityError) console.log(err.code)
+  }
+  await remote.close()
+  return result
+}

@@ -1,0 +1,278 @@
+// The bridge against a server that misbehaves on purpose: nothing may hang, flood the host,
+// or survive close().
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { connectMcpTools, McpBridgeClosedError, McpToolNameCollisionError } from '../lib/mcp/index.mjs'
+import { createToolRegistry, dispatchToolCall } from '../index.js'
+import { isAlive, misbehaving, waitGone } from './fixtures/mcp-helpers.mjs'
+
+const ctx = (toolCallId = 'c1', extra = {}) => ({ sessionId: 's', runId: 'r', toolCallId, ...extra })
+
+async function withBridge(options, fn) {
+  const bridge = await connectMcpTools({ serverId: 'bad', transport: misbehaving(), ...options })
+  try {
+    return await fn(bridge, (n) => bridge.tools.find((t) => t.name === `mcp:bad:${n}`))
+  } finally {
+    await bridge.close()
+    assert.deepEqual(await waitGone([bridge.serverPid]), [])
+  }
+}
+
+test('a hanging call times out as an error result, is cancelled on the server, and the bridge stays usable', async () => {
+  await withBridge({ callTimeoutMs: 1500 }, async (bridge, tool) => {
+    const started = Date.now()
+    const r = await tool('hang').execute({}, ctx('h1'))
+    assert.ok(Date.now() - started < 5000)
+    assert.deepEqual(r, {
+      toolCallId: 'h1',
+      name: 'mcp:bad:hang',
+      error: { name: 'McpToolError', message: 'MCP tool call timed out after 1500ms', code: 'ERR_PRISM_MCP_TOOL' },
+      metadata: { mcp: { serverId: 'bad', remoteName: 'hang' } },
+    })
+    const echo = await tool('echo').execute({ message: 'still here' }, ctx())
+    assert.deepEqual(echo.content, [{ type: 'text', text: 'echo: still here' }])
+    const stats = await tool('stats').execute({}, ctx())
+    assert.equal(stats.value.cancelled.length, 1, 'the server saw notifications/cancelled')
+  })
+})
+
+test('context.signal aborts a call (also when already aborted) and cancels it on the server', async () => {
+  await withBridge({}, async (bridge, tool) => {
+    const controller = new AbortController()
+    const pending = tool('hang').execute({}, ctx('a1', { signal: controller.signal }))
+    setTimeout(() => controller.abort(), 50)
+    const r = await pending
+    assert.equal(r.error.message, 'MCP tool call was aborted')
+    const pre = await tool('hang').execute({}, ctx('a2', { signal: AbortSignal.abort() }))
+    assert.equal(pre.error.message, 'MCP tool call was aborted')
+    const stats = await tool('stats').execute({}, ctx())
+    assert.equal(stats.value.cancelled.length, 1)
+  })
+})
+
+test('an oversized result is an error result at the edge, and the bridge stays usable', async () => {
+  // the raw result is {"content":[{"type":"text","text":"<n x>"}]}: 39 + n bytes
+  await withBridge({ maxResultBytes: 1000 }, async (bridge, tool) => {
+    const big = await tool('big').execute({ bytes: 5000 }, ctx())
+    assert.equal(big.error.message, 'MCP tool big result exceeds 1000 bytes')
+    assert.equal(big.content, undefined)
+    const fits = await tool('big').execute({ bytes: 1000 - 39 }, ctx())
+    assert.equal(fits.error, undefined)
+    const over = await tool('big').execute({ bytes: 1000 - 38 }, ctx())
+    assert.equal(over.error?.message, 'MCP tool big result exceeds 1000 bytes')
+    assert.equal((await tool('echo').execute({ message: 'ok' }, ctx())).error, undefined)
+  })
+})
+
+test('deep nesting is refused at maxJsonDepth', async () => {
+  await withBridge({ maxJsonDepth: 10 }, async (bridge, tool) => {
+    // root (1) -> structuredContent (2) -> v (3) -> 7 arrays -> 0 at depth 10
+    assert.equal((await tool('deep').execute({ depth: 7 }, ctx())).error, undefined)
+    const deep = await tool('deep').execute({ depth: 8 }, ctx())
+    assert.equal(deep.error.message, 'MCP tool deep result exceeds depth 10')
+  })
+  await withBridge({}, async (bridge, tool) => {
+    const r = await tool('deep').execute({ depth: 100 }, ctx())
+    assert.equal(r.error.message, 'MCP tool deep result exceeds depth 64')
+  })
+})
+
+test('garbage lines on stdout are skipped', async () => {
+  await withBridge({}, async (bridge, tool) => {
+    const r = await tool('garbage').execute({}, ctx())
+    assert.deepEqual(r.content, [{ type: 'text', text: 'after garbage' }])
+  })
+})
+
+test('isError and images map as the contract says', async () => {
+  await withBridge({ maxResultBytes: 200 }, async (bridge, tool) => {
+    const r = await tool('fail').execute({}, ctx('f1'))
+    assert.deepEqual(r.error, { name: 'McpToolError', message: 'the tool failed', code: 'ERR_PRISM_MCP_TOOL' })
+    assert.deepEqual(r.content, [{ type: 'text', text: 'the tool failed' }])
+    assert.equal(r.metadata.mcp.truncated, false)
+    const img = await tool('image').execute({}, ctx())
+    assert.deepEqual(img.content, [{ type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }, { type: 'text', text: 'img' }])
+    assert.equal(img.metadata.mcp.bytesUsed, 8 + 3)
+  })
+})
+
+test('a server that exits mid-call gives an error result, not a hang', async () => {
+  const bridge = await connectMcpTools({ serverId: 'bad', transport: misbehaving(), callTimeoutMs: 10_000 })
+  const started = Date.now()
+  const r = await bridge.tools.find((t) => t.name === 'mcp:bad:exit').execute({}, ctx())
+  assert.ok(Date.now() - started < 5000)
+  assert.equal(r.error.code, 'ERR_PRISM_MCP_TOOL')
+  assert.match(r.error.message, /closed|transport/i)
+  await bridge.close()
+})
+
+test('close() ends the whole process group, grandchildren included; it is idempotent', async () => {
+  const bridge = await connectMcpTools({ serverId: 'bad', transport: misbehaving() })
+  const r = await bridge.tools.find((t) => t.name === 'mcp:bad:grandchild').execute({}, ctx())
+  const grandchild = Number(r.content[0].text)
+  const server = r.value.pid
+  assert.equal(server, bridge.serverPid)
+  assert.ok(isAlive(grandchild) && isAlive(server))
+  const tool = bridge.tools[0]
+  await Promise.all([bridge.close(), bridge.close()])
+  await bridge.close()
+  assert.deepEqual(await waitGone([server, grandchild]), [])
+  assert.throws(() => bridge.tools, McpBridgeClosedError)
+  await assert.rejects(async () => tool.execute({}, ctx()), McpBridgeClosedError)
+  await assert.rejects(bridge.refresh(), McpBridgeClosedError)
+})
+
+test('a failed connect ends the server and its grandchild (hang at initialize, crash at start)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'prism-mcp-'))
+  try {
+    const pidFile = join(dir, 'pids')
+    await assert.rejects(
+      connectMcpTools({ serverId: 'bad', transport: misbehaving('hang-init', { MCP_FIXTURE_PID_FILE: pidFile }), callTimeoutMs: 3000 }),
+      { code: 'ERR_PRISM_MCP_CONNECT_TIMEOUT', message: 'MCP connect timed out after 3000ms' },
+    )
+    const pids = readFileSync(pidFile, 'utf8').split(' ').map(Number)
+    assert.deepEqual(await waitGone(pids), [])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  await assert.rejects(connectMcpTools({ serverId: 'bad', transport: { ...misbehaving('crash-init'), stderr: 'pipe' } }), (err) => {
+    assert.equal(err.code, 'ERR_PRISM_MCP_CONNECT')
+    assert.match(err.message, /server stderr: fatal: the fixture crashed at initialize$/)
+    return true
+  })
+})
+
+test('aborting the signal during connect closes the bridge and rethrows the reason', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'prism-mcp-'))
+  try {
+    const pidFile = join(dir, 'pids')
+    const controller = new AbortController()
+    const reason = new Error('host gave up')
+    const poll = setInterval(() => {
+      if (existsSync(pidFile)) {
+        clearInterval(poll)
+        controller.abort(reason)
+      }
+    }, 20)
+    await assert.rejects(
+      connectMcpTools({ serverId: 'bad', transport: misbehaving('hang-init', { MCP_FIXTURE_PID_FILE: pidFile }), signal: controller.signal }),
+      (err) => err === reason,
+    )
+    const pids = readFileSync(pidFile, 'utf8').split(' ').map(Number)
+    assert.deepEqual(await waitGone(pids), [])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('listing bounds: repeated cursor, endless pages, maxListPages at its edge, collisions, hanging list', async () => {
+  await assert.rejects(connectMcpTools({ serverId: 'bad', transport: misbehaving('repeat-cursor') }), {
+    message: 'MCP tools/list repeated a pagination cursor',
+  })
+  await assert.rejects(connectMcpTools({ serverId: 'bad', transport: misbehaving('endless-pages') }), {
+    message: 'MCP tools/list exceeds 20 pages',
+  })
+  const three = await connectMcpTools({ serverId: 'bad', transport: misbehaving('three-pages'), maxListPages: 3 })
+  assert.deepEqual(three.tools.map((t) => t.name), ['mcp:bad:p0', 'mcp:bad:p1', 'mcp:bad:p2'])
+  await three.close()
+  await assert.rejects(connectMcpTools({ serverId: 'bad', transport: misbehaving('three-pages'), maxListPages: 2 }), {
+    message: 'MCP tools/list exceeds 2 pages',
+  })
+  await assert.rejects(connectMcpTools({ serverId: 'bad', transport: misbehaving('collide') }), (err) => {
+    assert.ok(err instanceof McpToolNameCollisionError)
+    assert.equal(err.message, 'MCP tool name collision: mcp:bad:same (remote tool same)')
+    return true
+  })
+  await assert.rejects(connectMcpTools({ serverId: 'bad', transport: misbehaving('hang-list'), callTimeoutMs: 1500 }), {
+    message: 'MCP tool call timed out after 1500ms',
+  })
+  await assert.rejects(connectMcpTools({ serverId: 'bad', transport: misbehaving(), maxTools: 12 }), {
+    message: 'MCP tools/list exceeds 12 tools',
+  })
+  await assert.rejects(connectMcpTools({ serverId: 'bad', transport: misbehaving(), maxToolDescriptionBytes: 10 }), {
+    message: 'MCP tool echo description exceeds 10 bytes',
+  })
+})
+
+test('definitions: prefix, custom namePrefix, parameters, default and custom effect', async () => {
+  await withBridge({ namePrefix: 'x/', effect: ({ remoteName }) => (remoteName === 'echo' ? { kind: 'none', idempotency: 'none' } : undefined) }, async (bridge) => {
+    const echo = bridge.tools.find((t) => t.name === 'x/echo')
+    assert.deepEqual(echo.parameters, { type: 'object', properties: { message: { type: 'string' } } })
+    assert.equal(echo.description, 'the echo tool')
+    assert.deepEqual(echo.effect, { kind: 'none', idempotency: 'none' })
+    assert.deepEqual(bridge.tools.find((t) => t.name === 'x/hang').effect, { kind: 'external_mutation', idempotency: 'unsupported' })
+    assert.equal(echo.exclusive, undefined)
+  })
+  await assert.rejects(connectMcpTools({ serverId: 'bad', transport: misbehaving(), effect: () => ({ kind: 'nope' }) }), {
+    name: 'McpBridgeError',
+  })
+})
+
+test('list_changed invalidates the catalogue; autoRefresh refreshes it; refresh() is atomic and coalesced', async () => {
+  await withBridge({ autoRefresh: { debounceMs: 10 } }, async (bridge, tool) => {
+    const before = bridge.tools
+    assert.equal(before.length, 13)
+    await tool('change-list').execute({}, ctx())
+    const end = Date.now() + 3000
+    while (bridge.tools === before && Date.now() < end) await new Promise((r) => setTimeout(r, 10))
+    assert.ok(bridge.tools.some((t) => t.name === 'mcp:bad:added'), 'auto-refreshed')
+    const p1 = bridge.refresh()
+    const p2 = bridge.refresh()
+    assert.equal(p1, p2, 'concurrent refreshes coalesce')
+    await p1
+    const current = bridge.tools
+    await tool('break-list').execute({}, ctx())
+    await assert.rejects(bridge.refresh(), McpToolNameCollisionError)
+    assert.equal(bridge.tools, current, 'a failed refresh keeps the previous array object')
+  })
+})
+
+test('without autoRefresh, list_changed only invalidates: the next tools access refreshes in the background', async () => {
+  await withBridge({}, async (bridge, tool) => {
+    const before = bridge.tools
+    await tool('change-list').execute({}, ctx())
+    await new Promise((r) => setTimeout(r, 100))
+    assert.equal(bridge.tools, before, 'the first access after the notification still returns the old list')
+    const end = Date.now() + 3000
+    while (bridge.tools === before && Date.now() < end) await new Promise((r) => setTimeout(r, 10))
+    assert.ok(bridge.tools.some((t) => t.name === 'mcp:bad:added'))
+  })
+})
+
+test('MCP tools go through dispatchToolCall like local tools', async () => {
+  await withBridge({}, async (bridge) => {
+    const registry = createToolRegistry()
+    for (const t of bridge.tools) registry.register(t)
+    const events = []
+    const result = await dispatchToolCall({
+      call: { type: 'tool_call', id: 'd1', name: 'mcp:bad:echo', arguments: { message: 'via dispatch' } },
+      registry,
+      context: { sessionId: 's', runId: 'r', toolCallId: 'd1' },
+      emit: (e) => events.push(e.type),
+    })
+    assert.deepEqual(result.content, [{ type: 'text', text: 'echo: via dispatch' }])
+    assert.deepEqual(events, ['tool_execution_started', 'tool_execution_finished'])
+  })
+})
+
+test('host exit ends every server process group it started', async () => {
+  const script = `
+    const { connectMcpTools } = require(${JSON.stringify(new URL('../lib/mcp/index.js', import.meta.url).pathname)})
+    ;(async () => {
+      const b = await connectMcpTools({ serverId: 'bad', transport: ${JSON.stringify(misbehaving())} })
+      const r = await b.tools.find((t) => t.name === 'mcp:bad:grandchild').execute({}, { toolCallId: 'x' })
+      console.log(JSON.stringify([b.serverPid, Number(r.content[0].text)]))
+      process.exit(0)
+    })()`
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  child.stdout.on('data', (d) => (out += d))
+  await new Promise((r) => child.once('exit', r))
+  const pids = JSON.parse(out)
+  assert.equal(pids.length, 2)
+  assert.deepEqual(await waitGone(pids), [])
+})

@@ -1,0 +1,301 @@
+//! The tool catalogue of one server: every `tools/list` page checked against the bounds
+//! (pages, tools, cursor/name/description bytes, per-tool and aggregate schema size, depth and
+//! properties, repeated cursors) before anything leaves the engine.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use super::measure::{measure_bounded_json, JsonBounds};
+use super::{McpError, McpLimits};
+
+/// One remote tool as listed (already within every bound).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListedTool {
+    /// The remote name (no prefix).
+    pub name: String,
+    /// The description, if any.
+    pub description: Option<String>,
+    /// The raw `inputSchema`, if any.
+    pub input_schema: Option<Value>,
+}
+
+impl ListedTool {
+    /// `{name, description?, inputSchema?}` for the binding.
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("name".into(), Value::String(self.name.clone()));
+        if let Some(d) = &self.description {
+            m.insert("description".into(), Value::String(d.clone()));
+        }
+        if let Some(s) = &self.input_schema {
+            m.insert("inputSchema".into(), s.clone());
+        }
+        Value::Object(m)
+    }
+}
+
+/// Accumulates the pages of one listing.
+#[derive(Debug)]
+pub struct CatalogueBuilder {
+    limits: McpLimits,
+    pages: u64,
+    tools: Vec<ListedTool>,
+    cursors: HashSet<String>,
+    schema_bytes: u64,
+}
+
+fn check_bytes(label: impl FnOnce() -> String, s: &str, limit: u64) -> Result<(), McpError> {
+    if s.len() as u64 > limit {
+        return Err(McpError::TooManyBytes {
+            label: label(),
+            limit,
+        });
+    }
+    Ok(())
+}
+
+impl CatalogueBuilder {
+    /// An empty listing with these bounds.
+    #[must_use]
+    pub fn new(limits: McpLimits) -> Self {
+        Self {
+            limits,
+            pages: 0,
+            tools: Vec::new(),
+            cursors: HashSet::new(),
+            schema_bytes: 0,
+        }
+    }
+
+    /// Adds one page (the raw `tools/list` result) and returns the cursor of the next page,
+    /// or `None` when the listing is complete.
+    ///
+    /// # Errors
+    /// The first bound the page breaks, or [`McpError::InvalidPage`].
+    pub fn add_page(&mut self, page: &Value) -> Result<Option<String>, McpError> {
+        self.pages += 1;
+        let tools =
+            page.get("tools")
+                .and_then(Value::as_array)
+                .ok_or_else(|| McpError::InvalidPage {
+                    reason: "missing tools array".into(),
+                })?;
+        if (self.tools.len() + tools.len()) as u64 > self.limits.max_tools {
+            return Err(McpError::TooManyTools {
+                limit: self.limits.max_tools,
+            });
+        }
+        for tool in tools {
+            let tool = self.check_tool(tool)?;
+            self.tools.push(tool);
+        }
+        let cursor = match page.get("nextCursor") {
+            None | Some(Value::Null) => return Ok(None),
+            Some(Value::String(c)) if c.is_empty() => return Ok(None),
+            Some(Value::String(c)) => c.clone(),
+            Some(_) => {
+                return Err(McpError::InvalidPage {
+                    reason: "nextCursor is not a string".into(),
+                })
+            }
+        };
+        check_bytes(
+            || "MCP tools/list cursor".into(),
+            &cursor,
+            self.limits.max_cursor_bytes,
+        )?;
+        if self.pages >= self.limits.max_list_pages {
+            return Err(McpError::TooManyPages {
+                limit: self.limits.max_list_pages,
+            });
+        }
+        if !self.cursors.insert(cursor.clone()) {
+            return Err(McpError::RepeatedCursor);
+        }
+        Ok(Some(cursor))
+    }
+
+    fn check_tool(&mut self, tool: &Value) -> Result<ListedTool, McpError> {
+        let name = tool
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|n| !n.is_empty())
+            .ok_or_else(|| McpError::InvalidPage {
+                reason: "a tool has no name".into(),
+            })?;
+        check_bytes(
+            || "MCP tool name".into(),
+            name,
+            self.limits.max_tool_name_bytes,
+        )?;
+        let description = match tool.get("description") {
+            Some(Value::String(d)) => {
+                check_bytes(
+                    || format!("MCP tool {name} description"),
+                    d,
+                    self.limits.max_tool_description_bytes,
+                )?;
+                Some(d.clone())
+            }
+            _ => None,
+        };
+        let bounds = JsonBounds {
+            max_bytes: self.limits.max_tool_schema_bytes,
+            max_depth: self.limits.max_json_depth,
+            max_properties: self.limits.max_json_properties,
+        };
+        let mut bytes = 0u64;
+        for key in ["inputSchema", "outputSchema"] {
+            if let Some(schema) = tool.get(key) {
+                let left = JsonBounds {
+                    max_bytes: bounds.max_bytes.saturating_sub(bytes),
+                    ..bounds
+                };
+                let m = measure_bounded_json(schema, left).map_err(|b| McpError::JsonBound {
+                    label: format!("MCP tool {name} schema"),
+                    bound: match b {
+                        super::measure::JsonBound::Bytes(_) => {
+                            super::measure::JsonBound::Bytes(bounds.max_bytes)
+                        }
+                        other => other,
+                    },
+                })?;
+                bytes += m.bytes;
+            }
+        }
+        self.schema_bytes += bytes;
+        if self.schema_bytes > self.limits.max_total_tool_schema_bytes {
+            return Err(McpError::AggregateSchemaBytes {
+                limit: self.limits.max_total_tool_schema_bytes,
+            });
+        }
+        Ok(ListedTool {
+            name: name.to_owned(),
+            description,
+            input_schema: tool.get("inputSchema").cloned(),
+        })
+    }
+
+    /// The listed tools, in the server's order.
+    #[must_use]
+    pub fn finish(self) -> Vec<ListedTool> {
+        self.tools
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn limits(f: impl FnOnce(&mut McpLimits)) -> McpLimits {
+        let mut l = McpLimits::default();
+        f(&mut l);
+        l
+    }
+
+    fn tool(name: &str) -> Value {
+        json!({"name": name, "description": "d", "inputSchema": {"type": "object"}})
+    }
+
+    #[test]
+    fn pages_until_no_cursor() {
+        let mut c = CatalogueBuilder::new(McpLimits::default());
+        assert_eq!(
+            c.add_page(&json!({"tools": [tool("a")], "nextCursor": "2"})),
+            Ok(Some("2".into()))
+        );
+        assert_eq!(c.add_page(&json!({"tools": [tool("b")]})), Ok(None));
+        let names: Vec<_> = c.finish().into_iter().map(|t| t.name).collect();
+        assert_eq!(names, ["a", "b"]);
+    }
+
+    #[test]
+    fn page_limit_at_its_edge() {
+        let mut c = CatalogueBuilder::new(limits(|l| l.max_list_pages = 2));
+        assert!(c.add_page(&json!({"tools": [], "nextCursor": "1"})).is_ok());
+        assert_eq!(
+            c.add_page(&json!({"tools": [], "nextCursor": "2"}))
+                .map_err(|e| e.to_string()),
+            Err("MCP tools/list exceeds 2 pages".into())
+        );
+        let mut ok = CatalogueBuilder::new(limits(|l| l.max_list_pages = 2));
+        assert!(ok
+            .add_page(&json!({"tools": [], "nextCursor": "1"}))
+            .is_ok());
+        assert_eq!(ok.add_page(&json!({"tools": []})), Ok(None));
+    }
+
+    #[test]
+    fn repeated_cursor_is_refused() {
+        let mut c = CatalogueBuilder::new(McpLimits::default());
+        assert!(c
+            .add_page(&json!({"tools": [], "nextCursor": "same"}))
+            .is_ok());
+        assert_eq!(
+            c.add_page(&json!({"tools": [], "nextCursor": "same"})),
+            Err(McpError::RepeatedCursor)
+        );
+    }
+
+    #[test]
+    fn tool_count_name_description_cursor_bounds() {
+        let mut c = CatalogueBuilder::new(limits(|l| l.max_tools = 1));
+        assert_eq!(
+            c.add_page(&json!({"tools": [tool("a"), tool("b")]}))
+                .map_err(|e| e.to_string()),
+            Err("MCP tools/list exceeds 1 tools".into())
+        );
+        let mut c = CatalogueBuilder::new(limits(|l| l.max_tool_name_bytes = 3));
+        assert!(c.add_page(&json!({"tools": [tool("abc")]})).is_ok());
+        assert_eq!(
+            c.add_page(&json!({"tools": [tool("abcd")]}))
+                .map_err(|e| e.to_string()),
+            Err("MCP tool name exceeds 3 bytes".into())
+        );
+        let mut c = CatalogueBuilder::new(limits(|l| l.max_tool_description_bytes = 1));
+        assert_eq!(
+            c.add_page(&json!({"tools": [{"name": "x", "description": "ab"}]}))
+                .map_err(|e| e.to_string()),
+            Err("MCP tool x description exceeds 1 bytes".into())
+        );
+        let mut c = CatalogueBuilder::new(limits(|l| l.max_cursor_bytes = 2));
+        assert!(c
+            .add_page(&json!({"tools": [], "nextCursor": "ab"}))
+            .is_ok());
+        assert_eq!(
+            c.add_page(&json!({"tools": [], "nextCursor": "abc"}))
+                .map_err(|e| e.to_string()),
+            Err("MCP tools/list cursor exceeds 2 bytes".into())
+        );
+    }
+
+    #[test]
+    fn schema_bounds_per_tool_and_aggregate() {
+        let schema_len = 17; // {"type":"object"}
+        let mut c = CatalogueBuilder::new(limits(|l| l.max_tool_schema_bytes = schema_len));
+        assert!(c.add_page(&json!({"tools": [tool("a")]})).is_ok());
+        let mut c = CatalogueBuilder::new(limits(|l| l.max_tool_schema_bytes = schema_len - 1));
+        assert_eq!(
+            c.add_page(&json!({"tools": [tool("a")]}))
+                .map_err(|e| e.to_string()),
+            Err("MCP tool a schema exceeds 16 bytes".into())
+        );
+        let mut c = CatalogueBuilder::new(limits(|l| {
+            l.max_total_tool_schema_bytes = schema_len * 2 - 1
+        }));
+        assert_eq!(
+            c.add_page(&json!({"tools": [tool("a"), tool("b")]}))
+                .map_err(|e| e.to_string()),
+            Err("MCP tool schemas exceed 33 aggregate bytes".into())
+        );
+        let mut c = CatalogueBuilder::new(limits(|l| l.max_json_depth = 1));
+        assert_eq!(
+            c.add_page(&json!({"tools": [tool("a")]}))
+                .map_err(|e| e.to_string()),
+            Err("MCP tool a schema exceeds depth 1".into())
+        );
+    }
+}

@@ -1,0 +1,189 @@
+//! The MCP bridge's error enum: one variant per failure, carrying the numbers, with a stable
+//! `code()` and the reference's message text.
+
+/// Which JavaScript class a [`McpError`] becomes in the binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum McpErrorClass {
+    /// A plain `Error` (only the server-id check, as in the reference).
+    Error,
+    /// `McpBridgeError`.
+    Bridge,
+    /// `McpBridgeClosedError`.
+    Closed,
+}
+
+/// Everything that can go wrong while connecting, listing or calling.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum McpError {
+    /// A configured limit is not a whole number from 1 to its hard cap.
+    #[error("{name} must be a positive safe integer <= {hard}")]
+    InvalidLimit {
+        /// The option's name.
+        name: &'static str,
+        /// Its hard cap.
+        hard: u64,
+    },
+    /// `serverId` does not match `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`.
+    #[error("serverId must be a non-empty identifier (letters, digits, ., _, -; must not start with . or -)")]
+    InvalidServerId,
+    /// The transport configuration is unusable (bad URL, origin not allowed, ...).
+    #[error("{message}")]
+    InvalidTransport {
+        /// What is wrong, for the host.
+        message: String,
+    },
+    /// A Streamable HTTP server address is private (and not an allowed loopback).
+    #[error("MCP server address {address} is not public")]
+    NotPublic {
+        /// The address that was refused.
+        address: String,
+    },
+    /// Spawning the server or the initialize handshake failed.
+    #[error("MCP connect failed: {message}")]
+    Connect {
+        /// The cause.
+        message: String,
+    },
+    /// The connect handshake did not finish within `callTimeoutMs`.
+    #[error("MCP connect timed out after {timeout_ms}ms")]
+    ConnectTimeout {
+        /// The timeout that elapsed.
+        timeout_ms: u64,
+    },
+    /// `tools/list` kept paging past `maxListPages`.
+    #[error("MCP tools/list exceeds {limit} pages")]
+    TooManyPages {
+        /// `maxListPages`.
+        limit: u64,
+    },
+    /// `tools/list` returned more than `maxTools` tools.
+    #[error("MCP tools/list exceeds {limit} tools")]
+    TooManyTools {
+        /// `maxTools`.
+        limit: u64,
+    },
+    /// A name, description or cursor is longer than its limit.
+    #[error("{label} exceeds {limit} bytes")]
+    TooManyBytes {
+        /// What was measured.
+        label: String,
+        /// The limit.
+        limit: u64,
+    },
+    /// A JSON value (schema or call result) broke a bound; the message is complete.
+    #[error("{label} {bound}")]
+    JsonBound {
+        /// What was measured.
+        label: String,
+        /// Which bound broke.
+        bound: super::measure::JsonBound,
+    },
+    /// The schemas of one listing exceed `maxTotalToolSchemaBytes`.
+    #[error("MCP tool schemas exceed {limit} aggregate bytes")]
+    AggregateSchemaBytes {
+        /// `maxTotalToolSchemaBytes`.
+        limit: u64,
+    },
+    /// The server sent a cursor it had sent before.
+    #[error("MCP tools/list repeated a pagination cursor")]
+    RepeatedCursor,
+    /// A `tools/list` page is not shaped as the protocol says.
+    #[error("MCP tools/list returned an invalid page: {reason}")]
+    InvalidPage {
+        /// What is wrong.
+        reason: String,
+    },
+    /// A `tools/call` took longer than `callTimeoutMs`.
+    #[error("MCP tool call timed out after {timeout_ms}ms")]
+    CallTimeout {
+        /// `callTimeoutMs`.
+        timeout_ms: u64,
+    },
+    /// The host aborted the call (its `AbortSignal`).
+    #[error("MCP tool call was aborted")]
+    Aborted,
+    /// The server answered with a JSON-RPC error.
+    #[error("MCP error {code}: {message}")]
+    Remote {
+        /// The JSON-RPC error code.
+        code: i32,
+        /// The server's message.
+        message: String,
+    },
+    /// The connection broke (the server exited, the HTTP session failed, ...).
+    #[error("MCP transport error: {message}")]
+    Transport {
+        /// The cause.
+        message: String,
+    },
+    /// The bridge was closed.
+    #[error("MCP bridge is closed")]
+    Closed,
+}
+
+impl McpError {
+    /// The stable error code (`err.code` in JavaScript).
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::InvalidLimit { .. } => "ERR_PRISM_MCP_INVALID_LIMIT",
+            Self::InvalidServerId => "ERR_PRISM_MCP_INVALID_SERVER_ID",
+            Self::InvalidTransport { .. } => "ERR_PRISM_MCP_INVALID_TRANSPORT",
+            Self::NotPublic { .. } => "ERR_PRISM_MCP_NOT_PUBLIC",
+            Self::Connect { .. } => "ERR_PRISM_MCP_CONNECT",
+            Self::ConnectTimeout { .. } => "ERR_PRISM_MCP_CONNECT_TIMEOUT",
+            Self::TooManyPages { .. } => "ERR_PRISM_MCP_TOO_MANY_PAGES",
+            Self::TooManyTools { .. } => "ERR_PRISM_MCP_TOO_MANY_TOOLS",
+            Self::TooManyBytes { .. } => "ERR_PRISM_MCP_TOO_LARGE",
+            Self::JsonBound { .. } => "ERR_PRISM_MCP_JSON_BOUND",
+            Self::AggregateSchemaBytes { .. } => "ERR_PRISM_MCP_SCHEMAS_TOO_LARGE",
+            Self::RepeatedCursor => "ERR_PRISM_MCP_REPEATED_CURSOR",
+            Self::InvalidPage { .. } => "ERR_PRISM_MCP_INVALID_PAGE",
+            Self::CallTimeout { .. } => "ERR_PRISM_MCP_TIMEOUT",
+            Self::Aborted => "ERR_PRISM_MCP_ABORTED",
+            Self::Remote { .. } => "ERR_PRISM_MCP_REMOTE",
+            Self::Transport { .. } => "ERR_PRISM_MCP_TRANSPORT",
+            Self::Closed => "ERR_PRISM_MCP_CLOSED",
+        }
+    }
+
+    /// The JavaScript class the binding throws for this error.
+    #[must_use]
+    pub fn class(&self) -> McpErrorClass {
+        match self {
+            Self::InvalidServerId => McpErrorClass::Error,
+            Self::Closed => McpErrorClass::Closed,
+            _ => McpErrorClass::Bridge,
+        }
+    }
+}
+
+impl From<crate::limits::LimitError> for McpError {
+    fn from(e: crate::limits::LimitError) -> Self {
+        Self::InvalidLimit {
+            name: e.name,
+            hard: e.hard,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limit_message_matches_the_reference() {
+        let e = McpError::InvalidLimit {
+            name: "maxTools",
+            hard: 5000,
+        };
+        assert_eq!(
+            e.to_string(),
+            "maxTools must be a positive safe integer <= 5000"
+        );
+        assert_eq!(e.code(), "ERR_PRISM_MCP_INVALID_LIMIT");
+        assert_eq!(McpError::Closed.class(), McpErrorClass::Closed);
+        assert_eq!(McpError::InvalidServerId.class(), McpErrorClass::Error);
+    }
+}

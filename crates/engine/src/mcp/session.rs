@@ -1,0 +1,345 @@
+//! One connected MCP server: the rmcp client service over a stdio or Streamable HTTP
+//! transport, with bounded listing, cancellable calls and a close that ends everything.
+//!
+//! Requests go through `Peer::send_request_with_option` directly (not rmcp's helpers), so
+//! that rmcp's response cache never answers a forced listing, and so that a timeout or an
+//! abort sends `notifications/cancelled` and leaves the session usable.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
+    ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, Implementation,
+    ListToolsRequest, PaginatedRequestParams, ProtocolVersion, RequestId,
+};
+use rmcp::service::{
+    serve_client_with_lifecycle_and_ct, ClientLifecycleMode, NotificationContext, Peer,
+    PeerRequestOptions, RunningService, ServiceError,
+};
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClientTransport, StreamableHttpClientTransportConfig,
+};
+use rmcp::{ClientHandler, RoleClient};
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use super::call_result::{failed_result, tool_result, CallIdentity};
+use super::catalogue::{CatalogueBuilder, ListedTool};
+use super::http::{build_client, resolve_and_check, validate_url, HttpConfig};
+use super::stdio::{ServerProcess, StdioConfig};
+use super::{McpError, McpLimits};
+
+/// The client name and version sent in `initialize` (the reference's).
+pub const CLIENT_NAME: &str = "prism-mcp-bridge";
+/// See [`CLIENT_NAME`].
+pub const CLIENT_VERSION: &str = "0.0.12";
+/// How long `close()` waits for the rmcp service (and an HTTP session delete) to end.
+const SERVICE_CLOSE_TIMEOUT: Duration = Duration::from_millis(1_000);
+
+/// Which transport to use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TransportConfig {
+    /// A child process speaking newline-delimited JSON-RPC.
+    Stdio(StdioConfig),
+    /// A Streamable HTTP endpoint.
+    Http(HttpConfig),
+}
+
+/// Called (on a runtime thread) when the server sends `notifications/tools/list_changed`.
+pub type ListChangedHook = Arc<dyn Fn() + Send + Sync>;
+
+struct BridgeHandler {
+    info: ClientConfig,
+    on_list_changed: ListChangedHook,
+}
+
+impl ClientHandler for BridgeHandler {
+    fn get_info(&self) -> ClientConfig {
+        self.info.clone()
+    }
+
+    fn on_tool_list_changed(
+        &self,
+        _context: NotificationContext<RoleClient>,
+    ) -> impl std::future::Future<Output = ()> + Send + '_ {
+        (self.on_list_changed)();
+        std::future::ready(())
+    }
+}
+
+/// A connected server.
+pub struct McpSession {
+    service: tokio::sync::Mutex<Option<RunningService<RoleClient, BridgeHandler>>>,
+    peer: Peer<RoleClient>,
+    process: tokio::sync::Mutex<Option<ServerProcess>>,
+    limits: McpLimits,
+    closed: AtomicBool,
+    close_token: CancellationToken,
+}
+
+impl std::fmt::Debug for McpSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpSession")
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+fn service_error(e: ServiceError) -> McpError {
+    match e {
+        ServiceError::McpError(data) => McpError::Remote {
+            code: data.code.0,
+            message: data.message.into_owned(),
+        },
+        other => McpError::Transport {
+            message: other.to_string(),
+        },
+    }
+}
+
+fn lifecycle() -> ClientLifecycleMode {
+    // Both revisions rmcp speaks: `server/discover` first, `initialize` when the server is
+    // older (one extra round trip).
+    ClientLifecycleMode::Auto {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        legacy_version: Some(ProtocolVersion::V_2025_11_25),
+    }
+}
+
+impl McpSession {
+    /// Starts the transport and runs the handshake within `limits.call_timeout_ms`, or until
+    /// `cancel` fires. On any failure the server's process group is killed.
+    ///
+    /// # Errors
+    /// [`McpError::Connect`], [`McpError::ConnectTimeout`], [`McpError::Aborted`], or a
+    /// transport check ([`McpError::InvalidTransport`], [`McpError::NotPublic`]).
+    pub async fn connect(
+        transport: &TransportConfig,
+        limits: McpLimits,
+        on_list_changed: ListChangedHook,
+        cancel: CancellationToken,
+    ) -> Result<Self, McpError> {
+        let handler = BridgeHandler {
+            info: ClientConfig::new(
+                ClientCapabilities::default(),
+                Implementation::new(CLIENT_NAME, CLIENT_VERSION),
+            ),
+            on_list_changed,
+        };
+        let timeout = Duration::from_millis(limits.call_timeout_ms);
+        let ct = CancellationToken::new();
+        let (service, process) = match transport {
+            TransportConfig::Stdio(cfg) => {
+                let (mut process, stdout, stdin) = ServerProcess::spawn(cfg)?;
+                let t = AsyncRwTransport::new_client(stdout, stdin);
+                let started = tokio::select! {
+                    r = tokio::time::timeout(timeout, serve_client_with_lifecycle_and_ct(handler, t, lifecycle(), ct.clone())) => r,
+                    () = cancel.cancelled() => { ct.cancel(); process.kill_group(); return Err(McpError::Aborted) }
+                };
+                match started {
+                    Ok(Ok(s)) => (s, Some(process)),
+                    Ok(Err(e)) => {
+                        process.kill_group();
+                        let tail = process.stderr_tail().await;
+                        let mut message = e.to_string();
+                        if !tail.is_empty() {
+                            message = format!("{message}; server stderr: {}", tail.trim_end());
+                        }
+                        return Err(McpError::Connect { message });
+                    }
+                    Err(_) => {
+                        ct.cancel();
+                        process.kill_group();
+                        return Err(McpError::ConnectTimeout {
+                            timeout_ms: limits.call_timeout_ms,
+                        });
+                    }
+                }
+            }
+            TransportConfig::Http(cfg) => {
+                let url = validate_url(cfg)?;
+                let pinned = resolve_and_check(&url, cfg).await?;
+                let client = build_client(&url, &pinned, cfg)?;
+                let bytes = usize::try_from(cfg.max_response_bytes).unwrap_or(usize::MAX);
+                let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                    .max_sse_event_size(bytes)
+                    .max_json_response_size(bytes);
+                let t = StreamableHttpClientTransport::with_client(client, config);
+                let started = tokio::select! {
+                    r = tokio::time::timeout(timeout, serve_client_with_lifecycle_and_ct(handler, t, lifecycle(), ct.clone())) => r,
+                    () = cancel.cancelled() => { ct.cancel(); return Err(McpError::Aborted) }
+                };
+                match started {
+                    Ok(Ok(s)) => (s, None),
+                    Ok(Err(e)) => {
+                        return Err(McpError::Connect {
+                            message: e.to_string(),
+                        })
+                    }
+                    Err(_) => {
+                        ct.cancel();
+                        return Err(McpError::ConnectTimeout {
+                            timeout_ms: limits.call_timeout_ms,
+                        });
+                    }
+                }
+            }
+        };
+        Ok(Self {
+            peer: service.peer().clone(),
+            service: tokio::sync::Mutex::new(Some(service)),
+            process: tokio::sync::Mutex::new(process),
+            limits,
+            closed: AtomicBool::new(false),
+            close_token: CancellationToken::new(),
+        })
+    }
+
+    /// The limits this session enforces.
+    #[must_use]
+    pub fn limits(&self) -> &McpLimits {
+        &self.limits
+    }
+
+    /// The stdio server's process id (its process group id), if any.
+    pub async fn server_pid(&self) -> Option<i32> {
+        self.process
+            .lock()
+            .await
+            .as_ref()
+            .and_then(ServerProcess::pid)
+    }
+
+    fn send_cancelled(&self, id: RequestId, reason: &str) {
+        let peer = self.peer.clone();
+        let n = CancelledNotification::new(CancelledNotificationParam::new(
+            Some(id),
+            Some(reason.to_owned()),
+        ));
+        tokio::spawn(async move {
+            let _ = peer
+                .send_notification(ClientNotification::CancelledNotification(n))
+                .await;
+        });
+    }
+
+    /// Sends one request and waits for its raw result, at most `timeout_ms`, until `cancel`
+    /// fires, or until the session closes.
+    async fn request(
+        &self,
+        req: ClientRequest,
+        timeout_ms: u64,
+        cancel: &CancellationToken,
+    ) -> Result<Value, McpError> {
+        if self.closed.load(Ordering::Acquire) {
+            return Err(McpError::Closed);
+        }
+        let mut handle = self
+            .peer
+            .send_request_with_option(req, PeerRequestOptions::no_options())
+            .await
+            .map_err(service_error)?;
+        let sleep = tokio::time::sleep(Duration::from_millis(timeout_ms));
+        tokio::select! {
+            r = &mut handle.rx => match r {
+                Ok(Ok(result)) => serde_json::to_value(result).map_err(|e| McpError::Transport { message: e.to_string() }),
+                Ok(Err(e)) => Err(service_error(e)),
+                Err(_) => Err(McpError::Transport { message: "the server closed the connection".into() }),
+            },
+            () = sleep => {
+                self.send_cancelled(handle.id.clone(), "request timeout");
+                Err(McpError::CallTimeout { timeout_ms })
+            }
+            () = cancel.cancelled() => {
+                self.send_cancelled(handle.id.clone(), "aborted");
+                Err(McpError::Aborted)
+            }
+            () = self.close_token.cancelled() => Err(McpError::Closed),
+        }
+    }
+
+    /// Every `tools/list` page, checked against the limits.
+    ///
+    /// # Errors
+    /// The first bound broken, a timeout (`callTimeoutMs` per page), an abort, or a
+    /// transport failure.
+    pub async fn list_tools(
+        &self,
+        cancel: &CancellationToken,
+    ) -> Result<Vec<ListedTool>, McpError> {
+        let mut catalogue = CatalogueBuilder::new(self.limits);
+        let mut cursor: Option<String> = None;
+        loop {
+            let params = PaginatedRequestParams::default().with_cursor(cursor.take());
+            let req = ClientRequest::ListToolsRequest(ListToolsRequest::with_param(params));
+            let page = self
+                .request(req, self.limits.call_timeout_ms, cancel)
+                .await?;
+            match catalogue.add_page(&page)? {
+                Some(next) => cursor = Some(next),
+                None => return Ok(catalogue.finish()),
+            }
+        }
+    }
+
+    /// Calls `remote_name` and returns the raw result (not yet measured or mapped).
+    ///
+    /// # Errors
+    /// [`McpError::CallTimeout`] after `timeout_ms`, [`McpError::Aborted`], [`McpError::Closed`],
+    /// [`McpError::Remote`] or [`McpError::Transport`].
+    pub async fn call_tool(
+        &self,
+        remote_name: &str,
+        arguments: Map<String, Value>,
+        timeout_ms: u64,
+        cancel: &CancellationToken,
+    ) -> Result<Value, McpError> {
+        let params = CallToolRequestParams::new(remote_name.to_owned()).with_arguments(arguments);
+        let req = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        self.request(req, timeout_ms, cancel).await
+    }
+
+    /// Calls a tool and maps the outcome to the prism `ToolResult` (as JSON): the raw result
+    /// is measured and mapped, and any failure (timeout, abort, oversize, transport) becomes
+    /// an error result. The session stays usable either way.
+    pub async fn call_tool_result(
+        &self,
+        id: CallIdentity<'_>,
+        arguments: Map<String, Value>,
+        timeout_ms: u64,
+        cancel: &CancellationToken,
+    ) -> Value {
+        match self
+            .call_tool(id.remote_name, arguments, timeout_ms, cancel)
+            .await
+        {
+            Ok(raw) => tool_result(id, &raw, &self.limits),
+            Err(e) => failed_result(id, &e, &self.limits),
+        }
+    }
+
+    /// Ends the session (idempotent): pending requests fail with [`McpError::Closed`], the
+    /// rmcp service stops (closing stdin or the HTTP session), and a stdio server's whole
+    /// process group is ended.
+    pub async fn close(&self) {
+        if self.closed.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        self.close_token.cancel();
+        if let Some(mut service) = self.service.lock().await.take() {
+            let _ = service.close_with_timeout(SERVICE_CLOSE_TIMEOUT).await;
+        }
+        if let Some(mut process) = self.process.lock().await.take() {
+            process.shutdown().await;
+        }
+    }
+
+    /// Whether [`McpSession::close`] ran.
+    #[must_use]
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+}

@@ -1,0 +1,320 @@
+//! The stdio transport's server process: spawned in its own process group, tied to the host
+//! (`PR_SET_PDEATHSIG` on Linux), and ended as a whole group (grandchildren included) on
+//! `close()`, on a failed connect, on drop, and at host exit ([`kill_all_server_groups`]).
+
+use std::collections::{HashMap, HashSet};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tokio::io::AsyncReadExt;
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+use super::McpError;
+use crate::limits::{MCP_STDERR_TAIL_BYTES, MCP_STDIO_EOF_GRACE_MS, MCP_STDIO_TERM_GRACE_MS};
+
+/// What to do with the server's stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StderrMode {
+    /// The host's stderr (default).
+    #[default]
+    Inherit,
+    /// Captured; the last few KiB go into connect error messages.
+    Pipe,
+    /// Discarded.
+    Ignore,
+}
+
+/// The host variables a server inherits (as the official SDK's `getDefaultEnvironment`):
+/// nothing else of the host's environment reaches it unless `env` names it.
+#[cfg(not(windows))]
+pub const DEFAULT_INHERITED_ENV_VARS: &[&str] =
+    &["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+/// See the non-Windows list.
+#[cfg(windows)]
+pub const DEFAULT_INHERITED_ENV_VARS: &[&str] = &[
+    "APPDATA",
+    "HOMEDRIVE",
+    "HOMEPATH",
+    "LOCALAPPDATA",
+    "PATH",
+    "PROCESSOR_ARCHITECTURE",
+    "SYSTEMDRIVE",
+    "SYSTEMROOT",
+    "TEMP",
+    "USERNAME",
+    "USERPROFILE",
+    "PROGRAMFILES",
+];
+
+/// The inherited part of a server's environment: [`DEFAULT_INHERITED_ENV_VARS`] that are set,
+/// except values starting with `()` (exported shell functions).
+#[must_use]
+pub fn default_environment() -> Vec<(String, String)> {
+    DEFAULT_INHERITED_ENV_VARS
+        .iter()
+        .filter_map(|k| std::env::var(k).ok().map(|v| ((*k).to_owned(), v)))
+        .filter(|(_, v)| !v.starts_with("()"))
+        .collect()
+}
+
+/// A stdio server's launch configuration.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StdioConfig {
+    /// The program.
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Environment variables, laid over [`default_environment`] (the rest of the host's
+    /// environment is not inherited).
+    pub env: HashMap<String, String>,
+    /// The working directory (default: the host's).
+    pub cwd: Option<String>,
+    /// Where stderr goes (default inherit).
+    pub stderr: StderrMode,
+}
+
+/// Process groups of servers that are still running, for [`kill_all_server_groups`].
+static LIVE_GROUPS: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
+
+fn live_groups<R>(f: impl FnOnce(&mut HashSet<i32>) -> R) -> R {
+    let mut guard = LIVE_GROUPS.lock().unwrap_or_else(PoisonError::into_inner);
+    f(guard.get_or_insert_with(HashSet::new))
+}
+
+fn signal_group(pgid: i32, signal: i32) {
+    // SAFETY: killpg has no memory-safety preconditions; a stale group yields ESRCH.
+    unsafe {
+        libc::killpg(pgid, signal);
+    }
+}
+
+/// SIGKILLs the process group of every server still running (the host is exiting).
+/// Returns how many groups were signalled.
+pub fn kill_all_server_groups() -> usize {
+    let groups: Vec<i32> = live_groups(|g| g.drain().collect());
+    for pgid in &groups {
+        signal_group(*pgid, libc::SIGKILL);
+    }
+    groups.len()
+}
+
+/// A running stdio server and its process group.
+#[derive(Debug)]
+pub struct ServerProcess {
+    child: Child,
+    pgid: Option<i32>,
+    stderr_tail: Arc<Mutex<Vec<u8>>>,
+    stderr_reader: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// How long a failed connect waits for the stderr reader to drain what the server wrote.
+const STDERR_DRAIN: Duration = Duration::from_millis(200);
+
+impl ServerProcess {
+    /// Spawns the server; returns it with its stdout (to read) and stdin (to write).
+    ///
+    /// # Errors
+    /// [`McpError::Connect`] if the program cannot be started.
+    pub fn spawn(cfg: &StdioConfig) -> Result<(Self, ChildStdout, ChildStdin), McpError> {
+        let mut cmd = Command::new(&cfg.command);
+        cmd.args(&cfg.args)
+            .env_clear()
+            .envs(default_environment())
+            .envs(&cfg.env)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(match cfg.stderr {
+                StderrMode::Inherit => Stdio::inherit(),
+                StderrMode::Pipe => Stdio::piped(),
+                StderrMode::Ignore => Stdio::null(),
+            })
+            .kill_on_drop(true);
+        if let Some(cwd) = &cfg.cwd {
+            cmd.current_dir(cwd);
+        }
+        #[cfg(unix)]
+        cmd.process_group(0);
+        #[cfg(target_os = "linux")]
+        // SAFETY: prctl is async-signal-safe; the closure touches no shared state.
+        unsafe {
+            cmd.pre_exec(|| {
+                // Die with the host even when it is killed without running exit hooks.
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let mut child = cmd.spawn().map_err(|e| McpError::Connect {
+            message: format!("cannot start {}: {e}", cfg.command),
+        })?;
+        let pgid = child.id().and_then(|id| i32::try_from(id).ok());
+        if let Some(pgid) = pgid {
+            live_groups(|g| g.insert(pgid));
+        }
+        let stderr_tail = Arc::new(Mutex::new(Vec::new()));
+        let mut stderr_reader = None;
+        if let Some(mut stderr) = child.stderr.take() {
+            let tail = Arc::clone(&stderr_tail);
+            stderr_reader = Some(tokio::spawn(async move {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = stderr.read(&mut buf).await {
+                    if n == 0 {
+                        break;
+                    }
+                    let mut t = tail.lock().unwrap_or_else(PoisonError::into_inner);
+                    t.extend_from_slice(buf.get(..n).unwrap_or(&[]));
+                    let excess = t.len().saturating_sub(MCP_STDERR_TAIL_BYTES);
+                    t.drain(..excess);
+                }
+            }));
+        }
+        let (stdout, stdin) = (child.stdout.take(), child.stdin.take());
+        let mut process = Self {
+            child,
+            pgid,
+            stderr_tail,
+            stderr_reader,
+        };
+        let (Some(stdout), Some(stdin)) = (stdout, stdin) else {
+            process.kill_group();
+            return Err(McpError::Connect {
+                message: "server stdio was not piped".into(),
+            });
+        };
+        Ok((process, stdout, stdin))
+    }
+
+    /// The process id of the server (and of its process group).
+    #[must_use]
+    pub fn pid(&self) -> Option<i32> {
+        self.pgid
+    }
+
+    /// The last bytes the server wrote to stderr (with [`StderrMode::Pipe`]), after giving
+    /// the reader a moment to drain the pipe (call it once the group is killed).
+    pub async fn stderr_tail(&mut self) -> String {
+        if let Some(reader) = self.stderr_reader.take() {
+            let _ = tokio::time::timeout(STDERR_DRAIN, reader).await;
+        }
+        let t = self
+            .stderr_tail
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        String::from_utf8_lossy(&t).into_owned()
+    }
+
+    /// Ends the server after its stdin was closed: a short wait for it to exit on EOF, then
+    /// SIGTERM to the group, then SIGKILL; the group is SIGKILLed at the end in any case so
+    /// that no grandchild survives.
+    pub async fn shutdown(&mut self) {
+        let eof = Duration::from_millis(MCP_STDIO_EOF_GRACE_MS);
+        if tokio::time::timeout(eof, self.child.wait()).await.is_err() {
+            if let Some(pgid) = self.pgid {
+                signal_group(pgid, libc::SIGTERM);
+            }
+            let term = Duration::from_millis(MCP_STDIO_TERM_GRACE_MS);
+            if tokio::time::timeout(term, self.child.wait()).await.is_err() {
+                self.kill_group();
+                let _ = self.child.wait().await;
+            }
+        }
+        self.kill_group();
+    }
+
+    /// SIGKILLs the whole group now (idempotent).
+    pub fn kill_group(&mut self) {
+        if let Some(pgid) = self.pgid.take() {
+            signal_group(pgid, libc::SIGKILL);
+            live_groups(|g| g.remove(&pgid));
+        }
+        let _ = self.child.start_kill();
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        self.kill_group();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncBufReadExt, BufReader};
+
+    /// `kill_all_server_groups` would end the other test's server: run them one at a time.
+    static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+    /// Running (a zombie, dead but not yet reaped by this test process, counts as gone).
+    fn alive(pid: i32) -> bool {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .and_then(|rest| rest.split_whitespace().next());
+        matches!(state, Some(s) if s != "Z" && s != "X")
+    }
+
+    async fn gone(pids: &[i32]) -> bool {
+        for _ in 0..200 {
+            if pids.iter().all(|p| !alive(*p)) {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        false
+    }
+
+    fn shell(script: &str) -> StdioConfig {
+        StdioConfig {
+            command: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            ..StdioConfig::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn shutdown_ends_the_whole_group_including_grandchildren() {
+        let _serial = SERIAL.lock().await;
+        // The server ignores EOF and SIGTERM; its background child is a grandchild.
+        let cfg = shell("trap '' TERM; sleep 30 & echo $!; sleep 30");
+        let Ok((mut process, stdout, stdin)) = ServerProcess::spawn(&cfg) else {
+            panic!("sh did not start");
+        };
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line).await;
+        let grandchild: i32 = line.trim().parse().unwrap_or(0);
+        let server = process.pid().unwrap_or(0);
+        assert!(grandchild > 0 && alive(grandchild) && alive(server));
+        drop(stdin);
+        process.shutdown().await;
+        assert!(gone(&[server, grandchild]).await);
+    }
+
+    #[tokio::test]
+    async fn drop_and_the_exit_hook_kill_the_group() {
+        let _serial = SERIAL.lock().await;
+        let Ok((process, _out, _in)) = ServerProcess::spawn(&shell("sleep 30 & sleep 30")) else {
+            panic!("sh did not start");
+        };
+        let pid = process.pid().unwrap_or(0);
+        drop(process);
+        assert!(gone(&[pid]).await);
+        let Ok((process, _out, _in)) = ServerProcess::spawn(&shell("sleep 30")) else {
+            panic!("sh did not start");
+        };
+        let pid = process.pid().unwrap_or(0);
+        assert!(kill_all_server_groups() >= 1);
+        assert!(gone(&[pid]).await);
+    }
+
+    #[test]
+    fn only_the_default_variables_are_inherited() {
+        let names: Vec<String> = default_environment().into_iter().map(|(k, _)| k).collect();
+        assert!(names
+            .iter()
+            .all(|n| DEFAULT_INHERITED_ENV_VARS.contains(&n.as_str())));
+    }
+}

@@ -1,0 +1,74 @@
+'use strict'
+// The reference's pure helpers: names, content mapping, error messages, byte counts.
+const native = require('../native.js')
+const { fromNative } = require('./errors.js')
+
+/** Throws `Error` unless `serverId` matches /^[A-Za-z0-9][A-Za-z0-9._-]*$/. */
+function assertValidServerId(serverId) {
+  try {
+    native.mcpAssertValidServerId(typeof serverId === 'string' ? serverId : '')
+  } catch (err) {
+    throw fromNative(err)
+  }
+}
+
+/** `mcp:<serverId>:` */
+function defaultMcpNamePrefix(serverId) {
+  assertValidServerId(serverId)
+  return `mcp:${serverId}:`
+}
+
+/** `prefix + remoteName` (no separator added). */
+function formatMcpToolName(prefix, remoteName) {
+  return `${prefix}${remoteName}`
+}
+
+/** UTF-8 bytes of `value`. */
+function estimateUtf8Bytes(value) {
+  return Buffer.byteLength(String(value), 'utf8')
+}
+
+/** The longest prefix of `text` of at most `maxBytes` UTF-8 bytes, cut on a character boundary. */
+function truncateUtf8(text, maxBytes) {
+  const buf = Buffer.from(text, 'utf8')
+  if (buf.length <= maxBytes) return text
+  let end = Math.max(0, Math.floor(maxBytes))
+  while (end > 0 && (buf[end] & 0xc0) === 0x80) end--
+  return buf.subarray(0, end).toString('utf8')
+}
+
+/** MCP content blocks as prism blocks within `maxResultBytes` (mapped natively). */
+function mapMcpContentToBlocks(content, { maxResultBytes }) {
+  return JSON.parse(native.mcpMapContent(JSON.stringify(Array.isArray(content) ? content : []), maxResultBytes))
+}
+
+/** A plain-text summary of `content`, at most `maxBytes` UTF-8 bytes. */
+function summarizeMcpContent(content, maxBytes = 8192) {
+  return native.mcpSummarizeContent(JSON.stringify(Array.isArray(content) ? content : []), maxBytes)
+}
+
+/** The message of `error` (any thrown value), at most `maxBytes` UTF-8 bytes. */
+function boundedMcpErrorMessage(error, maxBytes) {
+  let message
+  if (error instanceof Error) message = error.message
+  else if (typeof error === 'string') message = error
+  else if (error !== null && typeof error === 'object' && typeof error.message === 'string') message = error.message
+  else message = String(error)
+  return truncateUtf8(message, maxBytes)
+}
+
+/** `{ name: "McpToolError", message, code }` */
+function mcpCallError(message, code = 'ERR_PRISM_MCP_TOOL') {
+  return { name: 'McpToolError', message, code }
+}
+
+module.exports = {
+  assertValidServerId,
+  defaultMcpNamePrefix,
+  formatMcpToolName,
+  estimateUtf8Bytes,
+  mapMcpContentToBlocks,
+  summarizeMcpContent,
+  boundedMcpErrorMessage,
+  mcpCallError,
+}

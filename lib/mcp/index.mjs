@@ -1,0 +1,22 @@
+import cjs from './index.js'
+export const {
+  connectMcpTools,
+  attachMcpToolBridge,
+  listAllMcpTools,
+  defaultMcpNamePrefix,
+  formatMcpToolName,
+  assertValidServerId,
+  mapMcpContentToBlocks,
+  summarizeMcpContent,
+  boundedMcpErrorMessage,
+  mcpCallError,
+  estimateUtf8Bytes,
+  McpBridgeError,
+  McpToolNameCollisionError,
+  McpBridgeClosedError,
+  McpUnsupportedCapabilityError,
+  MCP_LIMITS,
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_MAX_RESULT_BYTES,
+  DEFAULT_LIST_CACHE_TTL_MS,
+} = cjs
