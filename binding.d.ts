@@ -10,10 +10,72 @@
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
+ * The conformance runner's entry (not public API): strict off, a forced draft, and `$ref`s
+ * that may name the suite's remotes, preloaded in memory (nothing is ever fetched).
+ */
+export declare class NativeJsonSchemaSuite {
+  /** `remotes`: `[uri, jsonText]` pairs. */
+  constructor(remotes: Array<Array<string>>)
+  /**
+   * Compiles `schema_text` under `draft` ("7", "2019-09", "2020-12") and validates each
+   * instance: validity per instance, or `undefined` when the schema did not compile.
+   */
+  check(schemaText: string, draft: string, validateFormats: boolean, instances: Array<string>): Array<boolean> | null
+}
+
+/** One validator and its compile cache. */
+export declare class NativeJsonSchemaValidator {
+  /** Resolves the options; an out-of-range bound throws with the reference's message. */
+  constructor(options?: NativeJsonSchemaOptions | undefined | null)
+  /** The resolved depth bounds. */
+  bounds(): NativeJsonSchemaBounds
+  /** Walks and compiles (or finds) a schema given as JSON text: its id, or the error message. */
+  prepare(schemaText: string): number | string
+  /**
+   * Validates JSON text against a prepared schema: `undefined` when valid, the errors when
+   * not, an empty array when the id was evicted (prepare again).
+   */
+  validate(id: number, instanceText: string): Array<NativeValidationIssue> | null
+  /** Schemas compiled so far (cache misses). */
+  get compileCount(): number
+  /** Schemas in the cache now. */
+  get cachedCount(): number
+}
+
+/**
  * The ordered gate codes (`Gate as u8`) of one dispatch whose optional hooks are the bits of
  * `hooks` (`HookSet`). The JS trampoline caches the plan per hook mask and performs each step.
  */
 export declare function dispatchPlan(hooks: number): Array<number>
+
+/** The resolved bounds the JS pre-walks need. */
+export interface NativeJsonSchemaBounds {
+  maxDepth: number
+  maxSchemaDepth: number
+}
+
+/** The bounds and switches of `createJsonSchemaArgumentValidator` (defaults in the engine). */
+export interface NativeJsonSchemaOptions {
+  maxErrors?: number
+  maxDepth?: number
+  maxProperties?: number
+  maxStringLength?: number
+  maxArrayLength?: number
+  maxSchemaBytes?: number
+  maxSchemaDepth?: number
+  maxSchemaProperties?: number
+  maxSchemaRefs?: number
+  maxSchemaKeywords?: number
+  maxCompiledSchemas?: number
+  strict?: boolean
+  validateFormats?: boolean
+}
+
+/** One `{ path?, message }` error. */
+export interface NativeValidationIssue {
+  path?: string
+  message: string
+}
 
 /**
  * How many calls of one turn run at once: 1 when any call is exclusive, otherwise

@@ -835,5 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.NativeJsonSchemaSuite = nativeBinding.NativeJsonSchemaSuite
+module.exports.NativeJsonSchemaValidator = nativeBinding.NativeJsonSchemaValidator
 module.exports.dispatchPlan = nativeBinding.dispatchPlan
 module.exports.turnConcurrency = nativeBinding.turnConcurrency
