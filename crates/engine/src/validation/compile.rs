@@ -74,8 +74,22 @@ pub fn compile(
         }
     }
     let prepared = fold_nullable(schema);
-    let built = jsonschema::options()
-        .with_draft(draft)
+    // A `$schema` naming a preloaded custom meta-schema (the suite's vocabulary tests): let
+    // the crate read its vocabularies instead of forcing the draft.
+    let custom_meta = schema
+        .get("$schema")
+        .and_then(Value::as_str)
+        .is_some_and(|uri| {
+            settings
+                .resources
+                .as_ref()
+                .is_some_and(|r| r.contains_key(uri.trim_end_matches('#')))
+        });
+    let mut options = jsonschema::options();
+    if !custom_meta {
+        options = options.with_draft(draft);
+    }
+    let built = options
         .should_validate_formats(!settings.strict && settings.validate_formats)
         .with_retriever(LocalOnly(settings.resources.clone()))
         .build(&prepared);

@@ -132,6 +132,15 @@ fn flatten(error: &ValidationError<'_>, schema: &Value, out: &mut Vec<Raw>) {
     }
 }
 
+/// A number as JavaScript prints it (`2`, not `2.0`).
+fn js_number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e21 {
+        format!("{n:.0}")
+    } else {
+        n.to_string()
+    }
+}
+
 fn limit_text(v: &Value) -> String {
     v.to_string()
 }
@@ -180,10 +189,7 @@ fn message(error: &ValidationError<'_>, schema: &Value) -> String {
             format!("must NOT have fewer than {limit} properties")
         }
         ValidationErrorKind::MultipleOf { multiple_of } => {
-            format!(
-                "must be multiple of {}",
-                limit_text(&Value::from(*multiple_of))
-            )
+            format!("must be multiple of {}", js_number(*multiple_of))
         }
         ValidationErrorKind::Not { .. } => "must NOT be valid".into(),
         ValidationErrorKind::Pattern { pattern } => format!("must match pattern \"{pattern}\""),
