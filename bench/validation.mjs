@@ -17,7 +17,7 @@ if (!existsSync(join(dataDir, 'tools.json'))) {
   process.exit(0)
 }
 const tools = JSON.parse(readFileSync(join(dataDir, 'tools.json'), 'utf8'))
-const ajvOptions = (strict) => ({ strict, allErrors: true, validateSchema: true, allowUnionTypes: true, addUsedSchema: false })
+const ajvOptions = (strict) => ({ strict, allErrors: true, validateSchema: true, allowUnionTypes: true, addUsedSchema: false, logger: false })
 const needsLoose = (tool) => tool.name === 'deploy_service' // format "email": see the data README
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
