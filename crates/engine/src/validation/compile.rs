@@ -3,7 +3,7 @@
 //! document (or, for the conformance runner, against resources preloaded in memory).
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use jsonschema::{Draft, Retrieve, Uri, Validator};
 use serde_json::Value;
@@ -14,14 +14,23 @@ use super::issue::Issue;
 use super::ordered::Ordered;
 use super::strict::check_strict;
 
-/// A compiled schema and the (prepared) schema it came from, for error paths.
+/// A compiled schema, and its text for error paths (parsed on the first failed validation
+/// only: most cached schemas never need it, and the parsed trees cost more memory than text).
 pub struct Compiled {
     /// The crate's validator.
     pub validator: Validator,
-    /// The schema as compiled (with `nullable` folded into `type`).
-    pub schema: Value,
-    /// The schema text's key order.
-    pub order: Ordered,
+    text: Box<str>,
+    parsed: OnceLock<(Value, Ordered)>,
+}
+
+impl Compiled {
+    /// The schema as compiled (with `nullable` folded into `type`) and its text's key order.
+    pub fn for_errors(&self) -> &(Value, Ordered) {
+        self.parsed.get_or_init(|| {
+            let schema = serde_json::from_str(&self.text).unwrap_or_default();
+            (fold_nullable(&schema), Ordered::parse(&self.text))
+        })
+    }
 }
 
 /// How a schema is compiled.
@@ -59,11 +68,7 @@ impl Retrieve for LocalOnly {
 /// # Errors
 /// An [`Issue`] with Ajv's compile message (`strict mode: ...`, `schema is invalid: ...`,
 /// `no schema with key or ref ...`, `can't resolve reference ...`).
-pub fn compile(
-    schema: &Value,
-    order: Ordered,
-    settings: &CompileSettings,
-) -> Result<Compiled, Issue> {
+pub fn compile(schema: &Value, text: &str, settings: &CompileSettings) -> Result<Compiled, Issue> {
     let draft = match settings.draft {
         Some(d) => d,
         None => select_draft(schema, settings.strict)?,
@@ -96,8 +101,8 @@ pub fn compile(
     match built {
         Ok(validator) => Ok(Compiled {
             validator,
-            schema: prepared,
-            order,
+            text: text.into(),
+            parsed: OnceLock::new(),
         }),
         Err(error) => Err(meta_issue(schema, draft).unwrap_or_else(|| build_issue(&error))),
     }
@@ -193,7 +198,7 @@ mod tests {
     }
 
     fn err(schema: Value) -> String {
-        match compile(&schema, Ordered::Leaf, &strict()) {
+        match compile(&schema, &schema.to_string(), &strict()) {
             Ok(_) => String::from("compiled"),
             Err(e) => e.message,
         }
@@ -213,22 +218,13 @@ mod tests {
 
     #[test]
     fn nullable_allows_null() {
-        let c = compile(
-            &json!({"type": "string", "nullable": true}),
-            Ordered::Leaf,
-            &strict(),
-        );
+        let c = compile(&json!({"type": "string", "nullable": true}), "", &strict());
         assert!(c.is_ok_and(|c| c.validator.is_valid(&json!(null))));
     }
 
     #[test]
     fn never_fetches_remote_refs() {
         let loose = CompileSettings::default();
-        assert!(compile(
-            &json!({"$ref": "http://127.0.0.1:1/x.json"}),
-            Ordered::Leaf,
-            &loose
-        )
-        .is_err());
+        assert!(compile(&json!({"$ref": "http://127.0.0.1:1/x.json"}), "", &loose).is_err());
     }
 }

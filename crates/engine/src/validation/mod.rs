@@ -113,8 +113,7 @@ impl SchemaValidator {
         if let Some(id) = self.cache.id_of(&key) {
             return Ok(id);
         }
-        let order = ordered::Ordered::parse(schema_text);
-        let compiled = compile::compile(&schema, order, &self.settings)?;
+        let compiled = compile::compile(&schema, schema_text, &self.settings)?;
         self.compiles += 1;
         Ok(self.cache.insert(key, compiled))
     }
@@ -152,10 +151,11 @@ impl SchemaValidator {
         if compiled.validator.is_valid(&instance) {
             return Some(Ok(()));
         }
+        let (schema, order) = compiled.for_errors();
         let issues = errors::ajv_issues(
             compiled.validator.iter_errors(&instance),
-            &compiled.schema,
-            &compiled.order,
+            schema,
+            order,
             &ordered::Ordered::parse(instance_text),
             max_errors,
         );
