@@ -162,7 +162,8 @@ function createJsonSchemaArgumentValidator(options = {}) {
       errors = engine.validate(entry, text)
     }
     if (errors === null) return { ok: true }
-    return { ok: false, errors: errors.map((e) => (e.path == null ? { message: e.message } : { path: e.path, message: e.message })) }
+    // Fresh plain objects from the binding; an absent path is left out, as Ajv's adapter does.
+    return { ok: false, errors }
   }
 
   return {
