@@ -27,7 +27,7 @@ export declare class NativeJsonSchemaSuite {
 export declare class NativeJsonSchemaValidator {
   /** Resolves the options; an out-of-range bound throws with the reference's message. */
   constructor(options?: NativeJsonSchemaOptions | undefined | null)
-  /** The resolved depth bounds. */
+  /** The resolved bounds the JS pre-walk uses. */
   bounds(): NativeJsonSchemaBounds
   /** Walks and compiles (or finds) a schema given as JSON text: its id, or the error message. */
   prepare(schemaText: string): number | string
@@ -52,6 +52,7 @@ export declare function dispatchPlan(hooks: number): Array<number>
 export interface NativeJsonSchemaBounds {
   maxDepth: number
   maxSchemaDepth: number
+  maxSchemaBytes: number
 }
 
 /** The bounds and switches of `createJsonSchemaArgumentValidator` (defaults in the engine). */

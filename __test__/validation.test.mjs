@@ -135,6 +135,8 @@ test('hostile schemas give {ok:false}: cycles, 1 MiB, depth 10,000, __proto__, 1
   const huge = { type: 'object', description: 'x'.repeat(1024 * 1024) }
   assert.deepEqual(messages(v.validate(huge, {})), ['schema exceeds maximum bytes 262144'])
   assert.deepEqual(messages(create({ maxSchemaBytes: 1_048_576 }).validate(huge, {})), ['schema exceeds maximum bytes 1048576'])
+  const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`p${i}`, { description: 'x'.repeat(20) }])) }
+  assert.deepEqual(messages(v.validate(wide, {})), ['schema exceeds maximum bytes 262144'])
   let deep = {}
   for (let i = 0; i < 10_000; i++) deep = { not: deep }
   assert.match(messages(v.validate(deep, {}))[0], /^schema(\.not){65}: exceeds maximum schema depth 64$/)

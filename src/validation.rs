@@ -58,6 +58,7 @@ impl From<NativeJsonSchemaOptions> for RawOptions {
 pub struct NativeJsonSchemaBounds {
     pub max_depth: u32,
     pub max_schema_depth: u32,
+    pub max_schema_bytes: u32,
 }
 
 /// One `{ path?, message }` error.
@@ -97,13 +98,14 @@ impl NativeJsonSchemaValidator {
         })
     }
 
-    /// The resolved depth bounds.
+    /// The resolved bounds the JS pre-walk uses.
     #[napi]
     pub fn bounds(&self) -> NativeJsonSchemaBounds {
         let o = self.inner.options();
         NativeJsonSchemaBounds {
             max_depth: u32::try_from(o.instance.max_depth).unwrap_or(u32::MAX),
             max_schema_depth: u32::try_from(o.schema.max_depth).unwrap_or(u32::MAX),
+            max_schema_bytes: u32::try_from(o.schema.max_bytes).unwrap_or(u32::MAX),
         }
     }
 

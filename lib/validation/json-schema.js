@@ -38,9 +38,12 @@ function failure(message) {
 }
 
 /** The schema checks JSON text cannot carry; `undefined` when the schema is plain JSON. */
-function schemaProblem(value, path, depth, maxDepth, ancestors) {
+function schemaProblem(value, path, depth, maxDepth, ancestors, size) {
   switch (typeof value) {
     case 'string':
+      // A lower bound of the JSON text's bytes, so a huge schema stops before it is serialised.
+      size.bytes += value.length + 2
+      return size.bytes > size.max ? `schema exceeds maximum bytes ${size.max}` : undefined
     case 'boolean':
       return undefined
     case 'number':
@@ -57,14 +60,17 @@ function schemaProblem(value, path, depth, maxDepth, ancestors) {
   let problem
   if (Array.isArray(value)) {
     for (let i = 0; problem === undefined && i < value.length; i++) {
-      problem = schemaProblem(value[i], `${path}[${i}]`, depth + 1, maxDepth, ancestors)
+      problem = schemaProblem(value[i], `${path}[${i}]`, depth + 1, maxDepth, ancestors, size)
     }
   } else if (isPlainObject(value)) {
     for (const key of Object.keys(value)) {
+      size.bytes += key.length + 3
       if (key === '__proto__' || key === 'prototype' || key === 'constructor') {
         problem = `${path}.${key} uses forbidden JSON key: ${key}`
+      } else if (size.bytes > size.max) {
+        problem = `schema exceeds maximum bytes ${size.max}`
       } else {
-        problem = schemaProblem(value[key], `${path}.${key}`, depth + 1, maxDepth, ancestors)
+        problem = schemaProblem(value[key], `${path}.${key}`, depth + 1, maxDepth, ancestors, size)
       }
       if (problem !== undefined) break
     }
@@ -129,13 +135,13 @@ function createJsonSchemaArgumentValidator(options = {}) {
   } catch (err) {
     throw new RangeError(err.message)
   }
-  const { maxDepth, maxSchemaDepth } = engine.bounds()
+  const { maxDepth, maxSchemaDepth, maxSchemaBytes } = engine.bounds()
   // Schema object -> compiled id (number) or the failure result of a bad schema.
   const seen = new WeakMap()
   const ancestors = []
 
   function prepare(schema) {
-    const problem = schemaProblem(schema, 'schema', 0, maxSchemaDepth, ancestors)
+    const problem = schemaProblem(schema, 'schema', 0, maxSchemaDepth, ancestors, { bytes: 0, max: maxSchemaBytes })
     ancestors.length = 0
     const outcome = problem === undefined ? engine.prepare(JSON.stringify(schema)) : problem
     const entry = typeof outcome === 'number' ? outcome : failure(outcome)
