@@ -114,6 +114,13 @@ test('instance bounds at their edges', () => {
   const nest = (n) => { let v = 1; for (let i = 0; i < n; i++) v = [v]; return v }
   assert.deepEqual(create({ maxDepth: 3 }).validate(schema, nest(3)), { ok: true })
   assert.deepEqual(messages(create({ maxDepth: 3 }).validate(schema, nest(4))), ['[0][0][0][0]: exceeds maximum depth 3'])
+  // At the hard cap, past serde_json's own recursion limit of 128.
+  assert.deepEqual(create({ maxDepth: 128 }).validate(schema, nest(128)), { ok: true })
+  assert.deepEqual(messages(create({ maxDepth: 128 }).validate(schema, nest(129))), [`${'[0]'.repeat(129)}: exceeds maximum depth 128`])
+  const nestSchema = (n) => { let s = {}; for (let i = 0; i < n; i++) s = { not: s }; return s }
+  assert.deepEqual(create({ maxSchemaDepth: 128 }).validate(nestSchema(128), 1), { ok: true }, 'an even number of "not"s accepts all')
+  assert.deepEqual(messages(create({ maxSchemaDepth: 128 }).validate(nestSchema(127), 1)), ['#/not: must NOT be valid'])
+  assert.match(messages(create({ maxSchemaDepth: 128 }).validate(nestSchema(129), 1))[0], /: exceeds maximum schema depth 128$/)
   assert.deepEqual(create({ maxStringLength: 3 }).validate(schema, { s: 'abc' }), { ok: true })
   assert.deepEqual(messages(create({ maxStringLength: 3 }).validate(schema, { s: 'abcd' })), ['s: string exceeds maximum length 3'])
   assert.deepEqual(create({ maxStringLength: 2 }).validate(schema, '😀'), { ok: true }, 'JS length: 2 UTF-16 units')

@@ -87,6 +87,11 @@ function childPath(path, key) {
 
 /** The instance checks JSON text cannot carry; `undefined` when the value is plain JSON. */
 function instanceProblem(value, path, depth, maxDepth, ancestors) {
+  if (depth > maxDepth) {
+    return typeof value === 'object' && value !== null && ancestors.includes(value)
+      ? `${path}: value must be JSON-serializable`
+      : `${path}: exceeds maximum depth ${maxDepth}`
+  }
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -99,11 +104,6 @@ function instanceProblem(value, path, depth, maxDepth, ancestors) {
       break
     default:
       return `${path}: value must be JSON-serializable`
-  }
-  if (depth > maxDepth) {
-    return ancestors.includes(value)
-      ? `${path}: value must be JSON-serializable`
-      : `${path}: exceeds maximum depth ${maxDepth}`
   }
   ancestors.push(value)
   let problem

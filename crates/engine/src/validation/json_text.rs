@@ -4,19 +4,71 @@
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-/// Parses JSON text. `JSON.stringify` writes a lone surrogate as `\udXXX`, which `serde_json`
-/// refuses; such escapes become U+FFFD (one UTF-16 unit, so lengths are unchanged).
+/// Why JSON text did not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseError {
+    /// Containers nest deeper than allowed (checked before parsing, so deep text cannot
+    /// exhaust the stack).
+    TooDeep,
+    /// Not JSON.
+    Invalid(String),
+}
+
+/// The deepest container nesting of JSON text (`[[1]]` is 2), by a scan that skips strings.
+#[must_use]
+pub fn nesting_depth(text: &str) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &b in text.as_bytes() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// Parses JSON text whose containers nest at most `max_nesting` deep. `JSON.stringify` writes
+/// a lone surrogate as `\udXXX`, which `serde_json` refuses; such escapes become U+FFFD (one
+/// UTF-16 unit, so lengths are unchanged).
 ///
 /// # Errors
-/// The parser's message for text that is not JSON (or nests deeper than 128 containers).
-pub fn parse(text: &str) -> Result<Value, String> {
-    match serde_json::from_str(text) {
+/// [`ParseError::TooDeep`] past `max_nesting`; [`ParseError::Invalid`] for text that is not JSON.
+pub fn parse(text: &str, max_nesting: usize) -> Result<Value, ParseError> {
+    if nesting_depth(text) > max_nesting {
+        return Err(ParseError::TooDeep);
+    }
+    match parse_unbounded(text) {
         Ok(v) => Ok(v),
         Err(_) if text.contains("\\ud") || text.contains("\\uD") => {
-            serde_json::from_str(&replace_lone_surrogates(text)).map_err(|e| e.to_string())
+            parse_unbounded(&replace_lone_surrogates(text)).map_err(ParseError::Invalid)
         }
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(ParseError::Invalid(e)),
     }
+}
+
+/// Parses text already known to nest within bounds (serde_json's own limit is 128, one short
+/// of the hard caps).
+pub(crate) fn parse_unbounded<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let value = T::deserialize(&mut de).map_err(|e| e.to_string())?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(value)
 }
 
 fn hex_at(bytes: &[u8], i: usize) -> Option<u16> {
@@ -110,17 +162,29 @@ mod tests {
 
     #[test]
     fn lone_surrogates_parse_as_replacement_characters() {
-        assert_eq!(parse(r#""a\ud800b""#), Ok(Value::from("a\u{fffd}b")));
-        assert_eq!(parse(r#""\udc00""#), Ok(Value::from("\u{fffd}")));
-        assert_eq!(parse(r#""\ud83d\ude00""#), Ok(Value::from("😀")));
-        assert!(parse("{").is_err());
+        assert_eq!(parse(r#""a\ud800b""#, 1), Ok(Value::from("a\u{fffd}b")));
+        assert_eq!(parse(r#""\udc00""#, 1), Ok(Value::from("\u{fffd}")));
+        assert_eq!(parse(r#""\ud83d\ude00""#, 1), Ok(Value::from("😀")));
+        assert!(parse("{", 1).is_err());
+    }
+
+    #[test]
+    fn nesting_is_bounded_before_parsing() {
+        let deep = |n: usize| "[".repeat(n) + &"]".repeat(n);
+        assert_eq!(nesting_depth(r#"{"a":"[[[","b":[{}]}"#), 3);
+        assert!(
+            parse(&deep(129), 129).is_ok(),
+            "past serde_json's own limit of 128"
+        );
+        assert_eq!(parse(&deep(130), 129), Err(ParseError::TooDeep));
+        assert_eq!(parse(&deep(100_000), 129), Err(ParseError::TooDeep));
     }
 
     #[test]
     fn key_order_does_not_change_the_key() {
-        let a = parse(r#"{"a":1,"b":{"c":2,"d":3}}"#).unwrap_or_default();
-        let b = parse(r#"{"b":{"d":3,"c":2},"a":1}"#).unwrap_or_default();
-        let c = parse(r#"{"b":{"d":3,"c":2},"a":2}"#).unwrap_or_default();
+        let a = parse(r#"{"a":1,"b":{"c":2,"d":3}}"#, 9).unwrap_or_default();
+        let b = parse(r#"{"b":{"d":3,"c":2},"a":1}"#, 9).unwrap_or_default();
+        let c = parse(r#"{"b":{"d":3,"c":2},"a":2}"#, 9).unwrap_or_default();
         assert_eq!(content_key(&a), content_key(&b));
         assert_ne!(content_key(&a), content_key(&c));
     }

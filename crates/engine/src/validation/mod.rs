@@ -27,6 +27,7 @@ pub use options::{Options, RawOptions};
 pub use schema_walk::RefPolicy;
 
 use cache::SchemaCache;
+use json_text::ParseError;
 
 /// A validator with its own compile cache (one per `createJsonSchemaArgumentValidator`).
 pub struct SchemaValidator {
@@ -96,14 +97,13 @@ impl SchemaValidator {
                 self.options.schema.max_bytes
             )));
         }
-        let schema = json_text::parse(schema_text).map_err(|e| {
-            if e.contains("recursion limit") {
-                Issue::message(format!(
-                    "schema: exceeds maximum schema depth {}",
-                    self.options.schema.max_depth
-                ))
-            } else {
-                Issue::message(format!("schema must be JSON-serializable: {e}"))
+        let max_depth = self.options.schema.max_depth;
+        let schema = json_text::parse(schema_text, max_depth + 1).map_err(|e| match e {
+            ParseError::TooDeep => {
+                Issue::message(format!("schema: exceeds maximum schema depth {max_depth}"))
+            }
+            ParseError::Invalid(why) => {
+                Issue::message(format!("schema must be JSON-serializable: {why}"))
             }
         })?;
         if self.bounds {
@@ -129,9 +129,9 @@ impl SchemaValidator {
         let bounds = self.options.instance;
         let check_bounds = self.bounds;
         let compiled = self.cache.get(id)?;
-        let instance = match json_text::parse(instance_text) {
+        let instance = match json_text::parse(instance_text, bounds.max_depth + 1) {
             Ok(v) => v,
-            Err(e) if e.contains("recursion limit") => {
+            Err(ParseError::TooDeep) => {
                 return Some(Err(vec![Issue::message(format!(
                     "/: exceeds maximum depth {}",
                     bounds.max_depth

@@ -6,6 +6,9 @@ use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
+/// Deeper than every hard cap (128) allows: such text is never ordered.
+const MAX_NESTING: usize = 130;
+
 /// Object keys in text order, array items, or a leaf.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Ordered {
@@ -19,11 +22,16 @@ pub enum Ordered {
 }
 
 impl Ordered {
-    /// Parses JSON text (lone surrogates tolerated); a leaf when it is not JSON.
+    /// Parses JSON text (lone surrogates tolerated); a leaf when it is not JSON or nests
+    /// deeper than any bound allows.
     #[must_use]
     pub fn parse(text: &str) -> Ordered {
-        serde_json::from_str(text)
-            .or_else(|_| serde_json::from_str(&super::json_text::replace_lone_surrogates(text)))
+        use super::json_text::{nesting_depth, parse_unbounded, replace_lone_surrogates};
+        if nesting_depth(text) > MAX_NESTING {
+            return Ordered::Leaf;
+        }
+        parse_unbounded(text)
+            .or_else(|_| parse_unbounded(&replace_lone_surrogates(text)))
             .unwrap_or_default()
     }
 
