@@ -42,20 +42,33 @@ pub fn nesting_depth(text: &str) -> usize {
     deepest
 }
 
-/// Parses JSON text whose containers nest at most `max_nesting` deep. `JSON.stringify` writes
+/// Parses JSON text; containers nesting past `max_nesting` (when that is beyond serde_json's
+/// own limit of 128) fail with [`ParseError::TooDeep`] before any recursion. `JSON.stringify` writes
 /// a lone surrogate as `\udXXX`, which `serde_json` refuses; such escapes become U+FFFD (one
 /// UTF-16 unit, so lengths are unchanged).
 ///
 /// # Errors
 /// [`ParseError::TooDeep`] past `max_nesting`; [`ParseError::Invalid`] for text that is not JSON.
 pub fn parse(text: &str, max_nesting: usize) -> Result<Value, ParseError> {
-    if nesting_depth(text) > max_nesting {
-        return Err(ParseError::TooDeep);
-    }
-    match parse_unbounded(text) {
+    // The common case costs no scan: serde_json stops at 128 levels by itself.
+    let first = serde_json::from_str(text).map_err(|e| e.to_string());
+    let first = match first {
+        Err(e) if e.contains("recursion limit") => {
+            if nesting_depth(text) > max_nesting {
+                return Err(ParseError::TooDeep);
+            }
+            parse_unbounded(text)
+        }
+        other => other,
+    };
+    match first {
         Ok(v) => Ok(v),
         Err(_) if text.contains("\\ud") || text.contains("\\uD") => {
-            parse_unbounded(&replace_lone_surrogates(text)).map_err(ParseError::Invalid)
+            let fixed = replace_lone_surrogates(text);
+            if nesting_depth(&fixed) > max_nesting {
+                return Err(ParseError::TooDeep);
+            }
+            parse_unbounded(&fixed).map_err(ParseError::Invalid)
         }
         Err(e) => Err(ParseError::Invalid(e)),
     }
