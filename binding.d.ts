@@ -26,6 +26,39 @@ export declare class CodingOutputSink {
   finish(ending: string, exitCode?: number | undefined | null, timeoutSecs?: number | undefined | null, message?: string | undefined | null): CodingShellResult
 }
 
+/**
+ * The conformance runner's entry (not public API): strict off, a forced draft, and `$ref`s
+ * that may name the suite's remotes, preloaded in memory (nothing is ever fetched).
+ */
+export declare class NativeJsonSchemaSuite {
+  /** `remotes`: `[uri, jsonText]` pairs. */
+  constructor(remotes: Array<Array<string>>)
+  /**
+   * Compiles `schema_text` under `draft` ("7", "2019-09", "2020-12") and validates each
+   * instance: validity per instance, or `undefined` when the schema did not compile.
+   */
+  check(schemaText: string, draft: string, validateFormats: boolean, instances: Array<string>): Array<boolean> | null
+}
+
+/** One validator and its compile cache. */
+export declare class NativeJsonSchemaValidator {
+  /** Resolves the options; an out-of-range bound throws with the reference's message. */
+  constructor(options?: NativeJsonSchemaOptions | undefined | null)
+  /** The resolved bounds the JS pre-walk uses. */
+  bounds(): NativeJsonSchemaBounds
+  /** Walks and compiles (or finds) a schema given as JSON text: its id, or the error message. */
+  prepare(schemaText: string): number | string
+  /**
+   * Validates JSON text against a prepared schema: `undefined` when valid, the errors when
+   * not, an empty array when the id was evicted (prepare again).
+   */
+  validate(id: number, instanceText: string): Array<NativeValidationIssue> | null
+  /** Schemas compiled so far (cache misses). */
+  get compileCount(): number
+  /** Schemas in the cache now. */
+  get cachedCount(): number
+}
+
 /** One MCP server connection. Construct (validates synchronously), then `connect()`. */
 export declare class NativeMcpBridge {
   /**
@@ -354,6 +387,36 @@ export interface McpNativeOptions {
 
 /** `summarizeMcpContent` over JSON text. */
 export declare function mcpSummarizeContent(contentJson: string, maxBytes: number): string
+
+/** The resolved bounds the JS pre-walks need. */
+export interface NativeJsonSchemaBounds {
+  maxDepth: number
+  maxSchemaDepth: number
+  maxSchemaBytes: number
+}
+
+/** The bounds and switches of `createJsonSchemaArgumentValidator` (defaults in the engine). */
+export interface NativeJsonSchemaOptions {
+  maxErrors?: number
+  maxDepth?: number
+  maxProperties?: number
+  maxStringLength?: number
+  maxArrayLength?: number
+  maxSchemaBytes?: number
+  maxSchemaDepth?: number
+  maxSchemaProperties?: number
+  maxSchemaRefs?: number
+  maxSchemaKeywords?: number
+  maxCompiledSchemas?: number
+  strict?: boolean
+  validateFormats?: boolean
+}
+
+/** One `{ path?, message }` error. */
+export interface NativeValidationIssue {
+  path?: string
+  message: string
+}
 
 /**
  * The approval policy's fixed numbers, from the engine's limits: `[approvalTimeoutMs default,

@@ -836,6 +836,8 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.CodingOutputSink = nativeBinding.CodingOutputSink
+module.exports.NativeJsonSchemaSuite = nativeBinding.NativeJsonSchemaSuite
+module.exports.NativeJsonSchemaValidator = nativeBinding.NativeJsonSchemaValidator
 module.exports.NativeMcpBridge = nativeBinding.NativeMcpBridge
 module.exports.analyzeShellCommand = nativeBinding.analyzeShellCommand
 module.exports.codingEdit = nativeBinding.codingEdit

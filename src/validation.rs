@@ -1,1 +1,210 @@
 //! Node-API glue for the engine's `validation` module.
+//!
+//! The JS facade keeps a `WeakMap` from each schema object to the id [`NativeJsonSchemaValidator::prepare`]
+//! returned, so a warm `validate(schema, value)` crosses once with only the id and the
+//! instance's JSON text (measured cheaper than converting the object; see BENCHMARKS.md).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use napi::bindgen_prelude::Either;
+use napi::{Error, Status};
+use napi_derive::napi;
+use prism_engine::validation::{
+    CompileSettings, Draft, Issue, Options, RawOptions, SchemaValidator,
+};
+
+/// The bounds and switches of `createJsonSchemaArgumentValidator` (defaults in the engine).
+#[napi(object)]
+#[derive(Default)]
+pub struct NativeJsonSchemaOptions {
+    pub max_errors: Option<f64>,
+    pub max_depth: Option<f64>,
+    pub max_properties: Option<f64>,
+    pub max_string_length: Option<f64>,
+    pub max_array_length: Option<f64>,
+    pub max_schema_bytes: Option<f64>,
+    pub max_schema_depth: Option<f64>,
+    pub max_schema_properties: Option<f64>,
+    pub max_schema_refs: Option<f64>,
+    pub max_schema_keywords: Option<f64>,
+    pub max_compiled_schemas: Option<f64>,
+    pub strict: Option<bool>,
+    pub validate_formats: Option<bool>,
+}
+
+impl From<NativeJsonSchemaOptions> for RawOptions {
+    fn from(o: NativeJsonSchemaOptions) -> RawOptions {
+        RawOptions {
+            max_errors: o.max_errors,
+            max_depth: o.max_depth,
+            max_properties: o.max_properties,
+            max_string_length: o.max_string_length,
+            max_array_length: o.max_array_length,
+            max_schema_bytes: o.max_schema_bytes,
+            max_schema_depth: o.max_schema_depth,
+            max_schema_properties: o.max_schema_properties,
+            max_schema_refs: o.max_schema_refs,
+            max_schema_keywords: o.max_schema_keywords,
+            max_compiled_schemas: o.max_compiled_schemas,
+            strict: o.strict,
+            validate_formats: o.validate_formats,
+        }
+    }
+}
+
+/// The resolved bounds the JS pre-walks need.
+#[napi(object)]
+pub struct NativeJsonSchemaBounds {
+    pub max_depth: u32,
+    pub max_schema_depth: u32,
+    pub max_schema_bytes: u32,
+}
+
+/// One `{ path?, message }` error.
+#[napi(object)]
+pub struct NativeValidationIssue {
+    pub path: Option<String>,
+    pub message: String,
+}
+
+impl From<Issue> for NativeValidationIssue {
+    fn from(i: Issue) -> NativeValidationIssue {
+        NativeValidationIssue {
+            path: i.path,
+            message: i.message,
+        }
+    }
+}
+
+fn resolve(options: Option<NativeJsonSchemaOptions>) -> napi::Result<Options> {
+    Options::resolve(&options.unwrap_or_default().into())
+        .map_err(|e| Error::new(Status::InvalidArg, e.to_string()))
+}
+
+/// One validator and its compile cache.
+#[napi]
+pub struct NativeJsonSchemaValidator {
+    inner: SchemaValidator,
+}
+
+#[napi]
+impl NativeJsonSchemaValidator {
+    /// Resolves the options; an out-of-range bound throws with the reference's message.
+    #[napi(constructor)]
+    pub fn new(options: Option<NativeJsonSchemaOptions>) -> napi::Result<Self> {
+        Ok(NativeJsonSchemaValidator {
+            inner: SchemaValidator::new(resolve(options)?),
+        })
+    }
+
+    /// The resolved bounds the JS pre-walk uses.
+    #[napi]
+    pub fn bounds(&self) -> NativeJsonSchemaBounds {
+        let o = self.inner.options();
+        NativeJsonSchemaBounds {
+            max_depth: u32::try_from(o.instance.max_depth).unwrap_or(u32::MAX),
+            max_schema_depth: u32::try_from(o.schema.max_depth).unwrap_or(u32::MAX),
+            max_schema_bytes: u32::try_from(o.schema.max_bytes).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// Walks and compiles (or finds) a schema given as JSON text: its id, or the error message.
+    #[napi]
+    pub fn prepare(&mut self, schema_text: String) -> Either<u32, String> {
+        match self.inner.prepare(&schema_text) {
+            Ok(id) => Either::A(id),
+            Err(issue) => Either::B(issue.message),
+        }
+    }
+
+    /// Validates JSON text against a prepared schema: `undefined` when valid, the errors when
+    /// not, an empty array when the id was evicted (prepare again).
+    #[napi]
+    pub fn validate(
+        &mut self,
+        id: u32,
+        instance_text: String,
+    ) -> Option<Vec<NativeValidationIssue>> {
+        match self.inner.validate_prepared(id, &instance_text) {
+            Some(Ok(())) => None,
+            Some(Err(issues)) => Some(issues.into_iter().map(Into::into).collect()),
+            None => Some(Vec::new()),
+        }
+    }
+
+    /// Schemas compiled so far (cache misses).
+    #[napi(getter)]
+    pub fn compile_count(&self) -> f64 {
+        self.inner.compile_count() as f64
+    }
+
+    /// Schemas in the cache now.
+    #[napi(getter)]
+    pub fn cached_count(&self) -> u32 {
+        u32::try_from(self.inner.cached_count()).unwrap_or(u32::MAX)
+    }
+}
+
+/// The conformance runner's entry (not public API): strict off, a forced draft, and `$ref`s
+/// that may name the suite's remotes, preloaded in memory (nothing is ever fetched).
+#[napi]
+pub struct NativeJsonSchemaSuite {
+    remotes: Arc<HashMap<String, serde_json::Value>>,
+}
+
+#[napi]
+impl NativeJsonSchemaSuite {
+    /// `remotes`: `[uri, jsonText]` pairs.
+    #[napi(constructor)]
+    pub fn new(remotes: Vec<Vec<String>>) -> napi::Result<Self> {
+        let mut map = HashMap::new();
+        for pair in remotes {
+            if let [uri, text] = pair.as_slice() {
+                let value = serde_json::from_str(text)
+                    .map_err(|e| Error::new(Status::InvalidArg, format!("{uri}: {e}")))?;
+                map.insert(uri.clone(), value);
+            }
+        }
+        Ok(NativeJsonSchemaSuite {
+            remotes: Arc::new(map),
+        })
+    }
+
+    /// Compiles `schema_text` under `draft` ("7", "2019-09", "2020-12") and validates each
+    /// instance: validity per instance, or `undefined` when the schema did not compile.
+    #[napi]
+    pub fn check(
+        &self,
+        schema_text: String,
+        draft: String,
+        validate_formats: bool,
+        instances: Vec<String>,
+    ) -> Option<Vec<bool>> {
+        let draft = match draft.as_str() {
+            "2019-09" => Draft::Draft201909,
+            "2020-12" => Draft::Draft202012,
+            _ => Draft::Draft7,
+        };
+        let options = Options {
+            strict: false,
+            validate_formats,
+            max_errors: 64,
+            ..Options::default()
+        };
+        let settings = CompileSettings {
+            strict: false,
+            validate_formats,
+            draft: Some(draft),
+            resources: Some(Arc::clone(&self.remotes)),
+        };
+        let mut validator = SchemaValidator::for_suite(options, settings);
+        let id = validator.prepare(&schema_text).ok()?;
+        Some(
+            instances
+                .iter()
+                .map(|text| matches!(validator.validate_prepared(id, text), Some(Ok(()))))
+                .collect(),
+        )
+    }
+}

@@ -58,6 +58,73 @@ pub struct LimitError {
 
 // --- JSON Schema validation (API.md section 7) -------------------------------------------
 
+/// Errors reported per failed validation (Ajv's `allErrors` output is cut to this many).
+pub const SCHEMA_MAX_ERRORS: Limit = Limit {
+    name: "maxErrors",
+    default: 8,
+    hard: 64,
+};
+/// Nesting depth of a validated instance (the root is depth 0).
+pub const SCHEMA_MAX_DEPTH: Limit = Limit {
+    name: "maxDepth",
+    default: 64,
+    hard: 128,
+};
+/// Properties of any one object of a validated instance.
+pub const SCHEMA_MAX_PROPERTIES: Limit = Limit {
+    name: "maxProperties",
+    default: 1_000,
+    hard: 100_000,
+};
+/// Length of any string of a validated instance, in UTF-16 code units (JavaScript's `length`).
+pub const SCHEMA_MAX_STRING_LENGTH: Limit = Limit {
+    name: "maxStringLength",
+    default: 1_000_000,
+    hard: 8_388_608,
+};
+/// Items of any array of a validated instance.
+pub const SCHEMA_MAX_ARRAY_LENGTH: Limit = Limit {
+    name: "maxArrayLength",
+    default: 10_000,
+    hard: 100_000,
+};
+/// Size of a schema as JSON text, in UTF-8 bytes.
+pub const SCHEMA_MAX_SCHEMA_BYTES: Limit = Limit {
+    name: "maxSchemaBytes",
+    default: 262_144,
+    hard: 1_048_576,
+};
+/// Nesting depth of a schema (the root is depth 0).
+pub const SCHEMA_MAX_SCHEMA_DEPTH: Limit = Limit {
+    name: "maxSchemaDepth",
+    default: 64,
+    hard: 128,
+};
+/// Object keys in a whole schema, counted as properties.
+pub const SCHEMA_MAX_SCHEMA_PROPERTIES: Limit = Limit {
+    name: "maxSchemaProperties",
+    default: 10_000,
+    hard: 100_000,
+};
+/// `$ref` keywords in a whole schema.
+pub const SCHEMA_MAX_SCHEMA_REFS: Limit = Limit {
+    name: "maxSchemaRefs",
+    default: 128,
+    hard: 1_024,
+};
+/// Object keys in a whole schema, counted as keywords.
+pub const SCHEMA_MAX_SCHEMA_KEYWORDS: Limit = Limit {
+    name: "maxSchemaKeywords",
+    default: 10_000,
+    hard: 100_000,
+};
+/// Compiled schemas kept per validator (a least-recently-used cache).
+pub const SCHEMA_MAX_COMPILED_SCHEMAS: Limit = Limit {
+    name: "maxCompiledSchemas",
+    default: 256,
+    hard: 1_024,
+};
+
 // --- MCP bridge (API.md section 8) ------------------------------------------------------------
 
 /// How many `tools/list` pages one listing may fetch (a server that pages forever is cut off).

@@ -1,0 +1,28 @@
+//! One reported problem: an Ajv-style `{ path?, message }` pair.
+
+/// A validation error as hosts see it: `path` (Ajv's `instancePath || schemaPath`, or the
+/// walk's path) and Ajv's message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issue {
+    /// Where; `None` for messages that carry their own path (bounds walks, compile errors).
+    pub path: Option<String>,
+    /// What, in Ajv's wording.
+    pub message: String,
+}
+
+impl Issue {
+    /// An issue whose message says everything (no separate path).
+    #[must_use]
+    pub fn message(message: impl Into<String>) -> Issue {
+        Issue {
+            path: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// The forbidden JSON keys of the core (`__proto__`, `prototype`, `constructor`).
+#[must_use]
+pub fn is_forbidden_key(key: &str) -> bool {
+    matches!(key, "__proto__" | "prototype" | "constructor")
+}

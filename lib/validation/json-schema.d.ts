@@ -1,0 +1,54 @@
+import type { ToolArgumentValidator, ToolValidator } from '../../index.js'
+
+/** Options of the JSON Schema validator (API.md section 7). Bounds are positive safe integers. */
+export interface JsonSchemaToolValidatorOptions {
+  /** A tool without `parameters`: "allow" (default) passes, "reject" fails. */
+  readonly missingSchema?: 'allow' | 'reject'
+  /** Errors per failed validation. Default 8, hard 64. */
+  readonly maxErrors?: number
+  /** Instance nesting depth (root 0). Default 64, hard 128. */
+  readonly maxDepth?: number
+  /** Properties per instance object. Default 1,000, hard 100,000. */
+  readonly maxProperties?: number
+  /** Instance string length (JS length). Default 1,000,000, hard 8,388,608. */
+  readonly maxStringLength?: number
+  /** Instance array length. Default 10,000, hard 100,000. */
+  readonly maxArrayLength?: number
+  /** Schema size as JSON text, in bytes. Default 262,144, hard 1,048,576. */
+  readonly maxSchemaBytes?: number
+  /** Schema nesting depth (root 0). Default 64, hard 128. */
+  readonly maxSchemaDepth?: number
+  /** Object keys in a schema. Default 10,000, hard 100,000. */
+  readonly maxSchemaProperties?: number
+  /** `$ref`s in a schema. Default 128, hard 1,024. */
+  readonly maxSchemaRefs?: number
+  /** Keywords in a schema. Default 10,000, hard 100,000. */
+  readonly maxSchemaKeywords?: number
+  /** Compiled schemas kept (LRU). Default 256, hard 1,024. */
+  readonly maxCompiledSchemas?: number
+  /** Ajv strict-mode parity (unknown keywords, strictTypes, strictRequired, formats). Default true. */
+  readonly strict?: boolean
+  /** With `strict: false`, assert `format` with the engine's built-in formats. Default false. */
+  readonly validateFormats?: boolean
+}
+
+/** Compile counters of one validator. */
+export interface JsonSchemaValidatorStats {
+  /** Schemas compiled so far (cache misses). */
+  readonly compiles: number
+  /** Schemas in the compile cache now. */
+  readonly cached: number
+}
+
+/** A ToolArgumentValidator that also reports its compile counters. */
+export interface JsonSchemaArgumentValidator extends ToolArgumentValidator {
+  stats(): JsonSchemaValidatorStats
+}
+
+/** A ToolValidator that also reports its compile counters. */
+export type JsonSchemaToolValidator = ToolValidator & { readonly stats: () => JsonSchemaValidatorStats }
+
+/** Throws `RangeError("<opt> must be a positive safe integer no greater than <hard>")` for a bad bound. */
+export function createJsonSchemaArgumentValidator(options?: JsonSchemaToolValidatorOptions): JsonSchemaArgumentValidator
+export function createJsonSchemaToolArgumentValidator(options?: JsonSchemaToolValidatorOptions): JsonSchemaToolValidator
+export declare const packageName: '@arnilo/prism-tool-validator-json-schema'

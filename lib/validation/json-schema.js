@@ -1,0 +1,198 @@
+'use strict'
+// prism-native/validation/json-schema: the JSON Schema ToolArgumentValidator (API.md section 7)
+// over the engine's validator (the jsonschema crate with Ajv-compatible messages).
+//
+// Crossing into Rust costs more than a whole warm Ajv validation, so a seen schema object is
+// never sent again: a WeakMap maps it to the id of its compiled form in the engine's
+// content-keyed LRU, and a warm call crosses once with that id and the instance's JSON text.
+// The JS side only checks what JSON text cannot carry (cycles, non-finite numbers, functions,
+// class instances); every bound is enforced in the engine.
+
+const native = require('../native.js')
+const { createToolParameterValidator } = require('../core/validator.js')
+const { isPlainObject } = require('../core/json.js')
+
+const packageName = '@arnilo/prism-tool-validator-json-schema'
+
+const NATIVE_OPTIONS = [
+  'maxErrors', 'maxDepth', 'maxProperties', 'maxStringLength', 'maxArrayLength',
+  'maxSchemaBytes', 'maxSchemaDepth', 'maxSchemaProperties', 'maxSchemaRefs',
+  'maxSchemaKeywords', 'maxCompiledSchemas',
+]
+
+function nativeOptions(options) {
+  const out = {}
+  for (const name of NATIVE_OPTIONS) {
+    const v = options[name]
+    if (v === undefined) continue
+    // Non-numbers fail the same check as out-of-range numbers.
+    out[name] = typeof v === 'number' ? v : Number.NaN
+  }
+  if (options.strict !== undefined) out.strict = options.strict !== false
+  if (options.validateFormats !== undefined) out.validateFormats = options.validateFormats === true
+  return out
+}
+
+function failure(message) {
+  return { ok: false, errors: [{ message }] }
+}
+
+/** The schema checks JSON text cannot carry; `undefined` when the schema is plain JSON. */
+function schemaProblem(value, path, depth, maxDepth, ancestors, size) {
+  switch (typeof value) {
+    case 'string':
+      // A lower bound of the JSON text's bytes, so a huge schema stops before it is serialised.
+      size.bytes += value.length + 2
+      return size.bytes > size.max ? `schema exceeds maximum bytes ${size.max}` : undefined
+    case 'boolean':
+      return undefined
+    case 'number':
+      return Number.isFinite(value) ? undefined : `${path}: schema number must be finite`
+    case 'object':
+      if (value === null) return undefined
+      break
+    default:
+      return `${path}: schema must be JSON-serializable`
+  }
+  if (depth > maxDepth) return `${path}: exceeds maximum schema depth ${maxDepth}`
+  if (ancestors.includes(value)) return `${path}: schema contains a cycle`
+  ancestors.push(value)
+  let problem
+  if (Array.isArray(value)) {
+    for (let i = 0; problem === undefined && i < value.length; i++) {
+      problem = schemaProblem(value[i], `${path}[${i}]`, depth + 1, maxDepth, ancestors, size)
+    }
+  } else if (isPlainObject(value)) {
+    for (const key of Object.keys(value)) {
+      size.bytes += key.length + 3
+      if (key === '__proto__' || key === 'prototype' || key === 'constructor') {
+        problem = `${path}.${key} uses forbidden JSON key: ${key}`
+      } else if (size.bytes > size.max) {
+        problem = `schema exceeds maximum bytes ${size.max}`
+      } else {
+        problem = schemaProblem(value[key], `${path}.${key}`, depth + 1, maxDepth, ancestors, size)
+      }
+      if (problem !== undefined) break
+    }
+  } else {
+    problem = `${path}: schema must be JSON-serializable`
+  }
+  ancestors.pop()
+  return problem
+}
+
+function childPath(path, key) {
+  return path === '/' ? key : `${path}.${key}`
+}
+
+/** The instance checks JSON text cannot carry; `undefined` when the value is plain JSON. */
+function instanceProblem(value, path, depth, maxDepth, ancestors) {
+  if (depth > maxDepth) {
+    return typeof value === 'object' && value !== null && ancestors.includes(value)
+      ? `${path}: value must be JSON-serializable`
+      : `${path}: exceeds maximum depth ${maxDepth}`
+  }
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return undefined
+    case 'number':
+      // JSON text cannot carry NaN or Infinity (JSON.stringify would turn them into null).
+      return Number.isFinite(value) ? undefined : `${path}: value must be JSON-serializable`
+    case 'object':
+      if (value === null) return undefined
+      break
+    default:
+      return `${path}: value must be JSON-serializable`
+  }
+  ancestors.push(value)
+  let problem
+  if (Array.isArray(value)) {
+    for (let i = 0; problem === undefined && i < value.length; i++) {
+      problem = instanceProblem(value[i], path === '/' ? `[${i}]` : `${path}[${i}]`, depth + 1, maxDepth, ancestors)
+    }
+  } else if (isPlainObject(value)) {
+    for (const key in value) {
+      if (!Object.prototype.hasOwnProperty.call(value, key)) continue
+      problem = instanceProblem(value[key], childPath(path, key), depth + 1, maxDepth, ancestors)
+      if (problem !== undefined) break
+    }
+  } else {
+    problem = `${path}: value must be JSON-serializable`
+  }
+  ancestors.pop()
+  return problem
+}
+
+/**
+ * A ToolArgumentValidator: `validate(schema, value)` never throws; `stats()` reports how many
+ * schemas were compiled and are cached.
+ */
+function createJsonSchemaArgumentValidator(options = {}) {
+  let engine
+  try {
+    engine = new native.NativeJsonSchemaValidator(nativeOptions(options ?? {}))
+  } catch (err) {
+    throw new RangeError(err.message)
+  }
+  const { maxDepth, maxSchemaDepth, maxSchemaBytes } = engine.bounds()
+  // Schema object -> compiled id (number) or the failure result of a bad schema.
+  const seen = new WeakMap()
+  const ancestors = []
+
+  function prepare(schema) {
+    const problem = schemaProblem(schema, 'schema', 0, maxSchemaDepth, ancestors, { bytes: 0, max: maxSchemaBytes })
+    ancestors.length = 0
+    const outcome = problem === undefined ? engine.prepare(JSON.stringify(schema)) : problem
+    const entry = typeof outcome === 'number' ? outcome : failure(outcome)
+    if (typeof schema === 'object' && schema !== null) seen.set(schema, entry)
+    return entry
+  }
+
+  function run(schema, value) {
+    let entry = seen.get(schema)
+    if (entry === undefined) entry = prepare(schema)
+    if (typeof entry !== 'number') return entry
+    const problem = instanceProblem(value, '/', 0, maxDepth, ancestors)
+    if (problem !== undefined) {
+      ancestors.length = 0
+      return failure(problem)
+    }
+    const text = JSON.stringify(value)
+    let errors = engine.validate(entry, text)
+    if (errors !== null && errors.length === 0) {
+      // Evicted from the LRU: compile again (counted) and retry once.
+      seen.delete(schema)
+      entry = prepare(schema)
+      if (typeof entry !== 'number') return entry
+      errors = engine.validate(entry, text)
+    }
+    if (errors === null) return { ok: true }
+    // Fresh plain objects from the binding; an absent path is left out, as Ajv's adapter does.
+    return { ok: false, errors }
+  }
+
+  return {
+    validate(schema, value) {
+      try {
+        return run(schema, value)
+      } catch (err) {
+        ancestors.length = 0
+        return failure(String(err && err.message !== undefined ? err.message : err))
+      }
+    },
+    stats() {
+      return { compiles: engine.compileCount, cached: engine.cachedCount }
+    },
+  }
+}
+
+/** A ToolValidator for `dispatchToolCall({ validate })`, in the core's message format. */
+function createJsonSchemaToolArgumentValidator(options = {}) {
+  const argumentValidator = createJsonSchemaArgumentValidator(options)
+  const validator = createToolParameterValidator(argumentValidator, { missingSchema: options?.missingSchema ?? 'allow' })
+  validator.stats = argumentValidator.stats
+  return validator
+}
+
+module.exports = { createJsonSchemaArgumentValidator, createJsonSchemaToolArgumentValidator, packageName }

@@ -1,0 +1,2 @@
+import cjs from './json-schema.js'
+export const { createJsonSchemaArgumentValidator, createJsonSchemaToolArgumentValidator, packageName } = cjs
