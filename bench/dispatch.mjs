@@ -19,7 +19,8 @@ const emit = (e) => {
   sink += e.type.length
 }
 
-// ---- the plain-JS baseline: the same gates, events and shapes, written directly ----
+// ---- the plain-JS baseline: the same gates, events and shapes, written directly (context
+// without idempotencyKey, identity, the non-object result check) ----
 function plainIsJsonValue(v, depth) {
   switch (typeof v) {
     case 'string':
@@ -54,8 +55,13 @@ async function plainDispatch(o) {
   if (c.arguments === null || typeof c.arguments !== 'object' || Array.isArray(c.arguments) || !plainIsJsonValue(c.arguments, 0)) {
     return blocked('invalid_arguments', { message: 'Tool arguments must be a JSON object' })
   }
-  const ctx = Object.assign({}, o.context)
+  let ctx
+  if ('idempotencyKey' in o.context) {
+    const { idempotencyKey: _dropped, ...rest } = o.context
+    ctx = Object.assign({}, rest)
+  } else ctx = Object.assign({}, o.context)
   ctx.toolCallId = c.id
+  if (o.identity !== undefined) ctx.identity = o.identity
   ctx.progress = async (p, m) => o.emit?.({ type: 'tool_execution_progress', sessionId: ctx.sessionId, runId: ctx.runId, toolCallId: c.id, name: c.name, progress: p, metadata: m })
   if (o.permission) {
     const d = await o.permission.check({ kind: 'tool', action: 'execute', target: c.name, metadata: ctx.metadata })
@@ -68,6 +74,7 @@ async function plainDispatch(o) {
   o.emit?.({ type: 'tool_execution_started', sessionId: ctx.sessionId, runId: ctx.runId, call: c })
   try {
     const result = await t.execute(c.arguments, ctx)
+    if (result === null || typeof result !== 'object' || Array.isArray(result)) throw new TypeError(`Tool ${c.name} returned a non-object`)
     o.emit?.({ type: 'tool_execution_finished', sessionId: ctx.sessionId, runId: ctx.runId, result, metadata: { durationMs: Date.now() - start, status: 'finished' } })
     return result
   } catch (err) {

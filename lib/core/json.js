@@ -34,9 +34,14 @@ function walk(value, depth) {
     for (let i = 0; i < value.length; i++) if (!walk(value[i], depth + 1)) return false
     return true
   }
-  if (!isPlainObject(value)) return false
-  for (const key of Object.keys(value)) {
-    if (FORBIDDEN_KEYS.has(key) || !walk(value[key], depth + 1)) return false
+  const proto = Object.getPrototypeOf(value)
+  return (proto === Object.prototype || proto === null) && walkEntries(value, depth)
+}
+
+/** The keys and values of a plain object (its own prototype already checked). */
+function walkEntries(object, depth) {
+  for (const key of Object.keys(object)) {
+    if (FORBIDDEN_KEYS.has(key) || !walk(object[key], depth + 1)) return false
   }
   return true
 }
@@ -84,7 +89,7 @@ function walkIteratively(root) {
 function isJsonObject(value) {
   if (!isPlainObject(value)) return false
   try {
-    return walk(value, 0)
+    return walkEntries(value, 0)
   } catch (err) {
     if (err !== TOO_DEEP) throw err
     return walkIteratively(value)
