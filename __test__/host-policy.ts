@@ -24,7 +24,7 @@ const rules: readonly CommandRule[] = [
   { pattern: 'git push', action: 'requireApproval', reason: 'pushing needs a person' },
 ]
 const policy: ExecutionPolicy = createCodingApprovalPolicy({
-  roots: ['/work/project'],
+  roots: ['/home/dev/project'],
   commandRules: rules,
   approvalCacheScope: 'run',
   approvalTimeoutMs: 10_000,
@@ -41,10 +41,10 @@ export async function host(): Promise<void> {
   const firstRule: string | undefined = explained.parts[0]?.rule?.pattern
   const meta: boolean = hasShellMetacharacters('a | b') && isPathInside('/a', '/a/b')
   const inside: boolean = (await isPathInsideReal('/a', '/a/b')) && (await assertPathInsideRoots(['/a'], '/a/b'))
-  const adapter: SandboxAdapter = landlockAbiVersion() >= 4 ? await createLandlockSandbox({ roots: ['/work/project'] }) : await createBubblewrapSandbox({ roots: ['/work/project'], network: false })
+  const adapter: SandboxAdapter = landlockAbiVersion() >= 4 ? await createLandlockSandbox({ roots: ['/home/dev/project'] }) : await createBubblewrapSandbox({ roots: ['/home/dev/project'], network: false })
   const ops: BashOperations = createSandboxBashOperations(adapter)
   try {
-    const { exitCode } = await ops.exec('make', '/work/project', { onData: (b: Buffer) => void b.length, timeout: 60 })
+    const { exitCode } = await ops.exec('make', '/home/dev/project', { onData: (b: Buffer) => void b.length, timeout: 60 })
     void exitCode
   } catch (e) {
     if (e instanceof SandboxExecutionError) void e.code

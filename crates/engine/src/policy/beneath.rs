@@ -114,18 +114,13 @@ fn open_dir(
     Ok(dir)
 }
 
-/// Writes `data` to `rel` beneath the directory `root`, atomically (a temporary file in the
-/// same directory, then a rename). With `create_dirs`, missing parent directories are made.
-///
-/// # Errors
-/// [`BeneathError::Escape`] when `rel` is absolute, has `..`, or resolves outside `root`
-/// (through a symlink, however late it appeared); [`BeneathError::Io`] for any other failure.
-pub fn write_beneath(
+/// The directory handle of `rel`'s parent beneath `root` (made when `create_dirs`), and the
+/// final component's name.
+fn open_parent(
     root: &Path,
     rel: &Path,
-    data: &[u8],
     create_dirs: bool,
-) -> Result<(), BeneathError> {
+) -> Result<(OwnedFd, std::ffi::OsString), BeneathError> {
     let parts = components(rel)?;
     let Some((leaf, dirs)) = parts.split_last() else {
         return Err(BeneathError::Escape {
@@ -140,6 +135,23 @@ pub fn write_beneath(
     )
     .map_err(|e| io("open root", root, e))?;
     let dir = open_dir(&root_fd, dirs, create_dirs, rel)?;
+    Ok((dir, (*leaf).to_os_string()))
+}
+
+/// Writes `data` to `rel` beneath the directory `root`, atomically (a temporary file in the
+/// same directory, then a rename). With `create_dirs`, missing parent directories are made.
+///
+/// # Errors
+/// [`BeneathError::Escape`] when `rel` is absolute, has `..`, or resolves outside `root`
+/// (through a symlink, however late it appeared); [`BeneathError::Io`] for any other failure.
+pub fn write_beneath(
+    root: &Path,
+    rel: &Path,
+    data: &[u8],
+    create_dirs: bool,
+) -> Result<(), BeneathError> {
+    let (dir, leaf) = open_parent(root, rel, create_dirs)?;
+    let leaf = leaf.as_os_str();
     let tmp = format!(
         ".prism-write-{:016x}",
         RandomState::new().build_hasher().finish()
@@ -152,7 +164,7 @@ pub fn write_beneath(
     )
     .map_err(|e| io("create", rel, e))?;
     // A replaced regular file keeps its permission bits (an edited script stays executable).
-    if let Ok(st) = rfs::statat(&dir, *leaf, rfs::AtFlags::SYMLINK_NOFOLLOW) {
+    if let Ok(st) = rfs::statat(&dir, leaf, rfs::AtFlags::SYMLINK_NOFOLLOW) {
         if rfs::FileType::from_raw_mode(st.st_mode) == rfs::FileType::RegularFile {
             let _ = rfs::fchmod(&fd, Mode::from_raw_mode(st.st_mode & 0o7777));
         }
@@ -166,7 +178,7 @@ pub fn write_beneath(
             path: rel.display().to_string(),
             source: e,
         })
-        .and_then(|()| rfs::renameat(&dir, &tmp, &dir, *leaf).map_err(|e| io("rename", rel, e)));
+        .and_then(|()| rfs::renameat(&dir, &tmp, &dir, leaf).map_err(|e| io("rename", rel, e)));
     if renamed.is_err() {
         let _ = rfs::unlinkat(dir.as_fd(), &tmp, rfs::AtFlags::empty());
     }
@@ -181,23 +193,11 @@ pub fn write_beneath(
 /// [`BeneathError::Escape`] when `rel` is absolute, has `..`, or resolves outside `root`;
 /// [`BeneathError::Io`] for any other failure (a missing file, a symlink leaf).
 pub fn open_beneath(root: &Path, rel: &Path) -> Result<File, BeneathError> {
-    let parts = components(rel)?;
-    let Some((leaf, dirs)) = parts.split_last() else {
-        return Err(BeneathError::Escape {
-            path: rel.display().to_string(),
-        });
-    };
-    let root_fd = rfs::openat(
-        CWD,
-        root,
-        OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::RDONLY,
-        Mode::empty(),
-    )
-    .map_err(|e| io("open root", root, e))?;
-    let dir = open_dir(&root_fd, dirs, false, rel)?;
+    let (dir, leaf) = open_parent(root, rel, false)?;
+    let leaf = leaf.as_os_str();
     let fd = rfs::openat(
         &dir,
-        *leaf,
+        leaf,
         OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
         Mode::empty(),
     )
