@@ -43,8 +43,7 @@ const compiled = new WeakMap()
 
 /** A filter input compiled to sets: the union of denies, and each non-empty allow. */
 function compileFilter(filter) {
-  const key = filter
-  let c = compiled.get(key)
+  let c = compiled.get(filter)
   if (c !== undefined) return c
   const filters = Array.isArray(filter) ? filter : [filter]
   const deny = new Set()
@@ -55,7 +54,7 @@ function compileFilter(filter) {
     if (f.allow && f.allow.length > 0) allows.push(new Set(f.allow))
   }
   c = { deny, allows }
-  compiled.set(key, c)
+  compiled.set(filter, c)
   return c
 }
 

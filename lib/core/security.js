@@ -1,6 +1,6 @@
 'use strict'
 // Name-based permission and trust policies (`tool:<name>:execute` for dispatch).
-const { PermissionDeniedError, TrustDeniedError, errorToErrorInfo } = require('./errors.js')
+const { PermissionDeniedError, TrustDeniedError } = require('./errors.js')
 
 const ALLOW = Object.freeze({ allowed: true })
 
@@ -77,5 +77,4 @@ module.exports = {
   isTrusted,
   assertTrusted,
   createStaticTrustPolicy,
-  errorToErrorInfo,
 }
