@@ -324,22 +324,25 @@ test('singleShotLoop: maxToolRounds 0 ends a calling turn with turn_limit and di
   assert.deepEqual(ctx.history.map((m) => m.role), ['assistant'])
 })
 
-test('singleShotLoop: toolConcurrency 1 dispatches one call after another, in call order', async () => {
-  const trace = []
-  let n = 0
-  const ctx = loopContext({
-    toolConcurrency: 1,
-    generate: async () => (n++ === 0 ? providerTurn(calls(3)) : providerTurn([])),
-    dispatchToolCall: async (c) => {
-      trace.push(`start:${c.id}`)
-      await Promise.resolve()
-      trace.push(`end:${c.id}`)
-      return { toolCallId: c.id, name: c.name }
-    },
+for (const toolConcurrency of [1, undefined, 0, NaN]) {
+  test(`singleShotLoop: toolConcurrency ${toolConcurrency} dispatches one call after another, in call order`, async () => {
+    const trace = []
+    let n = 0
+    const ctx = loopContext({
+      toolConcurrency,
+      generate: async () => (n++ === 0 ? providerTurn(calls(3)) : providerTurn([])),
+      dispatchToolCall: async (c) => {
+        trace.push(`start:${c.id}`)
+        await Promise.resolve()
+        trace.push(`end:${c.id}`)
+        return { toolCallId: c.id, name: c.name }
+      },
+    })
+    await singleShotLoop.run(ctx)
+    assert.deepEqual(trace, ['start:c0', 'end:c0', 'start:c1', 'end:c1', 'start:c2', 'end:c2'])
+    assert.deepEqual(ctx.history.filter((m) => m.role === 'tool').map((m) => m.content[0].toolCallId), ['c0', 'c1', 'c2'])
   })
-  await singleShotLoop.run(ctx)
-  assert.deepEqual(trace, ['start:c0', 'end:c0', 'start:c1', 'end:c1', 'start:c2', 'end:c2'])
-})
+}
 
 test('singleShotLoop: calls run concurrently and their rows are appended in call order', { timeout: 10_000 }, async () => {
   const gates = [deferred(), deferred()]
