@@ -454,6 +454,7 @@ export function createMiddlewareRegistry(options?: MiddlewareRegistryOptions): M
 
 export type MessageRole = 'system' | 'user' | 'assistant' | 'tool'
 export interface Message {
+  readonly id?: string
   readonly role: MessageRole
   readonly content: readonly ContentBlock[]
   readonly metadata?: Readonly<Record<string, unknown>>
@@ -465,12 +466,27 @@ export interface ProviderRequest {
   readonly messages?: readonly Message[]
   readonly [key: string]: unknown
 }
-/** One provider turn: the assistant message and its tool calls (from `toolCalls`, or else the message's `tool_call` blocks). */
+/** Token and cost accounting of a provider turn. */
+export interface Usage {
+  readonly inputTokens?: number
+  readonly outputTokens?: number
+  readonly totalTokens?: number
+  readonly cacheReadTokens?: number
+  readonly cacheWriteTokens?: number
+  readonly cost?: number
+  readonly currency?: string
+}
+/**
+ * One provider turn as the host runtime's `generate` resolves it: the assistant content, its
+ * tool calls, and whether an assistant message started (the loop then records
+ * `{ id: messageId, role: "assistant", content }`).
+ */
 export interface ProviderTurnResult {
-  readonly message?: Message
-  readonly toolCalls?: readonly ToolCallContent[]
-  readonly finishReason?: string
-  readonly [key: string]: unknown
+  readonly content: readonly ContentBlock[]
+  readonly calls: readonly ToolCallContent[]
+  readonly messageId?: string
+  readonly started: boolean
+  readonly usage?: Usage
 }
 
 export interface LoopContext {
@@ -500,7 +516,8 @@ export interface LoopContext {
 export interface AgentLoopStrategy {
   readonly name: string
   readonly revision?: string
-  run(ctx: LoopContext): Promise<void>
+  /** Resolves to the run's usage (the last a turn reported), if any. */
+  run(ctx: LoopContext): Promise<Usage | undefined>
 }
 export type AgentLoopOptions =
   | { readonly strategy: 'single-shot'; readonly toolConcurrency?: number }

@@ -87,6 +87,10 @@ test('middleware: sequential in registration order, next() value wins, remove', 
   assert.equal(errors.length, 1)
   assert.equal(errors[0].type, 'extension_error')
   assert.equal(errors[0].extension, 'middleware:h')
+  assert.equal(
+    errors[0].error.message,
+    'Middleware hook "h" #2: called next(value) and returned a different value; the value given to next() is kept and the return value is dropped',
+  )
   off()
   off()
   assert.equal(m.list('h').length, 2)

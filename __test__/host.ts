@@ -19,6 +19,8 @@ import {
   type ExecutionPolicy,
   type JsonObject,
   type LoopContext,
+  type ProviderTurnResult,
+  type Usage,
   type ToolArgumentValidator,
   type ToolDefinition,
   type ToolResult,
@@ -78,9 +80,12 @@ async function main(): Promise<void> {
 
   const n: number = resolveToolConcurrency({ loop: { strategy: 'single-shot', toolConcurrency: 4 } }, {})
   const ctx = {} as LoopContext
+  const turn: ProviderTurnResult = { content: [{ type: 'text', text: 'hi' }], calls: [], messageId: 'm1', started: true, usage: { inputTokens: 1 } }
+  void turn
   if (n < 0) {
     await dispatchToolCallsInOrder([], ctx)
-    await singleShotLoop.run(ctx)
+    const usage: Usage | undefined = await singleShotLoop.run(ctx)
+    void usage?.outputTokens
   }
 
   await assertToolDispatchConforms(createToolRegistry(), { tool: echo, validArgs: { text: 'x' } })

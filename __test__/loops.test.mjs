@@ -226,21 +226,40 @@ test('resolveToolConcurrency', () => {
   assert.equal(resolveToolConcurrency({ loop: { name: 'custom', run: async () => {}, toolConcurrency: 4 } }, {}), 1)
 })
 
+/** A provider turn as the host runtime's `generate` resolves it. */
+const providerTurn = (content, fields = {}) => ({
+  content,
+  calls: content.filter((b) => b.type === 'tool_call'),
+  started: true,
+  ...fields,
+})
+const text = (t) => ({ type: 'text', text: t })
+
+/** A promise with its resolve function, to order concurrent work without timers. */
+function deferred() {
+  let resolve
+  const promise = new Promise((r) => (resolve = r))
+  return { promise, resolve }
+}
+
 test('singleShotLoop end to end: parallel turn, provider-hosted calls skipped, rounds limited', async () => {
   const registry = createToolRegistry([
     { name: 'slow', exclusive: false, execute: async (a, c) => (await sleep(5), { toolCallId: c.toolCallId, name: 'slow', value: a.i }) },
   ])
+  const hosted = { type: 'tool_call', id: 'h', name: 'web', arguments: {}, authority: 'provider-hosted' }
   const turns = [
-    { message: { role: 'assistant', content: [{ type: 'text', text: 'working' }] }, toolCalls: [...calls(3), { type: 'tool_call', id: 'h', name: 'web', arguments: {}, authority: 'provider-hosted' }] },
-    { message: { role: 'assistant', content: [...calls(1).map((c) => ({ ...c, id: 'again' }))] } },
+    providerTurn([text('working'), ...calls(3), hosted], { messageId: 'm1' }),
+    providerTurn([{ ...calls(1)[0], id: 'again' }], { messageId: 'm2' }),
   ]
   const events = []
+  const assembled = []
   let generated = 0
   const dispatched = []
   const ctx = loopContext({
     toolConcurrency: 3,
     maxToolRounds: 1,
-    inputMessages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+    inputMessages: [{ role: 'user', content: [text('go')] }],
+    assemble: async (nextInput, toolResults, turn) => (assembled.push([nextInput, toolResults, turn]), {}),
     generate: async () => turns[generated++],
     emit: (e) => void events.push(e.type),
     dispatchToolCall: (call) => (dispatched.push(call.id), dispatchToolCall({ call, registry, context: { sessionId: 's', runId: 'r', toolCallId: call.id } })),
@@ -249,17 +268,120 @@ test('singleShotLoop end to end: parallel turn, provider-hosted calls skipped, r
   await singleShotLoop.run(ctx)
   assert.equal(singleShotLoop.name, 'single-shot')
   assert.equal(singleShotLoop.revision, '1')
-  assert.deepEqual(dispatched, ['c0', 'c1', 'c2'])
-  assert.equal(ctx.finishReason, 'turn_limit')
+  assert.deepEqual(dispatched, ['c0', 'c1', 'c2'], 'the provider-hosted call is not dispatched')
+  assert.equal(ctx.finishReason, 'turn_limit', 'calls were left when the round ceiling ended the run')
+  assert.deepEqual(assembled, [['go', undefined, 1], [[], undefined, 2]], "the user's input goes out on turn 1 only")
   assert.deepEqual(ctx.history.map((m) => m.role), ['user', 'assistant', 'tool', 'tool', 'tool', 'assistant'])
+  assert.deepEqual(ctx.history[1], { id: 'm1', role: 'assistant', content: turns[0].content }, 'the loop builds the assistant message')
+  assert.deepEqual(ctx.appended.map((m) => m.role), ['assistant', 'tool', 'tool', 'tool', 'assistant'], 'input messages are stored by the runtime, not the loop')
   assert.deepEqual(events, ['turn_started', 'message_finished', 'turn_finished', 'turn_started', 'message_finished', 'turn_finished'])
 })
 
-test('singleShotLoop stops without a turn limit when the model calls no tool', async () => {
-  const ctx = loopContext({ generate: async () => ({ message: { role: 'assistant', content: [{ type: 'text', text: 'done' }] } }) })
-  await singleShotLoop.run(ctx)
+test('singleShotLoop: a natural end sets no finish reason and resolves to the last usage reported', async () => {
+  const first = { inputTokens: 3, outputTokens: 4 }
+  const turns = [
+    providerTurn([text('a'), ...calls(1)], { messageId: 'm1', usage: first }),
+    providerTurn([text('b')], { messageId: 'm2' }),
+  ]
+  let generated = 0
+  const ctx = loopContext({ maxToolRounds: 5, generate: async () => turns[generated++] })
+  assert.equal(await singleShotLoop.run(ctx), first, 'a turn without usage keeps the earlier one')
   assert.equal(ctx.finishReason, undefined)
-  assert.equal(ctx.history.length, 1)
+  assert.deepEqual(ctx.history.map((m) => m.role), ['assistant', 'tool', 'assistant'])
+
+  const last = { inputTokens: 9, outputTokens: 1 }
+  let n = 0
+  const replaced = loopContext({
+    maxToolRounds: 5,
+    generate: async () => (n++ === 0 ? providerTurn(calls(1), { usage: first }) : providerTurn([], { usage: last })),
+  })
+  assert.equal(await singleShotLoop.run(replaced), last)
+
+  const none = loopContext({ generate: async () => providerTurn([text('hi')]) })
+  assert.equal(await singleShotLoop.run(none), undefined)
+})
+
+test('singleShotLoop: a turn that never started records no assistant message', async () => {
+  const events = []
+  const ctx = loopContext({
+    generate: async () => ({ content: [], calls: [], started: false }),
+    emit: (e) => void events.push(e.type),
+  })
+  await singleShotLoop.run(ctx)
+  assert.deepEqual(ctx.history, [])
+  assert.deepEqual(ctx.appended, [])
+  assert.deepEqual(events, ['turn_started', 'turn_finished'])
+})
+
+test('singleShotLoop: maxToolRounds 0 ends a calling turn with turn_limit and dispatches nothing', async () => {
+  const ctx = loopContext({
+    maxToolRounds: 0,
+    generate: async () => providerTurn(calls(2)),
+    dispatchToolCall: () => assert.fail('dispatched'),
+  })
+  await singleShotLoop.run(ctx)
+  assert.equal(ctx.finishReason, 'turn_limit')
+  assert.deepEqual(ctx.history.map((m) => m.role), ['assistant'])
+})
+
+for (const toolConcurrency of [1, undefined, 0, NaN]) {
+  test(`singleShotLoop: toolConcurrency ${toolConcurrency} dispatches one call after another, in call order`, async () => {
+    const trace = []
+    let n = 0
+    const ctx = loopContext({
+      toolConcurrency,
+      generate: async () => (n++ === 0 ? providerTurn(calls(3)) : providerTurn([])),
+      dispatchToolCall: async (c) => {
+        trace.push(`start:${c.id}`)
+        await Promise.resolve()
+        trace.push(`end:${c.id}`)
+        return { toolCallId: c.id, name: c.name }
+      },
+    })
+    await singleShotLoop.run(ctx)
+    assert.deepEqual(trace, ['start:c0', 'end:c0', 'start:c1', 'end:c1', 'start:c2', 'end:c2'])
+    assert.deepEqual(ctx.history.filter((m) => m.role === 'tool').map((m) => m.content[0].toolCallId), ['c0', 'c1', 'c2'])
+  })
+}
+
+test('singleShotLoop: calls run concurrently and their rows are appended in call order', { timeout: 10_000 }, async () => {
+  const gates = [deferred(), deferred()]
+  const started = []
+  let n = 0
+  const ctx = loopContext({
+    toolConcurrency: 2,
+    generate: async () => (n++ === 0 ? providerTurn(calls(2)) : providerTurn([])),
+    dispatchToolCall: async (c) => {
+      started.push(c.id)
+      // Both calls are in flight before either finishes; the second finishes first.
+      if (started.length === 2) gates[1].resolve()
+      await gates[c.arguments.i].promise
+      if (c.id === 'c1') gates[0].resolve()
+      return { toolCallId: c.id, name: c.name }
+    },
+  })
+  await singleShotLoop.run(ctx)
+  assert.deepEqual(started, ['c0', 'c1'])
+  assert.deepEqual(ctx.history.filter((m) => m.role === 'tool').map((m) => m.content[0].toolCallId), ['c0', 'c1'])
+})
+
+test('singleShotLoop: an abort during a parallel turn rejects with the reason and appends no tool row', async () => {
+  const controller = new AbortController()
+  const started = []
+  const ctx = loopContext({
+    toolConcurrency: 2,
+    signal: controller.signal,
+    generate: async () => providerTurn(calls(2)),
+    dispatchToolCall: async (c) => {
+      started.push(c.id)
+      controller.abort(new Error('stopped by host'))
+      await Promise.resolve()
+      return { toolCallId: c.id, name: c.name }
+    },
+  })
+  await assert.rejects(singleShotLoop.run(ctx), { message: 'stopped by host' })
+  assert.deepEqual(started, ['c0'], 'no call is claimed after the abort')
+  assert.equal(ctx.history.filter((m) => m.role === 'tool').length, 0)
 })
 
 test('singleShotLoop: an aborted signal stops before generating', async () => {
@@ -269,33 +391,31 @@ test('singleShotLoop: an aborted signal stops before generating', async () => {
   await assert.rejects(singleShotLoop.run(ctx), { message: 'cancelled' })
 })
 
-test('singleShotLoop: a late steer continues the loop', async () => {
-  let steers = 1
-  let applied = 0
+test('singleShotLoop: steers applied at the end of a final turn keep the run going', async () => {
+  const assembled = []
   let generated = 0
+  let pending = 0
   const ctx = loopContext({
-    generate: async () => (generated++, { message: { role: 'assistant', content: [] } }),
-    hasPendingSteers: () => steers > 0,
+    assemble: async (nextInput, _results, turn) => (assembled.push([nextInput, turn]), {}),
+    generate: async () => {
+      generated++
+      if (generated === 1) pending = 1 // a steer arrives while turn 1 is generating
+      return providerTurn([text(`t${generated}`)])
+    },
     applyPendingSteers: async () => {
-      if (steers > 0) {
-        steers--
-        applied++
-      }
-      return true
+      const applied = pending > 0
+      pending = 0
+      return applied
     },
   })
-  // The first check consumes nothing: steers are applied at the start of each turn.
-  steers = 0
-  let late = true
-  ctx.hasPendingSteers = () => {
-    if (late) {
-      late = false
-      steers = 1
-      return true
-    }
-    return false
-  }
   await singleShotLoop.run(ctx)
   assert.equal(generated, 2)
-  assert.equal(applied, 1)
+  assert.deepEqual(assembled, [['go', 1], [[], 2]])
+})
+
+test('singleShotLoop: a generate result that is not a provider turn is a TypeError', async () => {
+  for (const bad of [undefined, null, 'text', { content: [] }, { calls: 'x', started: false }, { calls: [], started: true }]) {
+    const ctx = loopContext({ generate: async () => bad })
+    await assert.rejects(singleShotLoop.run(ctx), TypeError, JSON.stringify(bad))
+  }
 })

@@ -122,10 +122,21 @@ test('approval cache: scopes, ids, cached denials, key material', async () => {
   let asked = 0
   let answer = true
   const approve = () => (asked++, answer)
-  const session = createCodingApprovalPolicy({ roots: [root], approve })
+  const uncached = createCodingApprovalPolicy({ roots: [root], approve })
+  await uncached.check(shell('ls', { runId: 'r', sessionId: 's1' }))
+  await uncached.check(shell('ls', { runId: 'r', sessionId: 's1' }))
+  assert.equal(asked, 2, 'by default nothing is cached: every check prompts')
+  answer = false
+  await uncached.check(shell('ls', { runId: 'r', sessionId: 's1' }))
+  assert.deepEqual(await uncached.check(shell('ls', { runId: 'r', sessionId: 's1' })), { allowed: false, reason: 'approval denied' })
+  assert.equal(asked, 4, 'a denial is not reused either')
+
+  answer = true
+  asked = 0
+  const session = createCodingApprovalPolicy({ roots: [root], approve, approvalCacheScope: 'session' })
   await session.check(shell('ls', { sessionId: 's1' }))
   await session.check(shell('ls', { sessionId: 's1' }))
-  assert.equal(asked, 1, 'the default scope is session')
+  assert.equal(asked, 1, 'the session scope reuses an answer within one session id')
   await session.check(shell('ls', { sessionId: 's2' }))
   await session.check(shell('ls', { sessionId: '' }))
   await session.check(shell('ls', { sessionId: '' }))
@@ -150,7 +161,7 @@ test('approval cache: scopes, ids, cached denials, key material', async () => {
 
 test('approval cache holds 1,000 entries, FIFO, hits not refreshed', async () => {
   const asked = []
-  const p = createCodingApprovalPolicy({ roots: [root], approve: ({ action }) => (asked.push(action.command), true) })
+  const p = createCodingApprovalPolicy({ roots: [root], approvalCacheScope: 'session', approve: ({ action }) => (asked.push(action.command), true) })
   const check = (i) => p.check({ kind: 'shell', operation: 'exec', command: `echo ${i}`, metadata: { sessionId: 's' } })
   for (let i = 0; i < 1000; i++) await check(i)
   assert.equal(asked.length, 1000)

@@ -19,6 +19,8 @@ export async function run() {
     const policy = createCodingApprovalPolicy({
       roots: [root],
       commandRules: [{ pattern: /^ls\b/, action: 'allow' }],
+      // Opt in to reusing an answer within one session (the default, "none", asks every time).
+      approvalCacheScope: 'session',
       // The host's prompt: here it approves anything that only lists files.
       approve: async ({ action }) => {
         const verdict = explainCommand(action.command ?? '', { rules: [{ pattern: /^ls\b/, action: 'allow' }] })

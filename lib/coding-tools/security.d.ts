@@ -17,7 +17,7 @@ export interface CodingApprovalPolicyOptions {
   /** Deny every kind but `read` (`"read-only mode"`). Default false. */
   readonly readOnly?: boolean
   readonly commandRules?: readonly CommandRule[]
-  /** Default `"session"` (keyed by `metadata.sessionId`); `"run"` uses `metadata.runId`. */
+  /** Default `"none"` (no answer is reused); `"session"` keys by `metadata.sessionId`, `"run"` by `metadata.runId`. */
   readonly approvalCacheScope?: ApprovalCacheScope
   /** Default 30,000; `<= 0` waits without a timeout. */
   readonly approvalTimeoutMs?: number

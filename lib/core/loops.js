@@ -87,43 +87,66 @@ async function dispatchToolCallsInOrder(calls, ctx) {
   }
 }
 
-function toolCallsOf(turn) {
-  if (Array.isArray(turn?.toolCalls)) return turn.toolCalls
-  const content = turn?.message?.content
-  return Array.isArray(content) ? content.filter((b) => b?.type === 'tool_call') : []
+/**
+ * Reads one provider turn (`{ content, calls, messageId?, started, usage? }`, the shape the
+ * host runtime's `generate` resolves to). A result that is not that shape is a host bug: fail
+ * the run with a TypeError instead of silently ending it with no tool run.
+ */
+function readProviderTurn(result) {
+  if (result === null || typeof result !== 'object') {
+    throw new TypeError('LoopContext.generate must resolve to a provider turn { content, calls, started }')
+  }
+  const { content, calls, messageId, started, usage } = result
+  if (!Array.isArray(calls)) throw new TypeError('provider turn "calls" must be an array of tool_call blocks')
+  if (started && !Array.isArray(content)) throw new TypeError('provider turn "content" must be an array when "started" is true')
+  return { content, calls, messageId, started: Boolean(started), usage }
 }
 
 /**
- * The single-shot loop: generate, dispatch the turn's tool calls (in parallel up to
- * `toolConcurrency`), repeat until the model calls no tool or `maxToolRounds` is reached.
+ * The single-shot loop: assemble (the user's input on turn 1, nothing new after), generate,
+ * record the assistant message, dispatch the turn's host calls through
+ * `dispatchToolCallsInOrder`, and repeat until the model calls no host tool or
+ * `maxToolRounds` rounds have run (then `ctx.finishReason = "turn_limit"`). Resolves to the
+ * last usage a turn reported.
  */
 const singleShotLoop = Object.freeze({
   name: 'single-shot',
   revision: '1',
   async run(ctx) {
+    let usage
     let toolRounds = 0
+    let nextInput = ctx.input
     for (let turn = 1; ; turn++) {
       throwIfAborted(ctx.signal)
       if (ctx.applyPendingSteers) await ctx.applyPendingSteers()
       ctx.emit({ type: 'turn_started', sessionId: ctx.sessionId, runId: ctx.runId, turn })
-      const request = await ctx.assemble(ctx.input, undefined, turn)
+      const request = await ctx.assemble(nextInput, undefined, turn)
       throwIfAborted(ctx.signal)
-      const result = await ctx.generate(request)
+      const providerTurn = readProviderTurn(await ctx.generate(request))
+      if (providerTurn.usage !== undefined) usage = providerTurn.usage
       if (turn === 1) for (const m of ctx.inputMessages ?? []) ctx.history.push(m)
-      if (result?.message) {
-        ctx.history.push(result.message)
-        await ctx.appendMessage(result.message)
-        ctx.emit({ type: 'message_finished', sessionId: ctx.sessionId, runId: ctx.runId, message: result.message })
+      if (providerTurn.started) {
+        const message = { id: providerTurn.messageId, role: 'assistant', content: providerTurn.content }
+        ctx.history.push(message)
+        await ctx.appendMessage(message)
+        ctx.emit({ type: 'message_finished', sessionId: ctx.sessionId, runId: ctx.runId, message })
       }
       ctx.emit({ type: 'turn_finished', sessionId: ctx.sessionId, runId: ctx.runId, turn })
-      const dispatchable = dispatchableToolCalls(toolCallsOf(result))
-      if (dispatchable.length === 0 || toolRounds >= ctx.maxToolRounds) {
-        if (ctx.hasPendingSteers?.()) continue
+      const dispatchable = dispatchableToolCalls(providerTurn.calls)
+      const ceiling = toolRounds >= ctx.maxToolRounds
+      if (dispatchable.length === 0 || ceiling) {
+        // Calls left over at the ceiling: the run ends cleanly, but not naturally.
         if (dispatchable.length > 0) ctx.finishReason = 'turn_limit'
-        return
+        // Steers that arrived during the last turn keep the same run going.
+        if (ctx.applyPendingSteers && (await ctx.applyPendingSteers())) {
+          nextInput = []
+          continue
+        }
+        return usage
       }
       toolRounds++
       await dispatchToolCallsInOrder(dispatchable, ctx)
+      nextInput = []
     }
   },
 })

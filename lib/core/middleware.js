@@ -53,7 +53,7 @@ function createMiddlewareRegistry(options = {}) {
           if (isThenable(ret)) ret = await ret
           if (calls > 0) {
             if (ret !== undefined && ret !== nextValue) {
-              await report(hook, new Error(`Middleware hook "${hook}" #${i}: returned a value different from the one passed to next(); the next() value wins`))
+              await report(hook, new Error(`Middleware hook "${hook}" #${i}: called next(value) and returned a different value; the value given to next() is kept and the return value is dropped`))
             }
             current = nextValue
           } else {

@@ -18,7 +18,7 @@ const deny = (reason) => ({ allowed: false, reason })
 
 function validateOptions(options) {
   if (!options || typeof options !== 'object') throw new TypeError('createCodingApprovalPolicy options must be an object')
-  const { roots, approve, approvalCacheScope = 'session', approvalTimeoutMs = DEFAULT_APPROVAL_TIMEOUT_MS } = options
+  const { roots, approve, approvalCacheScope = 'none', approvalTimeoutMs = DEFAULT_APPROVAL_TIMEOUT_MS } = options
   if (!Array.isArray(roots) || roots.some((r) => typeof r !== 'string')) throw new TypeError('roots must be an array of path strings')
   if (approve !== undefined && typeof approve !== 'function') throw new TypeError('approve must be a function')
   if (!SCOPES.has(approvalCacheScope)) throw new TypeError('approvalCacheScope must be "session", "run" or "none"')
