@@ -158,6 +158,11 @@ export interface McpListedTool {
 export interface McpSdkClient {
   request(request: { method: string; params?: Record<string, unknown> }, resultSchema: never, options?: object): Promise<unknown>
 }
+/** What `attachMcpToolBridge` also uses of the client: `list_changed` notifications and `close()`. */
+export interface McpSdkBridgeClient extends McpSdkClient {
+  setNotificationHandler(notificationSchema: never, handler: (notification: never) => void | Promise<void>): void
+  close(): Promise<void>
+}
 /** A JS SDK transport (`Transport` of `@modelcontextprotocol/sdk`), as `createMcpTransport` returns it. */
 export interface McpSdkTransport {
   start(): Promise<void>
@@ -193,7 +198,11 @@ export interface McpToolMappingContext {
 
 export function connectMcpTools(options: ConnectMcpToolsOptions): Promise<McpToolBridge>
 /** A bridge over a host's own connected JS SDK client (the client does the I/O). */
-export function attachMcpToolBridge(client: McpSdkClient, transport: unknown, options: AttachMcpToolBridgeOptions): Promise<McpToolBridge>
+export function attachMcpToolBridge(
+  client: McpSdkBridgeClient,
+  transport: { close(): Promise<void> },
+  options: AttachMcpToolBridgeOptions,
+): Promise<McpToolBridge>
 /** Every tool the client's server lists, page by page, within the listing bounds. */
 export function listAllMcpTools(client: McpSdkClient, signal?: AbortSignal, input?: McpClientLimitsInput): Promise<McpListedTool[]>
 /** Tool definitions for listed tools; throws `McpToolNameCollisionError` on a duplicate prefixed name. */
