@@ -667,10 +667,107 @@ export interface DuplicateRegistrationOptions {
 }
 export interface ToolRegistryOptions extends DuplicateRegistrationOptions {}
 
-/** Out of scope here (accepted and ignored so hosts that set them still compile). */
-export type ToolEffectStore = unknown
-/** Out of scope here (accepted and ignored). */
-export type Guardrails = unknown
+export type ToolEffectStatus = 'pending' | 'dispatched' | 'completed' | 'failed_retryable' | 'failed_terminal' | 'unknown'
+export interface ToolEffectRecord extends OwnershipScope {
+  readonly key: string
+  readonly sessionId: string
+  readonly runId: string
+  readonly toolCallId: string
+  readonly toolName: string
+  readonly argumentsHash: string
+  readonly status: ToolEffectStatus
+  readonly attempt: number
+  readonly version: number
+  readonly claimToken?: string
+  readonly result?: ToolResult
+  readonly resultRef?: string
+  readonly failure?: { readonly code: string; readonly reference?: string }
+  readonly createdAt: string
+  readonly updatedAt: string
+  readonly expiresAt?: string
+}
+export interface ToolEffectKey {
+  readonly identity: AgentIdentity
+  readonly ownership: OwnershipScope
+  readonly key: string
+  readonly sessionId: string
+  readonly runId: string
+  readonly toolCallId: string
+  readonly toolName: string
+  readonly argumentsHash: string
+  readonly signal?: AbortSignal
+}
+export interface ToolEffectTransition extends ToolEffectKey {
+  readonly claimToken: string
+  readonly expectedVersion: number
+}
+/** The reference's durable effect store (out of scope here: accepted and ignored by dispatch). */
+export interface ToolEffectStore {
+  get(input: ToolEffectKey): Promise<ToolEffectRecord | undefined>
+  begin(
+    input: ToolEffectKey & { readonly claimTtlMs?: number; readonly maxAttempts?: number },
+  ): Promise<{ readonly outcome: 'acquired' | 'existing'; readonly record: ToolEffectRecord }>
+  markDispatched(input: ToolEffectTransition): Promise<ToolEffectRecord>
+  complete(input: ToolEffectTransition & { readonly result?: ToolResult; readonly resultRef?: string }): Promise<ToolEffectRecord>
+  fail(
+    input: ToolEffectTransition & {
+      readonly status: 'failed_retryable' | 'failed_terminal'
+      readonly failure: { readonly code: string; readonly reference?: string }
+    },
+  ): Promise<ToolEffectRecord>
+  markUnknown(input: ToolEffectTransition & { readonly failure?: { readonly code: string; readonly reference?: string } }): Promise<ToolEffectRecord>
+  resolveUnknown(
+    input: ToolEffectKey & {
+      readonly expectedVersion: number
+      readonly status: 'completed' | 'failed_retryable' | 'failed_terminal'
+      readonly result?: ToolResult
+      readonly resultRef?: string
+      readonly failure?: { readonly code: string; readonly reference?: string }
+    },
+  ): Promise<ToolEffectRecord>
+  cleanup(input: {
+    readonly ownership: OwnershipScope
+    readonly before: string
+    readonly limit?: number
+    readonly signal?: AbortSignal
+  }): Promise<{ readonly deleted: number }>
+}
+export type GuardrailValue<S extends GuardrailStage> = S extends 'input'
+  ? readonly Message[]
+  : S extends 'output'
+    ? ProviderTurnResult
+    : S extends 'tool_input'
+      ? ToolCallContent
+      : ToolResult
+export interface GuardrailContext<S extends GuardrailStage> {
+  readonly stage: S
+  readonly value: GuardrailValue<S>
+  readonly sessionId: string
+  readonly runId: string
+  readonly toolCallId?: string
+  readonly toolName?: string
+  readonly metadata: Readonly<Record<string, unknown>>
+  readonly signal: AbortSignal
+}
+export interface GuardrailDecision {
+  readonly action: GuardrailAction
+  readonly reason?: string
+  readonly metadata?: Readonly<Record<string, unknown>>
+}
+export interface Guardrail<S extends GuardrailStage = GuardrailStage> {
+  readonly name: string
+  readonly stage: S
+  readonly revision?: string
+  evaluate(context: GuardrailContext<S>): GuardrailDecision | Promise<GuardrailDecision>
+}
+/** The reference's guardrail stages (out of scope here: accepted and ignored by dispatch). */
+export interface Guardrails {
+  readonly input?: readonly Guardrail<'input'>[]
+  readonly output?: readonly Guardrail<'output'>[]
+  readonly toolInput?: readonly Guardrail<'tool_input'>[]
+  readonly toolOutput?: readonly Guardrail<'tool_output'>[]
+  readonly maxConcurrency?: number
+}
 /** Out of scope here (accepted and ignored). */
 export type RunLimitTracker = unknown
 
