@@ -768,7 +768,10 @@ export interface Guardrails {
   readonly toolOutput?: readonly Guardrail<'tool_output'>[]
   readonly maxConcurrency?: number
 }
-/** Out of scope here (accepted and ignored). */
+/**
+ * The reference runtime's run-limit tracker (a class of that runtime). Out of scope here:
+ * accepted and ignored, so any value, the reference's tracker included, type-checks.
+ */
 export type RunLimitTracker = unknown
 
 export interface DispatchToolCallOptions {
