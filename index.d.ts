@@ -32,27 +32,37 @@ export interface ImageContent {
   readonly name?: string
   readonly metadata?: Readonly<Record<string, unknown>>
 }
+/** Audio, as base64 `data`, a `url` or a `resourceUri`; `mediaType` is its MIME type. */
 export interface AudioContent {
   readonly type: 'audio'
-  readonly mimeType?: string
+  readonly mediaType: string
+  readonly name?: string
   readonly data?: string
   readonly url?: string
+  readonly resourceUri?: string
+  readonly durationMs?: number
+  readonly transcript?: string
   readonly metadata?: Readonly<Record<string, unknown>>
 }
+/** A file, as base64 `data`, a `url` or a `resourceUri`; `mediaType` is its MIME type. */
 export interface FileContent {
   readonly type: 'file'
-  readonly mimeType?: string
+  readonly mediaType: string
+  readonly name?: string
   readonly data?: string
   readonly url?: string
-  readonly name?: string
+  readonly resourceUri?: string
   readonly metadata?: Readonly<Record<string, unknown>>
 }
+/** A document (PDF, office file), as base64 `data`, a `url` or a `resourceUri`. */
 export interface DocumentContent {
   readonly type: 'document'
-  readonly mimeType?: string
+  readonly mediaType: string
+  readonly name?: string
   readonly data?: string
   readonly url?: string
-  readonly name?: string
+  readonly resourceUri?: string
+  readonly transcript?: string
   readonly metadata?: Readonly<Record<string, unknown>>
 }
 export interface ThinkingContent {
@@ -60,11 +70,16 @@ export interface ThinkingContent {
   readonly text: string
   readonly signature?: string
 }
+/** A streamed fragment of the tool call at position `index` of the turn. */
 export interface ToolCallDeltaContent {
   readonly type: 'tool_call_delta'
+  readonly index: number
   readonly id?: string
   readonly name?: string
-  readonly argumentsDelta: string
+  /** The next piece of the call's JSON argument text. */
+  readonly argumentsText?: string
+  /** `"provider-hosted"`: the provider runs the call itself; the host must not dispatch it. */
+  readonly authority?: ToolCallAuthority
 }
 export type ToolCallAuthority = 'host' | 'provider-hosted'
 export interface ToolCallContent {
@@ -93,22 +108,49 @@ export type ContentBlock =
   | ToolCallContent
   | ToolResultContent
 
-/** An identity the host attaches to a run (passed through, not interpreted here). */
-export interface AgentIdentity {
+/** An authenticated actor: a user, a service or an agent. */
+export interface Principal {
+  readonly kind: 'user' | 'service' | 'agent' | (string & {})
   readonly id: string
-  readonly [key: string]: unknown
+  readonly displayName?: string
+}
+/**
+ * The host-verified identity of a run or tool call (passed through to tools here; the
+ * reference's identity checks belong to its agent runtime).
+ */
+export interface AgentIdentity {
+  readonly tenantId: string
+  readonly accountId?: string
+  readonly userId?: string
+  /** Who acts in this run, tool call or delegation. */
+  readonly principal: Principal
+  readonly sponsor?: Principal
+  readonly owner?: Principal
+  /** The parent principal when this identity is a narrowed delegation. */
+  readonly delegatedFrom?: Principal
+  readonly scopes: readonly string[]
+  /** Keys for a late-bound credential resolver; never secret material. */
+  readonly credentialRefs?: readonly string[]
+  readonly issuedAt: string
+  readonly expiresAt?: string
+  readonly revokedAt?: string
+  readonly metadata?: Readonly<Record<string, unknown>>
+  readonly verified: true
 }
 /** Ownership fields copied into ledger rows (passed through). */
 export interface OwnershipScope {
   readonly tenantId?: string
+  readonly accountId?: string
   readonly userId?: string
-  readonly [key: string]: unknown
 }
-/** An elicitation request a tool may declare (passed through). */
+/** What a tool asks the user for instead of running (consumed by the host's durable runtime). */
 export interface ToolElicitationRequest {
-  readonly message: string
-  readonly requestedSchema?: JsonObject
-  readonly [key: string]: unknown
+  /** The payload contract the answer must satisfy. */
+  readonly schema: JsonObject
+  /** Shown to the person answering. */
+  readonly reason?: string
+  /** Checks an answer beyond the schema; throws to reject it. */
+  readonly validate?: (payload: JsonObject) => void
 }
 
 export type ToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'switch_mode' | 'other'
@@ -217,18 +259,296 @@ export interface ToolExecutionBlockedEvent {
   readonly error: ErrorInfo
   readonly metadata: ToolExecutionMetadata
 }
-/** Any other event of the host's agent runtime, passed through untouched. */
-export interface OtherAgentEvent {
-  readonly type: string
-  readonly [key: string]: unknown
+/** Token and cost counters of a turn or a run. */
+export interface Usage {
+  readonly inputTokens?: number
+  readonly outputTokens?: number
+  readonly totalTokens?: number
+  readonly cacheReadTokens?: number
+  readonly cacheWriteTokens?: number
+  readonly cost?: number
+  readonly currency?: string
 }
+export type PromptCacheKind = 'implicit' | 'openai_key' | 'cache_control' | 'provider_specific' | 'none'
+export interface ModelCacheCapabilities {
+  readonly kind?: PromptCacheKind
+  readonly maxKeyLength?: number
+  readonly maxBreakpoints?: number
+  readonly minCacheableTokens?: number
+  readonly longRetention?: boolean
+}
+export interface ModelCapabilities {
+  /** Input kinds such as `text`, `image`, `audio`, `file`, `document`. */
+  readonly input?: readonly string[]
+  readonly output?: readonly string[]
+  readonly reasoning?: boolean
+  readonly tools?: boolean
+  readonly streaming?: boolean
+  readonly structuredOutput?: boolean | 'json_schema'
+}
+export interface ModelLimits {
+  readonly contextWindow?: number
+  readonly maxOutputTokens?: number
+}
+export interface ModelCost {
+  readonly input?: number
+  readonly output?: number
+  readonly cacheRead?: number
+  readonly cacheWrite?: number
+  readonly currency?: string
+  readonly unit?: string
+}
+/** The model a provider turn runs on (the host's; passed through). */
+export interface ModelConfig {
+  readonly provider: string
+  readonly model: string
+  readonly displayName?: string
+  readonly capabilities?: ModelCapabilities
+  readonly limits?: ModelLimits
+  readonly cost?: ModelCost
+  readonly cache?: ModelCacheCapabilities
+  readonly compat?: JsonObject
+  readonly parameters?: Readonly<Record<string, unknown>>
+  readonly metadata?: Readonly<Record<string, unknown>>
+}
+export interface ProviderTurnMetadata {
+  readonly providerId: string
+  readonly model: ModelConfig
+  readonly requestId?: string
+  readonly latencyMs?: number
+  readonly attempt?: number
+  readonly httpStatus?: number
+  readonly rateLimitRemaining?: number
+  readonly rateLimitResetMs?: number
+}
+
+/** Why a loop stopped at a ceiling (absent: the run ended naturally). */
+export type AgentFinishReason = 'turn_limit' | 'token_limit' | 'refusal'
+
+/** The ceilings of a run (enforced by the host's runtime). */
+export interface RunLimits {
+  readonly maxTurns?: number
+  readonly maxProviderAttempts?: number
+  readonly maxToolRounds?: number
+  readonly maxToolCalls?: number
+  readonly maxWallTimeMs?: number
+  readonly maxRequestBytes?: number
+  readonly maxResponseBytes?: number
+  readonly maxInputTokens?: number
+  readonly maxOutputTokens?: number
+  readonly maxTotalTokens?: number
+  readonly maxCost?: { readonly amount: number; readonly currency: string }
+}
+export type RunLimitName = keyof Required<RunLimits>
+export interface RunLimitBreach {
+  readonly limit: RunLimitName
+  readonly maximum: number
+  readonly observed: number
+  readonly currency?: string
+}
+export type GuardrailStage = 'input' | 'output' | 'tool_input' | 'tool_output'
+export type GuardrailAction = 'allow' | 'block' | 'tripwire' | 'interrupt'
+export interface GuardrailRecord {
+  readonly guardrail: string
+  readonly stage: GuardrailStage
+  readonly action: GuardrailAction
+  readonly reason?: string
+  readonly metadata?: Readonly<Record<string, unknown>>
+}
+export type SubscriberOverflowPolicy = 'close' | 'drop_oldest' | 'drop_newest'
+export interface ArtifactValidation {
+  readonly ok: boolean
+  readonly errors?: readonly { readonly path?: string; readonly message: string }[]
+  readonly metadata?: Readonly<Record<string, unknown>>
+}
+
+export type AgentRunInterruptionKind = 'input_guardrail' | 'tool_approval' | 'elicitation'
+export type PendingDecisionKind = 'tool_approval' | 'elicitation'
+/** What a pending or remembered decision applies to (redacted; never raw arguments). */
+export interface DecisionScope {
+  readonly toolName?: string
+  readonly effectKind?: ToolEffectKind
+  readonly identity?: string
+  readonly actionConstraints?: Readonly<Record<string, JsonValue>>
+  readonly argumentsHash?: string
+}
+export interface PendingDecision {
+  readonly approvalId: string
+  readonly kind: PendingDecisionKind
+  readonly toolCallId?: string
+  readonly scope: DecisionScope
+  readonly reason: string
+  readonly elicitationSchema?: JsonObject
+  readonly attribution?: { readonly path: readonly string[] }
+}
+/** Where and why a durable run suspended (redacted). */
+export interface AgentRunInterruption {
+  readonly kind: AgentRunInterruptionKind
+  readonly reason: string
+  readonly toolCallId?: string
+  readonly toolName?: string
+  readonly pendingDecisions?: readonly PendingDecision[]
+}
+
+export type DelegatedAgentStepState = 'active' | 'done' | 'error'
+export type DelegatedAgentStepKind = 'assistant' | 'tool' | 'subagent' | 'checkpoint' | 'unknown'
+export interface DelegatedAgentStepUsage {
+  readonly inputTokens?: number
+  readonly outputTokens?: number
+  readonly thinkingTokens?: number
+  readonly cacheReadTokens?: number
+  readonly cacheWriteTokens?: number
+  readonly totalTokens?: number
+}
+/** One step of a delegated (external) agent, as timeline metadata only. */
+export interface DelegatedAgentStep {
+  readonly type: 'delegated_agent_step'
+  readonly sessionId: string
+  readonly runId: string
+  readonly adapterId: string
+  readonly externalConversationId: string
+  readonly stepIndex: number
+  readonly state: DelegatedAgentStepState
+  readonly kind: DelegatedAgentStepKind
+  readonly durationMs?: number
+  readonly usage?: DelegatedAgentStepUsage
+  readonly toolName?: string
+  readonly subagentType?: string
+  readonly detail?: { readonly referenceId?: string; readonly label?: string }
+}
+
+/**
+ * Every event of an agent run. Dispatch here emits the `tool_execution_*` members; the others
+ * come from the host's runtime and pass through a loop's `emit` untouched. The union is
+ * discriminated by `type`, so a `switch (event.type)` narrows each case.
+ */
 export type AgentEvent =
+  | { readonly type: 'agent_started'; readonly sessionId: string; readonly runId: string }
+  | {
+      readonly type: 'agent_finished'
+      readonly sessionId: string
+      readonly runId: string
+      readonly usage?: Usage
+      readonly finishReason?: AgentFinishReason
+    }
+  | {
+      readonly type: 'agent_suspended'
+      readonly sessionId: string
+      readonly runId: string
+      readonly interruption: AgentRunInterruption
+      readonly version: number
+    }
+  | { readonly type: 'agent_resumed'; readonly sessionId: string; readonly runId: string; readonly version: number }
+  | {
+      readonly type: 'agent_denied'
+      readonly sessionId: string
+      readonly runId: string
+      readonly interruption: AgentRunInterruption
+      readonly version: number
+    }
+  | { readonly type: 'turn_started'; readonly sessionId: string; readonly runId: string; readonly turn: number }
+  | { readonly type: 'turn_finished'; readonly sessionId: string; readonly runId: string; readonly turn: number }
+  | {
+      readonly type: 'provider_turn_started'
+      readonly sessionId: string
+      readonly runId: string
+      readonly turn: number
+      readonly metadata: ProviderTurnMetadata
+    }
+  | {
+      readonly type: 'provider_turn_finished'
+      readonly sessionId: string
+      readonly runId: string
+      readonly turn: number
+      readonly metadata: ProviderTurnMetadata
+      readonly usage?: Usage
+      readonly error?: ErrorInfo
+    }
+  | { readonly type: 'message_started'; readonly sessionId: string; readonly runId: string; readonly message: Message }
+  | { readonly type: 'message_delta'; readonly sessionId: string; readonly runId: string; readonly content: ContentBlock }
+  | { readonly type: 'message_finished'; readonly sessionId: string; readonly runId: string; readonly message: Message }
+  | DelegatedAgentStep
   | ToolExecutionStartedEvent
   | ToolExecutionProgressEvent
   | ToolExecutionFinishedEvent
   | ToolExecutionErrorEvent
   | ToolExecutionBlockedEvent
-  | OtherAgentEvent
+  | {
+      readonly type: 'guardrail_decision'
+      readonly sessionId: string
+      readonly runId: string
+      readonly toolCallId?: string
+      readonly toolName?: string
+      readonly record: GuardrailRecord
+    }
+  | { readonly type: 'run_limit_exceeded'; readonly sessionId: string; readonly runId: string; readonly breach: RunLimitBreach }
+  | { readonly type: 'queue_updated'; readonly sessionId: string; readonly runId: string; readonly size: number }
+  | {
+      readonly type: 'steer_rejected'
+      readonly sessionId: string
+      readonly runId: string
+      readonly message: Message
+      readonly record: GuardrailRecord
+    }
+  | {
+      readonly type: 'event_subscriber_overflow'
+      readonly sessionId: string
+      readonly runId?: string
+      readonly droppedEvents: number
+      readonly maxQueuedEvents: number
+      readonly overflow: SubscriberOverflowPolicy
+    }
+  | { readonly type: 'compaction_started'; readonly sessionId: string; readonly runId?: string }
+  | { readonly type: 'compaction_finished'; readonly sessionId: string; readonly runId?: string; readonly summary: string }
+  | {
+      readonly type: 'retry_scheduled'
+      readonly sessionId: string
+      readonly runId: string
+      readonly attempt: number
+      readonly delayMs: number
+      readonly error: ErrorInfo
+    }
+  | { readonly type: 'error'; readonly sessionId?: string; readonly runId?: string; readonly error: ErrorInfo }
+  | {
+      readonly type: 'artifact_validation_started'
+      readonly sessionId: string
+      readonly runId: string
+      readonly turn: number
+      readonly attempt: number
+    }
+  | {
+      readonly type: 'artifact_validation_finished'
+      readonly sessionId: string
+      readonly runId: string
+      readonly turn: number
+      readonly attempt: number
+      readonly result: ArtifactValidation
+    }
+  | {
+      readonly type: 'artifact_revision_started'
+      readonly sessionId: string
+      readonly runId: string
+      readonly turn: number
+      readonly attempt: number
+      readonly failure: ArtifactValidation
+    }
+  | {
+      readonly type: 'artifact_finished'
+      readonly sessionId: string
+      readonly runId: string
+      readonly turn: number
+      readonly attempt: number
+      readonly result: ArtifactValidation
+    }
+  | {
+      readonly type: 'artifact_failed'
+      readonly sessionId: string
+      readonly runId: string
+      readonly turn: number
+      readonly attempt: number
+      readonly result: ArtifactValidation
+    }
+export type AgentEventType = AgentEvent['type']
 
 /** A ledger row of one tool call (`RunLedger.appendToolCall`). */
 export interface ToolCallRecord extends OwnershipScope {
@@ -239,7 +559,8 @@ export interface ToolCallRecord extends OwnershipScope {
   readonly toolCallId: string
   readonly name: string
   readonly arguments: JsonObject
-  readonly result?: unknown
+  /** The (redacted) result of a finished call. */
+  readonly result?: ToolResult
   readonly status?: ToolCallStatus
   readonly reason?: string
   readonly progress?: unknown
@@ -250,8 +571,60 @@ export interface ToolCallRecord extends OwnershipScope {
   readonly redacted: boolean
   readonly metadata?: Readonly<Record<string, unknown>>
 }
+export type RunStatus = 'queued' | 'running' | 'suspended' | 'denied' | 'succeeded' | 'failed' | 'aborted'
+/** A ledger row of one run (written by the host's runtime). */
+export interface RunRecord extends OwnershipScope {
+  readonly id: string
+  readonly sessionId: string
+  readonly branchId?: string
+  readonly agentDefinitionId?: string
+  readonly agentDefinitionVersion?: string
+  readonly model?: ModelConfig
+  readonly provider?: string
+  readonly idempotencyKey?: string
+  readonly status?: RunStatus
+  readonly startedAt: string
+  readonly finishedAt?: string
+  readonly abortReason?: string
+  readonly error?: ErrorInfo
+  readonly metadata?: Readonly<Record<string, unknown>>
+}
+/** A ledger row of one event (written by the host's runtime). */
+export interface AgentEventRecord extends OwnershipScope {
+  readonly id: string
+  readonly sessionId: string
+  readonly runId?: string
+  readonly sequence?: number
+  readonly entryId?: string
+  readonly type: AgentEventType
+  readonly timestamp: string
+  readonly event: AgentEvent
+  readonly redacted: boolean
+  readonly metadata?: Readonly<Record<string, unknown>>
+}
+export type UsageScope = 'provider_turn' | 'run_total'
+/** A ledger row of usage (written by the host's runtime). */
+export interface UsageRecord extends OwnershipScope {
+  readonly id: string
+  readonly sessionId: string
+  readonly runId?: string
+  readonly entryId?: string
+  readonly scope: UsageScope
+  readonly turn?: number
+  readonly attempt?: number
+  readonly usage: Usage
+  readonly recordedAt: string
+  readonly metadata?: Readonly<Record<string, unknown>>
+}
+/**
+ * The host's write-side ledger. Dispatch here writes only `appendToolCall` rows; the other
+ * methods belong to the contract so one ledger object serves the host's whole runtime.
+ */
 export interface RunLedger {
-  appendToolCall(record: ToolCallRecord): void | Promise<void>
+  appendRun(record: RunRecord): Promise<void> | void
+  appendEvent(record: AgentEventRecord): Promise<void> | void
+  appendToolCall(record: ToolCallRecord): Promise<void> | void
+  appendUsage(record: UsageRecord): Promise<void> | void
 }
 /** Redacts successful results and ledger rows. */
 export interface SecretRedactor {
@@ -294,11 +667,111 @@ export interface DuplicateRegistrationOptions {
 }
 export interface ToolRegistryOptions extends DuplicateRegistrationOptions {}
 
-/** Out of scope here (accepted and ignored so hosts that set them still compile). */
-export type ToolEffectStore = unknown
-/** Out of scope here (accepted and ignored). */
-export type Guardrails = unknown
-/** Out of scope here (accepted and ignored). */
+export type ToolEffectStatus = 'pending' | 'dispatched' | 'completed' | 'failed_retryable' | 'failed_terminal' | 'unknown'
+export interface ToolEffectRecord extends OwnershipScope {
+  readonly key: string
+  readonly sessionId: string
+  readonly runId: string
+  readonly toolCallId: string
+  readonly toolName: string
+  readonly argumentsHash: string
+  readonly status: ToolEffectStatus
+  readonly attempt: number
+  readonly version: number
+  readonly claimToken?: string
+  readonly result?: ToolResult
+  readonly resultRef?: string
+  readonly failure?: { readonly code: string; readonly reference?: string }
+  readonly createdAt: string
+  readonly updatedAt: string
+  readonly expiresAt?: string
+}
+export interface ToolEffectKey {
+  readonly identity: AgentIdentity
+  readonly ownership: OwnershipScope
+  readonly key: string
+  readonly sessionId: string
+  readonly runId: string
+  readonly toolCallId: string
+  readonly toolName: string
+  readonly argumentsHash: string
+  readonly signal?: AbortSignal
+}
+export interface ToolEffectTransition extends ToolEffectKey {
+  readonly claimToken: string
+  readonly expectedVersion: number
+}
+/** The reference's durable effect store (out of scope here: accepted and ignored by dispatch). */
+export interface ToolEffectStore {
+  get(input: ToolEffectKey): Promise<ToolEffectRecord | undefined>
+  begin(
+    input: ToolEffectKey & { readonly claimTtlMs?: number; readonly maxAttempts?: number },
+  ): Promise<{ readonly outcome: 'acquired' | 'existing'; readonly record: ToolEffectRecord }>
+  markDispatched(input: ToolEffectTransition): Promise<ToolEffectRecord>
+  complete(input: ToolEffectTransition & { readonly result?: ToolResult; readonly resultRef?: string }): Promise<ToolEffectRecord>
+  fail(
+    input: ToolEffectTransition & {
+      readonly status: 'failed_retryable' | 'failed_terminal'
+      readonly failure: { readonly code: string; readonly reference?: string }
+    },
+  ): Promise<ToolEffectRecord>
+  markUnknown(input: ToolEffectTransition & { readonly failure?: { readonly code: string; readonly reference?: string } }): Promise<ToolEffectRecord>
+  resolveUnknown(
+    input: ToolEffectKey & {
+      readonly expectedVersion: number
+      readonly status: 'completed' | 'failed_retryable' | 'failed_terminal'
+      readonly result?: ToolResult
+      readonly resultRef?: string
+      readonly failure?: { readonly code: string; readonly reference?: string }
+    },
+  ): Promise<ToolEffectRecord>
+  cleanup(input: {
+    readonly ownership: OwnershipScope
+    readonly before: string
+    readonly limit?: number
+    readonly signal?: AbortSignal
+  }): Promise<{ readonly deleted: number }>
+}
+export type GuardrailValue<S extends GuardrailStage> = S extends 'input'
+  ? readonly Message[]
+  : S extends 'output'
+    ? ProviderTurnResult
+    : S extends 'tool_input'
+      ? ToolCallContent
+      : ToolResult
+export interface GuardrailContext<S extends GuardrailStage> {
+  readonly stage: S
+  readonly value: GuardrailValue<S>
+  readonly sessionId: string
+  readonly runId: string
+  readonly toolCallId?: string
+  readonly toolName?: string
+  readonly metadata: Readonly<Record<string, unknown>>
+  readonly signal: AbortSignal
+}
+export interface GuardrailDecision {
+  readonly action: GuardrailAction
+  readonly reason?: string
+  readonly metadata?: Readonly<Record<string, unknown>>
+}
+export interface Guardrail<S extends GuardrailStage = GuardrailStage> {
+  readonly name: string
+  readonly stage: S
+  readonly revision?: string
+  evaluate(context: GuardrailContext<S>): GuardrailDecision | Promise<GuardrailDecision>
+}
+/** The reference's guardrail stages (out of scope here: accepted and ignored by dispatch). */
+export interface Guardrails {
+  readonly input?: readonly Guardrail<'input'>[]
+  readonly output?: readonly Guardrail<'output'>[]
+  readonly toolInput?: readonly Guardrail<'tool_input'>[]
+  readonly toolOutput?: readonly Guardrail<'tool_output'>[]
+  readonly maxConcurrency?: number
+}
+/**
+ * The reference runtime's run-limit tracker (a class of that runtime). Out of scope here:
+ * accepted and ignored, so any value, the reference's tracker included, type-checks.
+ */
 export type RunLimitTracker = unknown
 
 export interface DispatchToolCallOptions {
@@ -391,31 +864,33 @@ export interface PermissionPolicy {
 export class PermissionDeniedError extends Error {
   readonly code: 'ERR_PRISM_PERMISSION_DENIED'
   readonly request: PermissionRequest
-  readonly decision?: PermissionDecision
-  constructor(request: PermissionRequest, decision?: PermissionDecision)
+  readonly decision: PermissionDecision
+  constructor(request: PermissionRequest, decision: PermissionDecision)
 }
 export function checkPermission(policy: PermissionPolicy | undefined, request: PermissionRequest): Promise<PermissionDecision>
 export function assertPermission(policy: PermissionPolicy | undefined, request: PermissionRequest): Promise<void>
 export function createStaticPermissionPolicy(options: { readonly allow?: readonly string[]; readonly deny?: readonly string[] } | boolean): PermissionPolicy
 
 export interface TrustRequest {
-  readonly kind: 'tool' | 'extension' | 'resource' | (string & {})
+  readonly kind: 'project' | 'resource' | 'extension' | 'tool' | (string & {})
   readonly target: string
-  readonly capability: string
+  readonly capability?: string
   readonly metadata?: Readonly<Record<string, unknown>>
 }
 export interface TrustDecision {
   readonly trusted: boolean
   readonly reason?: string
+  readonly metadata?: Readonly<Record<string, unknown>>
 }
+/** `check` answers with a decision object; `isTrusted` reduces it to a boolean. */
 export interface TrustPolicy {
-  check(request: TrustRequest): TrustDecision | boolean | Promise<TrustDecision | boolean>
+  check(request: TrustRequest): TrustDecision | Promise<TrustDecision>
 }
 export class TrustDeniedError extends Error {
   readonly code: 'ERR_PRISM_UNTRUSTED'
   readonly request: TrustRequest
-  readonly decision?: TrustDecision
-  constructor(request: TrustRequest, decision?: TrustDecision)
+  readonly decision: TrustDecision
+  constructor(request: TrustRequest, decision: TrustDecision)
 }
 export function isTrusted(policy: TrustPolicy | undefined, request: TrustRequest): Promise<boolean>
 export function assertTrusted(policy: TrustPolicy | undefined, request: TrustRequest): Promise<void>
@@ -426,13 +901,29 @@ export function denialToErrorInfo(error: unknown): ErrorInfo
 // 5. Middleware
 // ---------------------------------------------------------------------------------------------
 
-export type MiddlewareHook = 'tool_call' | 'tool_result' | (string & {})
-export type MiddlewareNext<T = unknown> = (value?: T) => Promise<T>
+/** The hooks of the reference's runtime; dispatch here runs `tool_call` and `tool_result`. */
+export type MiddlewareHookName =
+  | 'provider_request'
+  | 'input_assembly'
+  | 'prompt_build'
+  | 'context'
+  | 'tool_call'
+  | 'tool_result'
+  | 'retry'
+  | 'compaction'
+  | 'session_start'
+  | 'session_shutdown'
+export type MiddlewareHook = MiddlewareHookName | (string & {})
+/** Runs the rest of the chain on `value` and resolves to its result. */
+export type MiddlewareNext<T> = (value: T) => Promise<T>
 export type Middleware<T = unknown> = (value: T, next: MiddlewareNext<T>) => T | Promise<T>
 export interface ExtensionEvent {
   readonly type: 'extension_error' | (string & {})
-  readonly extension: string
+  readonly payload?: unknown
+  /** The failing middleware's extension name, when known. */
+  readonly extension?: string
   readonly error?: ErrorInfo
+  readonly metadata?: Readonly<Record<string, unknown>>
 }
 export interface MiddlewareRegistryOptions {
   /** `"event"` (default): a throwing middleware is skipped and reported; `"throw"`: rethrown. */
@@ -460,26 +951,65 @@ export interface Message {
   readonly metadata?: Readonly<Record<string, unknown>>
 }
 export type AgentInput = string | Message | readonly Message[]
-export type AgentFinishReason = 'stop' | 'turn_limit' | 'aborted' | 'error' | (string & {})
-/** The host's provider request (assembled by the host's runtime; opaque to the loop). */
-export interface ProviderRequest {
-  readonly messages?: readonly Message[]
-  readonly [key: string]: unknown
+
+/** A block of context the host's runtime adds to a provider request. */
+export interface ContextBlock {
+  readonly id?: string
+  readonly title?: string
+  readonly content: string | readonly ContentBlock[]
+  readonly priority?: number
+  readonly metadata?: Readonly<Record<string, unknown>>
 }
-/** Token and cost accounting of a provider turn. */
-export interface Usage {
-  readonly inputTokens?: number
-  readonly outputTokens?: number
-  readonly totalTokens?: number
-  readonly cacheReadTokens?: number
-  readonly cacheWriteTokens?: number
-  readonly cost?: number
-  readonly currency?: string
+export type CacheRetention = 'none' | 'short' | 'long'
+export type PromptCacheMode = 'auto' | 'on' | 'off'
+export type PromptCacheBreakpointLocation =
+  | 'system_prompt'
+  | 'tools'
+  | 'stable_context'
+  | 'last_stable_message'
+  | 'last_user_message'
+  | 'message_id'
+export type PromptCacheBreakpointTtl = 'short' | 'long'
+export interface PromptCacheBreakpoint {
+  readonly location: PromptCacheBreakpointLocation
+  readonly messageId?: string
+  readonly ttl?: PromptCacheBreakpointTtl
+}
+export interface PromptCacheHints {
+  readonly mode?: PromptCacheMode
+  readonly key?: string
+  readonly retention?: CacheRetention
+  readonly breakpoints?: readonly PromptCacheBreakpoint[]
+}
+export interface StructuredOutputOptions {
+  readonly name: string
+  readonly schema: JsonObject
+  readonly strict?: boolean
+}
+export interface ProviderRequestOptions {
+  readonly sessionId?: string
+  readonly cacheRetention?: CacheRetention
+  readonly cacheKey?: string
+  readonly cache?: PromptCacheHints
+  readonly headers?: Readonly<Record<string, string>>
+  readonly compat?: JsonObject
+  readonly extra?: JsonObject
+  readonly structuredOutput?: StructuredOutputOptions
+  readonly continuation?: { readonly cursor: string }
+}
+/** The provider request the host's runtime assembles (`LoopContext.assemble`); the loop passes it on. */
+export interface ProviderRequest {
+  readonly model: ModelConfig
+  readonly messages: readonly Message[]
+  readonly tools?: readonly ToolDefinition[]
+  readonly context?: readonly ContextBlock[]
+  readonly options?: ProviderRequestOptions
+  readonly metadata?: Readonly<Record<string, unknown>>
+  readonly signal?: AbortSignal
 }
 /**
- * One provider turn as the host runtime's `generate` resolves it: the assistant content, its
- * tool calls, and whether an assistant message started (the loop then records
- * `{ id: messageId, role: "assistant", content }`).
+ * One provider turn as `LoopContext.generate` returns it: the streamed content blocks, the
+ * complete tool calls, the assistant message id, whether the turn started, and its usage.
  */
 export interface ProviderTurnResult {
   readonly content: readonly ContentBlock[]
@@ -498,6 +1028,7 @@ export interface LoopContext {
   readonly input: AgentInput
   readonly inputMessages: readonly Message[]
   readonly maxToolRounds: number
+  /** Set by a loop that stops at a ceiling (`turn_limit`); the runtime reports it. */
   finishReason?: AgentFinishReason
   /** Maximum independent tool calls dispatched concurrently per provider turn. Default `1`. */
   readonly toolConcurrency: number
@@ -516,12 +1047,43 @@ export interface LoopContext {
 export interface AgentLoopStrategy {
   readonly name: string
   readonly revision?: string
-  /** Resolves to the run's usage (the last a turn reported), if any. */
+  /** Runs the loop; resolves to the run's usage when the strategy tracks it. */
   run(ctx: LoopContext): Promise<Usage | undefined>
+  /** Loop-local state captured at a durable suspension (declared together with `restore`). */
+  snapshot?(): JsonValue
+  restore?(snapshot: JsonValue): void
 }
+
+export interface ArtifactContext {
+  readonly sessionId: string
+  readonly runId: string
+  readonly turn: number
+  readonly signal: AbortSignal
+  readonly metadata: Readonly<Record<string, unknown>>
+}
+export interface ArtifactParseResult<T> {
+  readonly ok: boolean
+  readonly value?: T
+  readonly error?: string
+}
+export type ArtifactParser<T> = (text: string, ctx: ArtifactContext) => ArtifactParseResult<T> | Promise<ArtifactParseResult<T>>
+export type ArtifactValidator<T> = (value: T, ctx: ArtifactContext) => ArtifactValidation | Promise<ArtifactValidation>
+export type ArtifactRepairer<T> = (value: T | undefined, failure: ArtifactValidation, ctx: ArtifactContext) => AgentInput | Promise<AgentInput>
+
+/** Loop options; only `single-shot` runs here (generate-validate-revise is the host runtime's). */
 export type AgentLoopOptions =
   | { readonly strategy: 'single-shot'; readonly toolConcurrency?: number }
-  | { readonly strategy: 'generate-validate-revise'; readonly [key: string]: unknown }
+  | {
+      readonly strategy: 'generate-validate-revise'
+      readonly validator: ArtifactValidator<unknown>
+      readonly parser?: ArtifactParser<unknown>
+      readonly repairer?: ArtifactRepairer<unknown>
+      readonly maxRevisions?: number
+      readonly toolCalls?: 'disabled' | 'bounded'
+      readonly structuredOutput?: StructuredOutputOptions
+      readonly structuredOutputMode?: 'native' | 'artifact-loop'
+      readonly structuredOutputTiming?: 'every-turn' | 'final-turn-only'
+    }
 
 /** The single-shot loop (name `"single-shot"`, revision `"1"`), dispatching through this package. */
 export const singleShotLoop: AgentLoopStrategy

@@ -5,6 +5,7 @@ import {
   createReadTool,
   createShellTool,
   createWriteTool,
+  createReadPathSet,
   formatSize,
   withFileMutationQueue,
   DEFAULT_MAX_BYTES,
@@ -20,7 +21,7 @@ import type { ExecutionPolicy, ToolDefinition, ToolResult } from 'prism-native'
 const policy: ExecutionPolicy = {
   check: async (action) => (action.kind === 'shell' && action.command?.includes('rm') ? { allowed: false, reason: 'no rm' } : { allowed: true }),
 }
-const readPathSet = new Set<string>()
+const readPathSet = createReadPathSet()
 const readOptions: ReadToolOptions = {
   executionPolicy: policy,
   maxImageBytes: DEFAULT_MAX_IMAGE_BYTES,
@@ -39,7 +40,7 @@ const shellOptions: ShellToolOptions = { executionPolicy: policy, timeout: 30, e
 
 const tools: ToolDefinition[] = [
   createReadTool('/tmp', readOptions),
-  createWriteTool('/tmp', { executionPolicy: policy, requireReadBeforeWrite: true, readPathSet, onEvent: (e) => void e.path }),
+  createWriteTool('/tmp', { executionPolicy: policy, requireReadBeforeWrite: true, readPathSet, onEvent: (e) => void (e.type === 'file_changed' && e.path) }),
   createEditTool('/tmp', { maxEdits: 10 }),
   createShellTool('/tmp', shellOptions),
 ]

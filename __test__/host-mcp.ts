@@ -1,7 +1,13 @@
 // A host of prism-native/mcp written against its public signatures (type-checked only).
 import { createToolRegistry, dispatchToolCall, type ToolResult } from '../index.js'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import {
+  attachMcpToolBridge,
   connectMcpTools,
+  createMcpTransport,
+  listAllMcpTools,
+  mapMcpToolsToDefinitions,
+  HARD_MAX_TOOLS,
   defaultMcpNamePrefix,
   formatMcpToolName,
   assertValidServerId,
@@ -69,4 +75,23 @@ export async function host(signal: AbortSignal): Promise<ToolResult> {
   }
   await remote.close()
   return result
+}
+
+/** A host that already holds a JS SDK client (its own connection and auth). */
+export async function attached(client: Client, signal: AbortSignal): Promise<number> {
+  const transport = createMcpTransport({ type: 'streamable-http', url: 'https://mcp.example.com/mcp', allowedOrigins: ['https://mcp.example.com'] })
+  await client.connect(transport)
+  const listed = await listAllMcpTools(client, signal, { maxTools: HARD_MAX_TOOLS })
+  const defs = mapMcpToolsToDefinitions(listed, {
+    namePrefix: 'mcp:own:',
+    serverId: 'own',
+    callTimeoutMs: 1_000,
+    maxResultBytes: 1_000,
+    isClosed: () => false,
+    callRemoteTool: async (remoteName, _args, ctx) => ({ toolCallId: ctx.toolCallId, name: remoteName }),
+  })
+  const bridge = await attachMcpToolBridge(client, transport, { serverId: 'own', maxTools: 10 })
+  const names = bridge.tools.map((t) => t.name)
+  await bridge.close()
+  return listed.length + defs.length + names.length + (bridge.apps?.tools.length ?? 0)
 }

@@ -14,6 +14,7 @@ import {
   SandboxExecutionError,
   type CommandRule,
   type CodingApprovalRequest,
+  type NativeSandboxAdapter,
   type SandboxAdapter,
   type BashOperations,
 } from '../lib/coding-tools/security.js'
@@ -41,7 +42,7 @@ export async function host(): Promise<void> {
   const firstRule: string | undefined = explained.parts[0]?.rule?.pattern
   const meta: boolean = hasShellMetacharacters('a | b') && isPathInside('/a', '/a/b')
   const inside: boolean = (await isPathInsideReal('/a', '/a/b')) && (await assertPathInsideRoots(['/a'], '/a/b'))
-  const adapter: SandboxAdapter = landlockAbiVersion() >= 4 ? await createLandlockSandbox({ roots: ['/home/dev/project'] }) : await createBubblewrapSandbox({ roots: ['/home/dev/project'], network: false })
+  const adapter: NativeSandboxAdapter = landlockAbiVersion() >= 4 ? await createLandlockSandbox({ roots: ['/home/dev/project'] }) : await createBubblewrapSandbox({ roots: ['/home/dev/project'], network: false })
   const ops: BashOperations = createSandboxBashOperations(adapter)
   try {
     const { exitCode } = await ops.exec('make', '/home/dev/project', { onData: (b: Buffer) => void b.length, timeout: 60 })
@@ -49,5 +50,13 @@ export async function host(): Promise<void> {
   } catch (e) {
     if (e instanceof SandboxExecutionError) void e.code
   }
-  void [exclusive, verdict, firstRule, meta, inside, adapter.capabilities?.network]
+  const hostAdapter: SandboxAdapter = {
+    capabilities: { workspaceCoherent: true, filesystemIsolated: true, networkIsolated: true, processIsolated: true, privilegeIsolated: false, egressRestricted: true },
+    exec: async ({ onData }) => {
+      onData?.(Buffer.from('ok'))
+      return { exitCode: 0 }
+    },
+  }
+  const hostOps: BashOperations = createSandboxBashOperations(hostAdapter)
+  void [exclusive, verdict, firstRule, meta, inside, adapter.capabilities.network, hostOps]
 }

@@ -63,7 +63,12 @@ async function main(): Promise<void> {
     emit: (event) => {
       events.push(event)
     },
-    ledger: { appendToolCall: (row) => void row.status },
+    ledger: {
+      appendRun: () => undefined,
+      appendEvent: () => undefined,
+      appendToolCall: (row) => void row.result?.error,
+      appendUsage: () => undefined,
+    },
   })
   void result.error?.message
   void visible
@@ -74,7 +79,7 @@ async function main(): Promise<void> {
   applyExecutionDecision(action, decision)
   const denied = new ExecutionDeniedError(action, { allowed: false })
   const code: 'ERR_PRISM_EXECUTION_DENIED' = denied.code
-  const perm: 'ERR_PRISM_PERMISSION_DENIED' = new PermissionDeniedError({ kind: 'tool', action: 'execute', target: 'x' }).code
+  const perm: 'ERR_PRISM_PERMISSION_DENIED' = new PermissionDeniedError({ kind: 'tool', action: 'execute', target: 'x' }, { allowed: false }).code
   void code
   void perm
 

@@ -72,15 +72,74 @@ export interface TransformImageInput {
 }
 export type TransformImage = (input: TransformImageInput) => Promise<Buffer>
 
+/** What `ReadOperations.readText` is asked for: one page of lines starting at `offset` (1-based). */
+export interface ReadTextOptions {
+  readonly offset: number
+  /** Lines wanted; absent: up to `maxLines`. */
+  readonly limit?: number
+  readonly maxLines: number
+  readonly maxBytes: number
+  /** Stop scanning after this many bytes. */
+  readonly maxScanBytes: number
+  readonly signal?: AbortSignal
+}
+/** One page of text, as `ReadOperations.readText` returns it. */
+export interface ReadTextResult {
+  readonly content: string
+  readonly startLine: number
+  readonly outputLines: number
+  readonly hasMore: boolean
+  readonly nextOffset?: number
+  readonly truncatedBy: 'lines' | 'bytes' | null
+  readonly firstLineExceedsLimit: boolean
+  readonly scannedBytes: number
+  readonly totalLines?: number
+  readonly totalBytes?: number
+}
+/** Extracts text from binary documents (PDF, office files) for read. */
+export interface DocumentReader {
+  /** Largest input the reader accepts. */
+  readonly maxInputBytes: number
+  /** Largest text it returns. */
+  readonly maxTextBytes: number
+  /** Resolves to `null` when the file is not a document it handles. */
+  extract(input: { readonly buffer: Buffer; readonly path: string; readonly signal?: AbortSignal }): Promise<DocumentReaderResult | null>
+}
+export interface DocumentReaderResult {
+  readonly text: string
+  readonly format: string
+  readonly pages: number
+  readonly truncatedBy: 'pages' | 'bytes' | null
+}
 /** A host file backend for read (used instead of the native path when given). */
 export interface ReadOperations {
-  access(absolutePath: string): Promise<void>
-  readFile(absolutePath: string, options?: { readonly maxBytes?: number; readonly signal?: AbortSignal }): Promise<Buffer | Uint8Array>
-  stat?(absolutePath: string): Promise<{ readonly size: number }>
-  /** Bytes `position .. position+length` (fewer at the end; none past it). */
-  readText?(absolutePath: string, options: { readonly position: number; readonly length: number; readonly signal?: AbortSignal }): Promise<Buffer | Uint8Array | string>
+  /** The whole file, at most `maxBytes` (a larger file is an error). */
+  readFile: (absolutePath: string, options: { maxBytes: number; signal?: AbortSignal }) => Promise<Buffer>
+  /** One page of text lines. */
+  readText: (absolutePath: string, options: ReadTextOptions) => Promise<ReadTextResult>
+  access: (absolutePath: string, options?: { signal?: AbortSignal }) => Promise<void>
+  statFile: (absolutePath: string, options?: { signal?: AbortSignal }) => Promise<{ size: number }>
+  /** The file's image type (`image/png`, ...); null or undefined when it is not a supported image. */
+  detectImageMimeType?: (absolutePath: string) => Promise<string | null | undefined>
 }
-export type DocumentReader = (input: { readonly path: string; readonly absolutePath: string; readonly signal?: AbortSignal }) => Promise<string | undefined> | string | undefined
+/** Paths the session has read, for `requireReadBeforeWrite` (`createReadPathSet`). */
+export interface ReadPathSet {
+  has(path: string): boolean
+  add(path: string): void
+  list(): readonly string[]
+  clear(): void
+}
+/** An empty read-path set. */
+export declare function createReadPathSet(): ReadPathSet
+export interface ReadBeforeWriteOptions {
+  /** Refuse to write or edit a path this session has not read. */
+  requireReadBeforeWrite?: boolean
+  readPathSet?: ReadPathSet
+}
+/** The image type read and the model accept (`image/png`, `image/jpeg`, ...) from the magic bytes; null otherwise. */
+export declare function detectSupportedImageMimeType(buffer: Buffer): string | null
+/** The same for the first bytes of a file; null when it cannot be read. */
+export declare function detectSupportedImageMimeTypeFromFile(filePath: string): Promise<string | null>
 
 export interface ReadToolOptions {
   readonly executionPolicy?: ExecutionPolicy
@@ -95,40 +154,66 @@ export interface ReadToolOptions {
   /** Default 51,200; hard cap 1 MiB. */
   readonly maxBytes?: number
   /** Paths read successfully are added here (for `requireReadBeforeWrite`). */
-  readonly readPathSet?: Set<string>
+  readonly readPathSet?: ReadPathSet
   readonly documentReader?: DocumentReader
 }
 
+export type FileChangeOp = 'write' | 'edit' | 'delete' | 'move'
+/** Emitted by write and edit after a file changed. */
 export interface FileChangedEvent {
   readonly type: 'file_changed'
   readonly path: string
-  readonly op: 'write' | 'edit'
-  readonly toolCallId: string
+  readonly op: FileChangeOp
+  readonly toolCallId?: string
 }
+/** Events of the reference's coding lifecycle; write and edit here emit `file_changed`. */
+export type CodingLifecycleEvent =
+  | {
+      readonly type: 'process_started' | 'process_exited' | 'process_killed' | 'process_released' | 'process_expired' | 'process_unknown'
+      readonly sessionId: string
+      readonly processId: string
+      readonly owner: string
+      readonly exitCode?: number | null
+      readonly at: string
+    }
+  | FileChangedEvent
+  | { readonly type: 'worktree_changed'; readonly action: 'add' | 'remove'; readonly path: string; readonly toolCallId?: string }
+  | {
+      readonly type: 'permission_denied'
+      readonly reason: string
+      readonly toolName: string
+      readonly toolCallId?: string
+      readonly approvalId?: string
+    }
+  | { readonly type: 'configuration_changed'; readonly keys: readonly string[] }
+  | {
+      readonly type: 'plan_changed'
+      readonly planPath: string
+      readonly todos: readonly { readonly id: string; readonly text: string; readonly done: boolean }[]
+    }
+  | { readonly type: 'plan_removed'; readonly planPath: string }
 
 /** A host file backend for write. */
 export interface WriteOperations {
-  mkdir?(dir: string): Promise<void>
-  writeFile(absolutePath: string, content: string): Promise<void>
-  access?(absolutePath: string): Promise<void>
+  writeFile: (absolutePath: string, content: string, options?: { maxBytes: number; signal?: AbortSignal }) => Promise<void>
+  mkdir: (dir: string, options?: { signal?: AbortSignal }) => Promise<void>
 }
-export interface WriteToolOptions {
+export interface WriteToolOptions extends ReadBeforeWriteOptions {
   readonly executionPolicy?: ExecutionPolicy
   readonly operations?: WriteOperations
   /** Default 8 MiB; hard cap 64 MiB. */
   readonly maxInputBytes?: number
-  readonly requireReadBeforeWrite?: boolean
-  readonly readPathSet?: Set<string>
-  readonly onEvent?: (event: FileChangedEvent) => void
+  readonly onEvent?: (event: CodingLifecycleEvent) => void
 }
 
-/** A host file backend for edit. */
+/** A host file backend for edit; `statFile` bounds the size before any read. */
 export interface EditOperations {
-  access?(absolutePath: string): Promise<void>
-  readFile(absolutePath: string): Promise<Buffer | Uint8Array | string>
-  writeFile(absolutePath: string, content: string): Promise<void>
+  readFile: (absolutePath: string, options: { maxBytes: number; signal?: AbortSignal }) => Promise<Buffer>
+  writeFile: (absolutePath: string, content: string, options?: { signal?: AbortSignal }) => Promise<void>
+  access: (absolutePath: string, options?: { signal?: AbortSignal }) => Promise<void>
+  statFile: (absolutePath: string, options?: { signal?: AbortSignal }) => Promise<{ size: number }>
 }
-export interface EditToolOptions {
+export interface EditToolOptions extends ReadBeforeWriteOptions {
   readonly executionPolicy?: ExecutionPolicy
   readonly operations?: EditOperations
   /** Default 8 MiB; hard cap 64 MiB. */
@@ -137,29 +222,27 @@ export interface EditToolOptions {
   readonly maxInputBytes?: number
   /** Default 100; hard cap 1,000. */
   readonly maxEdits?: number
-  readonly requireReadBeforeWrite?: boolean
-  readonly readPathSet?: Set<string>
-  readonly onEvent?: (event: FileChangedEvent) => void
+  readonly onEvent?: (event: CodingLifecycleEvent) => void
 }
 
 export interface BashSpawnContext {
-  readonly command: string
-  readonly cwd: string
-  readonly env: Record<string, string | undefined>
+  command: string
+  cwd: string
+  env: NodeJS.ProcessEnv
 }
-export type BashSpawnHook = (context: BashSpawnContext) => Partial<BashSpawnContext> | void | Promise<Partial<BashSpawnContext> | void>
+/** Rewrites the command, directory or environment before the shell starts. */
+export type BashSpawnHook = (context: BashSpawnContext) => BashSpawnContext
+export interface BashExecOptions {
+  /** Receives stdout and stderr chunks as they arrive. */
+  onData: (data: Buffer) => void
+  signal?: AbortSignal
+  /** Seconds. */
+  timeout?: number
+  env?: NodeJS.ProcessEnv
+}
 /** A host process backend for shell (used instead of the native path when given). */
 export interface BashOperations {
-  exec(
-    command: string,
-    cwd: string,
-    options: {
-      readonly onData: (data: Buffer) => void
-      readonly signal: AbortSignal
-      readonly timeout: number
-      readonly env: Record<string, string | undefined>
-    },
-  ): Promise<{ readonly exitCode: number | null }>
+  exec: (command: string, cwd: string, options: BashExecOptions) => Promise<{ exitCode: number | null }>
 }
 export interface ShellToolOptions {
   readonly executionPolicy?: ExecutionPolicy

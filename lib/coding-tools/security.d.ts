@@ -1,4 +1,5 @@
 import type { ExecutionAction, ExecutionPolicy } from '../../index.js'
+import type { BashOperations } from './agent.js'
 
 /** What the host's approval callback receives. */
 export interface CodingApprovalRequest {
@@ -72,16 +73,24 @@ export function isPathInside(root: string, target: string): boolean
 export function isPathInsideReal(root: string, target: string): Promise<boolean>
 export function assertPathInsideRoots(roots: readonly string[], target: string): Promise<boolean>
 
-/** The shell tool's execution seam. */
-export interface BashOperations {
-  exec(
-    command: string,
-    cwd: string,
-    options: { onData: (data: Buffer) => void; signal?: AbortSignal; timeout?: number; env?: NodeJS.ProcessEnv },
-  ): Promise<{ exitCode: number | null }>
-}
-/** What a sandbox backend actually enforces. */
+/** The shell tool's execution seam (the same type as the coding tools' `BashOperations`). */
+export type { BashOperations, BashExecOptions } from './agent.js'
+/**
+ * What a host's sandbox adapter attests it enforces (booleans a caller can require before it
+ * routes commands through the adapter).
+ */
 export interface SandboxCapabilities {
+  /** The sandbox sees the workspace at the same paths and contents as the host. */
+  readonly workspaceCoherent: boolean
+  readonly filesystemIsolated: boolean
+  readonly networkIsolated: boolean
+  readonly processIsolated: boolean
+  readonly privilegeIsolated: boolean
+  /** Network egress, if any, goes through a controlled path. */
+  readonly egressRestricted: boolean
+}
+/** What a native sandbox backend (`createBubblewrapSandbox`, `createLandlockSandbox`) reports it enforces. */
+export interface NativeSandboxCapabilities {
   readonly backend: string
   /** Whether the sandbox may reach the network. */
   readonly network: boolean
@@ -102,7 +111,66 @@ export interface SandboxAdapter {
   exec(request: SandboxExecRequest): Promise<{ exitCode: number | null }>
   readonly capabilities?: Readonly<SandboxCapabilities>
 }
-export function createSandboxBashOperations(adapter: SandboxAdapter): BashOperations & { readonly capabilities?: Readonly<SandboxCapabilities> }
+/** A command run by file and arguments (no shell) inside a disposable sandbox. */
+export interface SandboxExecFileRequest {
+  readonly file: string
+  readonly args: readonly string[]
+  readonly cwd?: string
+  readonly env?: Readonly<Record<string, string>>
+  readonly onData?: (data: Buffer) => void
+  readonly signal?: AbortSignal
+  readonly timeout?: number
+}
+export type SandboxStatusState = 'running' | 'stopped' | 'removed' | 'failed'
+export interface SandboxExportMetadata {
+  readonly sha256: string
+  readonly entryCount: number
+  readonly byteCount: number
+  readonly format: 'tar'
+}
+export interface SandboxStatus {
+  readonly id: string
+  readonly state: SandboxStatusState
+  readonly image: string
+  readonly startedAt: number
+  readonly lastActivityAt: number
+  readonly commandCount: number
+  readonly importIdentity?: SandboxExportMetadata
+  readonly lastExportIdentity?: SandboxExportMetadata
+}
+export interface SandboxCloseOptions {
+  readonly export?: (stream: import('node:stream').Readable, metadata: SandboxExportMetadata) => Promise<void>
+  readonly signal?: AbortSignal
+}
+export interface SandboxProcessHandle {
+  write(data: Uint8Array): Promise<void>
+  signal(name: string): Promise<void>
+  kill(): Promise<void>
+  release(): Promise<void>
+  wait(options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<{ exitCode: number | null }>
+}
+/**
+ * A host's container-style sandbox with a lifecycle (prism-native provides none; a host's own
+ * implementation works as a `SandboxAdapter` for `createSandboxBashOperations`).
+ */
+export interface DisposableSandbox extends SandboxAdapter {
+  readonly id: string
+  readonly importIdentity?: SandboxExportMetadata
+  readonly lastExportIdentity?: SandboxExportMetadata
+  execFile(request: SandboxExecFileRequest): Promise<{ exitCode: number | null }>
+  status(): Promise<SandboxStatus>
+  stop(options?: { graceMs?: number; signal?: AbortSignal }): Promise<void>
+  kill(options?: { signal?: AbortSignal }): Promise<void>
+  close(options?: SandboxCloseOptions): Promise<SandboxExportMetadata | undefined>
+  startProcess?(request: SandboxExecFileRequest): Promise<SandboxProcessHandle>
+}
+/** A native sandbox backend: an adapter whose `capabilities` describe the native enforcement. */
+export interface NativeSandboxAdapter {
+  exec(request: SandboxExecRequest): Promise<{ exitCode: number | null }>
+  readonly capabilities: Readonly<NativeSandboxCapabilities>
+}
+/** Shell operations that run every command through `adapter.exec`; it carries the adapter's `capabilities`. */
+export function createSandboxBashOperations(adapter: SandboxAdapter | NativeSandboxAdapter): BashOperations
 export class SandboxExecutionError extends Error {
   readonly code: 'ERR_PRISM_SANDBOX_EXECUTION'
   constructor(message: string, options?: ErrorOptions)
@@ -117,8 +185,8 @@ export interface SandboxBackendOptions {
   readonly shellPath?: string
 }
 /** Probes bubblewrap; rejects with SandboxExecutionError when the host cannot provide it. */
-export function createBubblewrapSandbox(options: SandboxBackendOptions & { readonly bwrapPath?: string }): Promise<SandboxAdapter & { readonly capabilities: Readonly<SandboxCapabilities> }>
+export function createBubblewrapSandbox(options: SandboxBackendOptions & { readonly bwrapPath?: string }): Promise<NativeSandboxAdapter>
 /** Rejects with SandboxExecutionError when the kernel's Landlock cannot enforce the request. */
-export function createLandlockSandbox(options: SandboxBackendOptions): Promise<SandboxAdapter & { readonly capabilities: Readonly<SandboxCapabilities> }>
+export function createLandlockSandbox(options: SandboxBackendOptions): Promise<NativeSandboxAdapter>
 /** The kernel's Landlock ABI (0 without Landlock). */
 export function landlockAbiVersion(): number

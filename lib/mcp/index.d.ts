@@ -1,5 +1,5 @@
 // prism-native/mcp: MCP servers' tools as ordinary tool definitions, on a native (rmcp) client.
-import type { ContentBlock, ErrorInfo, ToolDefinition, ToolEffectDeclaration } from '../../index.js'
+import type { ContentBlock, ErrorInfo, JsonObject, ToolDefinition, ToolEffectDeclaration, ToolExecutionContext, ToolResult } from '../../index.js'
 
 /** A server started as a child process, speaking MCP over its stdin/stdout. */
 export interface McpStdioTransport {
@@ -13,10 +13,14 @@ export interface McpStdioTransport {
   readonly stderr?: 'inherit' | 'pipe' | 'ignore' | 'overlapped'
 }
 
+export interface MediaHostAddress {
+  readonly address: string
+  readonly family: 4 | 6
+}
 /** Not supported natively (pass nothing): DNS is resolved and pinned by the bridge. */
-export type MediaHostnameResolver = (hostname: string) => Promise<readonly string[]> | readonly string[]
+export type MediaHostnameResolver = (hostname: string, signal: AbortSignal) => Promise<readonly MediaHostAddress[]>
 /** MCP OAuth is out of scope: setting it throws `McpUnsupportedCapabilityError`. */
-export type McpClientAuthOptions = Readonly<Record<string, unknown>>
+export type McpClientAuthOptions = object
 
 /** A Streamable HTTP server. */
 export interface McpStreamableHttpTransport {
@@ -40,7 +44,11 @@ export interface McpStreamableHttpTransport {
 
 export type McpTransportConfig = McpStdioTransport | McpStreamableHttpTransport
 
-export type McpToolEffectPolicy = (input: { serverId: string; remoteName: string }) => ToolEffectDeclaration | undefined
+export interface McpToolEffectPolicyInput {
+  readonly serverId: string
+  readonly remoteName: string
+}
+export type McpToolEffectPolicy = (input: McpToolEffectPolicyInput) => ToolEffectDeclaration | undefined
 
 export interface ConnectMcpToolsOptions {
   readonly serverId: string
@@ -80,40 +88,143 @@ export interface ConnectMcpToolsOptions {
   readonly autoRefresh?: boolean | { readonly debounceMs?: number }
 }
 
-/** Not provided natively (MCP Apps are out of scope). */
-export type McpAppsBridge = never
+export interface McpUiResourceMetadata {
+  readonly csp?: Readonly<{
+    readonly connectDomains?: readonly string[]
+    readonly resourceDomains?: readonly string[]
+    readonly frameDomains?: readonly string[]
+    readonly baseUriDomains?: readonly string[]
+  }>
+  readonly permissions?: Readonly<{ readonly camera?: true; readonly microphone?: true; readonly geolocation?: true; readonly clipboardWrite?: true }>
+  readonly domain?: string
+  readonly prefersBorder?: boolean
+}
+export interface McpAppTool {
+  readonly name: string
+  readonly prismName: string
+  readonly description?: string
+  readonly inputSchema: JsonObject
+  readonly resourceUri?: string
+  readonly visibility: readonly ('model' | 'app')[]
+}
+export interface McpAppResource {
+  readonly uri: string
+  readonly name: string
+  readonly description?: string
+  readonly mimeType: 'text/html;profile=mcp-app'
+  readonly html: string
+  readonly ui?: McpUiResourceMetadata
+}
+/**
+ * The MCP Apps side of a bridge. MCP Apps are out of scope here, so a prism-native bridge
+ * never has `apps`; the type lets host code written for the reference compile.
+ */
+export interface McpAppsBridge {
+  readonly serverId: string
+  readonly negotiated: true
+  readonly tools: readonly McpAppTool[]
+  listResources(): Promise<readonly Omit<McpAppResource, 'html'>[]>
+  readResource(uri: string): Promise<McpAppResource>
+  callTool(name: string, args: JsonObject, context: ToolExecutionContext): Promise<ToolResult>
+}
 
 export interface McpToolBridge {
   /** Throws `McpBridgeClosedError` once closed. */
   readonly tools: readonly ToolDefinition[]
+  /** Always absent here (MCP Apps are out of scope). */
   readonly apps?: McpAppsBridge
   /** Forced, atomic (a failure keeps the previous array object), coalesced. */
   refresh(): Promise<void>
   /** Idempotent; ends the session and a stdio server's whole process group. */
   close(): Promise<void>
-  /** The stdio server's process id (its process group id); 0 for HTTP. */
-  readonly serverPid: number
+  /** prism-native extension: the stdio server's process id (its process group id); 0 for HTTP. */
+  readonly serverPid?: number
+}
+
+/** The options of `attachMcpToolBridge`: those of `connectMcpTools` without the transport. */
+export type AttachMcpToolBridgeOptions = Omit<ConnectMcpToolsOptions, 'transport'>
+
+/** A tool as an MCP server lists it (`tools/list`); other fields of the listing pass through. */
+export interface McpListedTool {
+  name: string
+  title?: string
+  description?: string
+  inputSchema: { type: 'object'; properties?: Record<string, object>; required?: string[]; [key: string]: unknown }
+}
+/**
+ * The part of a connected JS SDK `Client` (`@modelcontextprotocol/sdk`) the bridge uses: it sends
+ * the requests; prism-native names, bounds, pages and maps.
+ */
+export interface McpSdkClient {
+  request(request: { method: string; params?: Record<string, unknown> }, resultSchema: never, options?: object): Promise<unknown>
+}
+/** What `attachMcpToolBridge` also uses of the client: `list_changed` notifications and `close()`. */
+export interface McpSdkBridgeClient extends McpSdkClient {
+  setNotificationHandler(notificationSchema: never, handler: (notification: never) => void | Promise<void>): void
+  close(): Promise<void>
+}
+/** A JS SDK transport (`Transport` of `@modelcontextprotocol/sdk`), as `createMcpTransport` returns it. */
+export interface McpSdkTransport {
+  start(): Promise<void>
+  send(message: never, options?: never): Promise<void>
+  close(): Promise<void>
+  readonly sessionId?: string
+}
+/** Per-call bounds of `listAllMcpTools` (defaults and hard caps as for `connectMcpTools`). */
+export interface McpClientLimitsInput {
+  readonly maxListPages?: number
+  readonly maxTools?: number
+  readonly maxCursorBytes?: number
+  readonly maxToolNameBytes?: number
+  readonly maxToolDescriptionBytes?: number
+  readonly maxToolSchemaBytes?: number
+  readonly maxTotalToolSchemaBytes?: number
+  readonly maxJsonDepth?: number
+  readonly maxJsonProperties?: number
+  readonly maxResultBytes?: number
+  readonly callTimeoutMs?: number
+  readonly listCacheTtlMs?: number
+}
+/** What `mapMcpToolsToDefinitions` needs to turn listed tools into definitions. */
+export interface McpToolMappingContext {
+  readonly namePrefix: string
+  readonly serverId: string
+  readonly callTimeoutMs: number
+  readonly maxResultBytes: number
+  readonly isClosed: () => boolean
+  readonly callRemoteTool: (remoteName: string, args: JsonObject, ctx: ToolExecutionContext) => Promise<ToolResult>
+  readonly effectForRemoteTool?: (remote: McpListedTool) => ToolEffectDeclaration
 }
 
 export function connectMcpTools(options: ConnectMcpToolsOptions): Promise<McpToolBridge>
-/** Out of scope for the native client (it takes JS SDK objects): always throws `McpUnsupportedCapabilityError`. */
-export function attachMcpToolBridge(client: unknown, transport: unknown, options: Omit<ConnectMcpToolsOptions, 'transport'>): Promise<McpToolBridge>
-/** Out of scope for the native client (it takes a JS SDK client): always throws `McpUnsupportedCapabilityError`. */
-export function listAllMcpTools(client: unknown, signal?: AbortSignal, input?: unknown): Promise<unknown[]>
+/** A bridge over a host's own connected JS SDK client (the client does the I/O). */
+export function attachMcpToolBridge(
+  client: McpSdkBridgeClient,
+  transport: { close(): Promise<void> },
+  options: AttachMcpToolBridgeOptions,
+): Promise<McpToolBridge>
+/** Every tool the client's server lists, page by page, within the listing bounds. */
+export function listAllMcpTools(client: McpSdkClient, signal?: AbortSignal, input?: McpClientLimitsInput): Promise<McpListedTool[]>
+/** Tool definitions for listed tools; throws `McpToolNameCollisionError` on a duplicate prefixed name. */
+export function mapMcpToolsToDefinitions(remoteTools: readonly McpListedTool[], context: McpToolMappingContext): ToolDefinition[]
+/** A JS SDK transport for the config, after the same checks as `connectMcpTools` (URL, origins, https). */
+export function createMcpTransport(config: McpTransportConfig): McpSdkTransport
 
 export function defaultMcpNamePrefix(serverId: string): string
 export function formatMcpToolName(prefix: string, remoteName: string): string
 export function assertValidServerId(serverId: string): void
 export function mapMcpContentToBlocks(
-  content: readonly unknown[],
+  content: readonly unknown[] | undefined,
   options: { readonly maxResultBytes: number },
 ): { content: ContentBlock[]; truncated: boolean; bytesUsed: number }
-export function summarizeMcpContent(content: readonly unknown[], maxBytes?: number): string
+export function summarizeMcpContent(content: readonly unknown[] | undefined, maxBytes?: number): string
 export function boundedMcpErrorMessage(error: unknown, maxBytes: number): string
 export function mcpCallError(message: string, code?: string): ErrorInfo
 export function estimateUtf8Bytes(value: string): number
 
-export class McpBridgeError extends Error {}
+export class McpBridgeError extends Error {
+  constructor(message: string, options?: { cause?: unknown })
+}
 export class McpToolNameCollisionError extends McpBridgeError {
   constructor(prefixedName: string, remoteName: string)
   readonly prefixedName: string
@@ -137,3 +248,21 @@ export const MCP_LIMITS: Readonly<Record<string, McpLimitBounds>>
 export const DEFAULT_CALL_TIMEOUT_MS: number
 export const DEFAULT_MAX_RESULT_BYTES: number
 export const DEFAULT_LIST_CACHE_TTL_MS: number
+
+export const HARD_MAX_LIST_PAGES: number
+export const HARD_MAX_TOOLS: number
+export const HARD_MAX_CURSOR_BYTES: number
+export const HARD_MAX_TOOL_NAME_BYTES: number
+export const HARD_MAX_TOOL_DESCRIPTION_BYTES: number
+export const HARD_MAX_TOOL_SCHEMA_BYTES: number
+export const HARD_MAX_TOTAL_TOOL_SCHEMA_BYTES: number
+export const HARD_MAX_JSON_DEPTH: number
+export const HARD_MAX_JSON_PROPERTIES: number
+export const HARD_MAX_RESULT_BYTES: number
+export const HARD_CALL_TIMEOUT_MS: number
+export const HARD_LIST_CACHE_TTL_MS: number
+export const HARD_MAX_HTTP_RESPONSE_BYTES: number
+export const HARD_MAX_CAPABILITY_BYTES: number
+export const HARD_MAX_CAPABILITY_ITEMS: number
+export const HARD_MAX_CAPABILITY_PAGES: number
+export const HARD_MAX_SESSIONS: number
