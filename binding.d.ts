@@ -131,7 +131,10 @@ export interface CodingEditResult {
  */
 export declare function codingEditText(text: string, displayPath: string, edits: Array<CodingReplacement>): CodingEditResult
 
-/** `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`. */
+/**
+ * `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`; a `TypeError` when `bytes`
+ * is not a number.
+ */
 export declare function codingFormatSize(bytes: number): string
 
 /** One coding limit: the option name, its default and its hard cap. */
@@ -351,7 +354,11 @@ export interface McpLimitRow {
 /** Every MCP limit (the JS constants are read from here). */
 export declare function mcpLimitTable(): Array<McpLimitRow>
 
-/** `mapMcpContentToBlocks` over JSON text: `{content, truncated, bytesUsed}` as JSON text. */
+/**
+ * `mapMcpContentToBlocks` over JSON text: `{content, truncated, bytesUsed}` as JSON text.
+ * `max_result_bytes` is checked like the bridge's `maxResultBytes` option (any non-number is
+ * invalid), so a bad value gets the limit's error.
+ */
 export declare function mcpMapContent(contentJson: string, maxResultBytes: number): string
 
 /** The bridge options after the JS facade flattened them (every limit a plain number). */
@@ -385,7 +392,7 @@ export interface McpNativeOptions {
   listCacheTtlMs?: number
 }
 
-/** `summarizeMcpContent` over JSON text. */
+/** `summarizeMcpContent` over JSON text; a `TypeError` when `max_bytes` is not a number. */
 export declare function mcpSummarizeContent(contentJson: string, maxBytes: number): string
 
 /** The resolved bounds the JS pre-walks need. */

@@ -1,5 +1,5 @@
-// Sandbox backends: bubblewrap (required; CI installs it) and Landlock (where the kernel has
-// ABI 4+). Each must really deny writes outside the roots and network access, stream output,
+// Sandbox backends: bubblewrap (skipped with an install hint when missing; a failure under
+// PRISM_REQUIRE_OPTIONAL=1, which CI sets) and Landlock (where the kernel has ABI 4+). Each must really deny writes outside the roots and network access, stream output,
 // pass env, and kill the whole process group on abort and timeout.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -15,6 +15,9 @@ import {
   landlockAbiVersion,
   SandboxExecutionError,
 } from '../lib/coding-tools/security.mjs'
+import { bubblewrapMissing, optionalTest } from './fixtures/optional-tools.mjs'
+
+const noBwrap = bubblewrapMissing()
 
 // Outside must not be under /tmp: bubblewrap gives the sandbox a private /tmp.
 const base = fs.mkdtempSync(path.join(os.homedir(), '.prism-sandbox-test-'))
@@ -59,6 +62,16 @@ async function commonChecks(t, make) {
   assert.match(home.out, /rc=1/)
   assert.equal(fs.existsSync(path.join(os.homedir(), '.prism-sandbox-escape')), false)
 
+  // Metadata changes outside the roots: chmod and explicit times on a file the user owns.
+  const meta = path.join(outside, 'meta.txt')
+  fs.writeFileSync(meta, 'm')
+  fs.chmodSync(meta, 0o644)
+  fs.utimesSync(meta, 1_000_000, 1_000_000)
+  const m = await run(ops, `chmod 600 ${meta}; echo chmod=$?; touch -m -d @2000000 ${meta}; echo touch=$?`)
+  const after = fs.statSync(meta)
+  const metadata = { out: m.out, mode: after.mode & 0o777, mtime: after.mtimeMs / 1000 }
+  fs.rmSync(meta)
+
   const n = await run(ops, connectScript(port))
   assert.equal(n.exitCode, 3, n.out)
   assert.match(n.out, /NETERR/)
@@ -76,12 +89,17 @@ async function commonChecks(t, make) {
   await new Promise((r) => setTimeout(r, 100))
   assert.equal(alive(marker), false, 'the whole process group is killed on abort')
   await assert.rejects(run(ops, 'sleep 30', { timeout: 1 }), { message: 'timeout:1', code: 'ERR_PRISM_SANDBOX_EXECUTION' })
-  return { ops, port }
+  return { ops, port, metadata }
 }
 
-test('bubblewrap: read-only root, writable roots, no network, group killed', async (t) => {
-  const { port } = await commonChecks(t, createBubblewrapSandbox)
+optionalTest('bubblewrap: read-only root, writable roots, no network, group killed', noBwrap, async (t) => {
+  const { port, metadata } = await commonChecks(t, createBubblewrapSandbox)
+  assert.match(metadata.out, /chmod=1/)
+  assert.match(metadata.out, /touch=1/)
+  assert.deepEqual([metadata.mode, metadata.mtime], [0o644, 1_000_000], 'the read-only root denies metadata changes outside the roots')
   const sandbox = await createBubblewrapSandbox({ roots: [root] })
+  assert.equal(sandbox.capabilities.filesystem.metadataChangesConfined, true)
+  assert.deepEqual(sandbox.capabilities.filesystem.unconfinedOutsideRoots, [])
   assert.equal(sandbox.capabilities.backend, 'bubblewrap')
   assert.equal(sandbox.capabilities.network, false)
   assert.deepEqual(sandbox.capabilities.filesystem.writablePaths, [root])
@@ -92,7 +110,7 @@ test('bubblewrap: read-only root, writable roots, no network, group killed', asy
   assert.ok(port > 0)
 })
 
-test('bubblewrap: everything in the sandbox dies with the host process', async () => {
+optionalTest('bubblewrap: everything in the sandbox dies with the host process', noBwrap, async () => {
   const marker = `sleep 32.${process.pid}`
   const lib = JSON.stringify(new URL('../lib/coding-tools/security.js', import.meta.url).pathname)
   const script = `const s = require(${lib}); s.createBubblewrapSandbox({ roots: [${JSON.stringify(root)}] }).then((b) => { b.exec({ command: '${marker} & ${marker}', cwd: ${JSON.stringify(root)} }); setTimeout(() => console.log('started'), 300) })`
@@ -116,9 +134,30 @@ test('bubblewrap: a host that cannot provide it gets a clear error, never a sile
 })
 
 test('landlock: writes confined to the roots, TCP denied', { skip: landlockAbiVersion() < 4 && 'kernel Landlock ABI < 4' }, async (t) => {
-  await commonChecks(t, createLandlockSandbox)
+  const { metadata } = await commonChecks(t, createLandlockSandbox)
   const sandbox = await createLandlockSandbox({ roots: [root] })
   assert.equal(sandbox.capabilities.backend, 'landlock')
   assert.equal(sandbox.capabilities.network, false)
-  assert.equal(sandbox.capabilities.abi, landlockAbiVersion())
+  const abi = landlockAbiVersion()
+  assert.equal(sandbox.capabilities.abi, abi)
+  // Landlock has no access right for metadata changes: chmod and utimes outside the roots go
+  // through, and the capability report says exactly that.
+  assert.match(metadata.out, /chmod=0/)
+  assert.match(metadata.out, /touch=0/)
+  assert.deepEqual([metadata.mode, metadata.mtime], [0o600, 2_000_000])
+  const expected = ['chmod', 'chown', 'utimes', 'setxattr', 'removexattr']
+  if (abi < 5) expected.push('ioctl on devices')
+  if (abi < 9) expected.push('connect to pathname UNIX sockets')
+  assert.equal(sandbox.capabilities.filesystem.metadataChangesConfined, false)
+  assert.deepEqual(sandbox.capabilities.filesystem.unconfinedOutsideRoots, expected)
+  assert.equal(Object.isFrozen(sandbox.capabilities.filesystem.unconfinedOutsideRoots), true)
+  assert.equal(sandbox.capabilities.networkScope, abi < 9 ? 'tcp bind and connect denied; UDP and UNIX sockets are not restricted' : 'tcp bind and connect denied; UDP is not restricted')
+})
+
+test('sandbox options of the wrong type are TypeErrors before anything starts', async () => {
+  for (const make of [createBubblewrapSandbox, createLandlockSandbox]) {
+    await assert.rejects(make({ roots: [root], shellPath: 1 }), { name: 'TypeError', message: /shellPath must be a non-empty path string$/ })
+    await assert.rejects(make({ roots: [root, 2] }), TypeError)
+  }
+  await assert.rejects(createBubblewrapSandbox({ roots: [root], bwrapPath: Symbol('x') }), { name: 'TypeError', message: /bwrapPath must be a non-empty path string$/ })
 })

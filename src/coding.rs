@@ -66,14 +66,16 @@ pub fn coding_limits() -> HashMap<String, CodingLimit> {
         .collect()
 }
 
-/// `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`.
-#[napi(js_name = "codingFormatSize")]
-pub fn coding_format_size(bytes: f64) -> String {
-    format_size(if bytes.is_finite() && bytes > 0.0 {
+/// `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`; a `TypeError` when `bytes`
+/// is not a number.
+#[napi(js_name = "codingFormatSize", ts_args_type = "bytes: number")]
+pub fn coding_format_size(env: napi::Env, bytes: napi::Unknown<'_>) -> napi::Result<String> {
+    let bytes = crate::args::number(&env, &bytes, "bytes")?;
+    Ok(format_size(if bytes.is_finite() && bytes > 0.0 {
         bytes as u64
     } else {
         0
-    })
+    }))
 }
 
 /// Runs `work` on the blocking pool.

@@ -5,6 +5,7 @@
 
 #![deny(clippy::all)]
 
+mod args;
 mod coding;
 mod mcp;
 mod policy;

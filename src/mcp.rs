@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use napi::bindgen_prelude::{Function, PromiseRaw};
+use napi::bindgen_prelude::{Function, PromiseRaw, Unknown};
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi::Env;
 use napi_derive::napi;
@@ -147,8 +147,16 @@ pub struct NativeMcpBridge {
 impl NativeMcpBridge {
     /// Validates the server id, every limit and the transport; `on_list_changed` is called
     /// (without keeping the process alive) when the server's tool list changes.
-    #[napi(constructor)]
-    pub fn new(options: McpNativeOptions, on_list_changed: Function<(), ()>) -> napi::Result<Self> {
+    #[napi(
+        constructor,
+        ts_args_type = "options: McpNativeOptions, onListChanged: () => void"
+    )]
+    pub fn new(
+        env: Env,
+        options: Unknown<'_>,
+        on_list_changed: Function<(), ()>,
+    ) -> napi::Result<Self> {
+        let options: McpNativeOptions = crate::args::object(&env, &options, "connectMcpTools")?;
         assert_valid_server_id(&options.server_id).map_err(|e| js_error(&e))?;
         let limits = limits_of(&options).map_err(|e| js_error(&e))?;
         let server_id = options.server_id.clone();
@@ -296,29 +304,38 @@ impl NativeMcpBridge {
 }
 
 /// `mapMcpContentToBlocks` over JSON text: `{content, truncated, bytesUsed}` as JSON text.
-#[napi]
-pub fn mcp_map_content(content_json: String, max_result_bytes: f64) -> napi::Result<String> {
+/// `max_result_bytes` is checked like the bridge's `maxResultBytes` option (any non-number is
+/// invalid), so a bad value gets the limit's error.
+#[napi(ts_args_type = "contentJson: string, maxResultBytes: number")]
+pub fn mcp_map_content(
+    content_json: String,
+    max_result_bytes: Unknown<'_>,
+) -> napi::Result<String> {
+    let requested = crate::args::as_number(&max_result_bytes)?.unwrap_or(f64::NAN);
+    let max = l::MCP_MAX_RESULT_BYTES
+        .resolve(Some(requested))
+        .map_err(|e| js_error(&McpError::from(e)))?;
     let content: Vec<Value> = serde_json::from_str(&content_json).unwrap_or_default();
-    let max = if max_result_bytes.is_finite() && max_result_bytes > 0.0 {
-        max_result_bytes as u64
-    } else {
-        0
-    };
     let m = map_content(&content, max);
     serde_json::to_string(&serde_json::json!({"content": m.content, "truncated": m.truncated, "bytesUsed": m.bytes_used}))
         .map_err(|e| napi::Error::from_reason(e.to_string()))
 }
 
-/// `summarizeMcpContent` over JSON text.
-#[napi]
-pub fn mcp_summarize_content(content_json: String, max_bytes: f64) -> String {
+/// `summarizeMcpContent` over JSON text; a `TypeError` when `max_bytes` is not a number.
+#[napi(ts_args_type = "contentJson: string, maxBytes: number")]
+pub fn mcp_summarize_content(
+    env: Env,
+    content_json: String,
+    max_bytes: Unknown<'_>,
+) -> napi::Result<String> {
+    let max_bytes = crate::args::number(&env, &max_bytes, "maxBytes")?;
     let content: Vec<Value> = serde_json::from_str(&content_json).unwrap_or_default();
     let max = if max_bytes.is_finite() && max_bytes > 0.0 {
         max_bytes as u64
     } else {
         0
     };
-    summarize_content(&content, max)
+    Ok(summarize_content(&content, max))
 }
 
 /// One limit: its option name, default and hard cap.

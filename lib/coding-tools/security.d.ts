@@ -94,7 +94,15 @@ export interface NativeSandboxCapabilities {
   readonly backend: string
   /** Whether the sandbox may reach the network. */
   readonly network: boolean
-  readonly filesystem?: { readonly readOnlyRoot: boolean; readonly writablePaths: readonly string[]; readonly privateTmp: boolean }
+  readonly filesystem?: {
+    readonly readOnlyRoot: boolean
+    readonly writablePaths: readonly string[]
+    readonly privateTmp: boolean
+    /** Whether mode, owner, time and xattr changes are denied outside `writablePaths` (false under Landlock). */
+    readonly metadataChangesConfined?: boolean
+    /** System-call families still allowed on files outside `writablePaths` (e.g. `"chmod"` under Landlock). */
+    readonly unconfinedOutsideRoots?: readonly string[]
+  }
   readonly processes?: { readonly ownProcessGroup: boolean; readonly dieWithParent: boolean; readonly shellDiesWithParent?: boolean; readonly pidNamespace: boolean; readonly signalsScoped?: boolean }
   readonly [key: string]: unknown
 }

@@ -43,6 +43,7 @@ function toolMessage(r) {
  * exclusive) and appends their results to `ctx.history` in call order.
  */
 async function dispatchToolCallsInOrder(calls, ctx) {
+  if (!Array.isArray(calls)) throw new TypeError('dispatchToolCallsInOrder: calls must be an array of tool calls')
   const n = calls.length
   if (n === 0) return
   if (ctx.chargeToolRound) await ctx.chargeToolRound(calls)

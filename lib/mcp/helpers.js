@@ -39,7 +39,13 @@ function truncateUtf8(text, maxBytes) {
 
 /** MCP content blocks as prism blocks within `maxResultBytes` (mapped natively). */
 function mapMcpContentToBlocks(content, { maxResultBytes }) {
-  return JSON.parse(native.mcpMapContent(JSON.stringify(Array.isArray(content) ? content : []), maxResultBytes))
+  let text
+  try {
+    text = native.mcpMapContent(JSON.stringify(Array.isArray(content) ? content : []), maxResultBytes)
+  } catch (err) {
+    throw fromNative(err)
+  }
+  return JSON.parse(text)
 }
 
 /** A plain-text summary of `content`, at most `maxBytes` UTF-8 bytes. */

@@ -23,6 +23,9 @@ async function createBubblewrapSandbox(options) {
   if (!Array.isArray(roots) || roots.length === 0 || roots.some((r) => typeof r !== 'string')) {
     throw new TypeError('createBubblewrapSandbox needs roots: a non-empty array of path strings')
   }
+  for (const key of ['shellPath', 'bwrapPath']) {
+    if (options[key] !== undefined && (typeof options[key] !== 'string' || options[key] === '')) throw new TypeError(`createBubblewrapSandbox: ${key} must be a non-empty path string`)
+  }
   const config = { roots: roots.map((r) => path.resolve(r)), network: options.network === true }
   const bwrapPath = options.bwrapPath ?? 'bwrap'
   const shellPath = options.shellPath ?? '/bin/sh'
@@ -32,7 +35,7 @@ async function createBubblewrapSandbox(options) {
   }
   const capabilities = Object.freeze({
     backend: 'bubblewrap',
-    filesystem: Object.freeze({ readOnlyRoot: true, writablePaths: Object.freeze([...config.roots]), privateTmp: true }),
+    filesystem: Object.freeze({ readOnlyRoot: true, writablePaths: Object.freeze([...config.roots]), privateTmp: true, metadataChangesConfined: true, unconfinedOutsideRoots: Object.freeze([]) }),
     network: config.network,
     processes: Object.freeze({ ownProcessGroup: true, dieWithParent: true, pidNamespace: true }),
   })

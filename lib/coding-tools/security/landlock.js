@@ -3,7 +3,8 @@
 // with Landlock (writes only beneath the roots, no TCP unless asked, signals and abstract
 // sockets scoped on ABI 6+) and then becomes the shell (execve), set to be killed when the
 // host dies; own process group, killed whole on abort or timeout. Where the kernel cannot
-// enforce this, creation fails: there is no fallback.
+// enforce this, creation fails: there is no fallback. Landlock cannot deny metadata changes
+// (chmod, chown, utimes, xattrs) outside the roots; capabilities.filesystem says so.
 const path = require('node:path')
 const { landlockAbiVersion } = require('../../native.js')
 const { SandboxExecutionError, runProcessGroup, probe } = require('./sandbox.js')
@@ -20,6 +21,9 @@ async function createLandlockSandbox(options) {
   if (!Array.isArray(roots) || roots.length === 0 || roots.some((r) => typeof r !== 'string')) {
     throw new TypeError('createLandlockSandbox needs roots: a non-empty array of path strings')
   }
+  for (const key of ['shellPath']) {
+    if (options[key] !== undefined && (typeof options[key] !== 'string' || options[key] === '')) throw new TypeError(`createLandlockSandbox: ${key} must be a non-empty path string`)
+  }
   const network = options.network === true
   const abi = landlockAbiVersion()
   if (abi < 1) throw new SandboxExecutionError('landlock sandbox unavailable: the kernel has no Landlock')
@@ -31,9 +35,15 @@ async function createLandlockSandbox(options) {
   const capabilities = Object.freeze({
     backend: 'landlock',
     abi: g.abi,
-    filesystem: Object.freeze({ readOnlyRoot: g.filesystemWritesConfined, writablePaths: Object.freeze([...config.writable, '/dev/null', '/dev/zero', '/dev/tty']), privateTmp: false }),
+    filesystem: Object.freeze({
+      readOnlyRoot: g.filesystemWritesConfined,
+      writablePaths: Object.freeze([...config.writable, '/dev/null', '/dev/zero', '/dev/tty']),
+      privateTmp: false,
+      metadataChangesConfined: g.metadataChangesConfined,
+      unconfinedOutsideRoots: Object.freeze([...g.unconfinedOutsideRoots]),
+    }),
     network: !g.tcpDenied,
-    networkScope: g.tcpDenied ? 'tcp bind and connect denied; UDP and UNIX sockets are not restricted' : 'host network',
+    networkScope: g.tcpDenied ? `tcp bind and connect denied; UDP ${g.unconfinedOutsideRoots.includes('connect to pathname UNIX sockets') ? 'and UNIX sockets are' : 'is'} not restricted` : 'host network',
     processes: Object.freeze({ ownProcessGroup: true, dieWithParent: false, shellDiesWithParent: true, pidNamespace: false, signalsScoped: g.ipcScoped }),
   })
   return {

@@ -6,6 +6,16 @@
 //! The kernel's ABI is detected with the `landlock_create_ruleset` version query (securityfs
 //! need not be mounted). Every access requested is a hard requirement: the ruleset is enforced
 //! fully or not at all, and [`restrict_self`] reports exactly what it enforced.
+//!
+//! What Landlock cannot deny: no access right of any ABI (1 to 10) covers metadata changes, so
+//! `chmod`, `chown`, `utimensat` and `setxattr`/`removexattr` (and their `f*`/`l*`/`*at`
+//! forms) still work on files outside the roots wherever the user's own permissions allow them
+//! (files the user owns, or may write for `touch` and user xattrs). Seccomp cannot tell inside
+//! from outside (it sees no paths), and denying those calls everywhere would break `chmod +x`,
+//! `touch`, `tar x` and package installs inside the roots, so they stay allowed and
+//! [`Guarantees::unconfined_outside_roots`] names them, along with what older ABIs lack
+//! (`truncate` before ABI 3, device `ioctl` before ABI 5, connecting to pathname UNIX sockets
+//! before ABI 9). The bubblewrap backend (read-only bind of `/`) denies all of these.
 
 use std::path::Path;
 
@@ -60,6 +70,31 @@ pub struct Guarantees {
     pub tcp_denied: bool,
     /// Signals and abstract UNIX sockets confined to the sandbox (ABI 6+).
     pub ipc_scoped: bool,
+    /// Metadata changes (mode, owner, times, extended attributes) confined to the writable
+    /// paths: always `false`, no Landlock ABI has access rights for them.
+    pub metadata_changes_confined: bool,
+    /// Operations on files outside the writable paths that this ABI's Landlock does not deny
+    /// (see the module documentation), by system-call family.
+    pub unconfined_outside_roots: Vec<&'static str>,
+}
+
+/// The metadata-changing system-call families no Landlock ABI can deny.
+const METADATA_CALLS: [&str; 5] = ["chmod", "chown", "utimes", "setxattr", "removexattr"];
+
+/// What Landlock at ABI `version` leaves allowed on files outside the writable paths.
+#[must_use]
+pub fn unconfined_outside_roots(version: i32) -> Vec<&'static str> {
+    let mut out = METADATA_CALLS.to_vec();
+    if version < 3 {
+        out.push("truncate");
+    }
+    if version < 5 {
+        out.push("ioctl on devices");
+    }
+    if version < 9 {
+        out.push("connect to pathname UNIX sockets");
+    }
+    out
 }
 
 /// The kernel's Landlock ABI version, 0 when Landlock is unavailable.
@@ -88,7 +123,10 @@ fn abi_enum(v: i32) -> ABI {
         4 => ABI::V4,
         5 => ABI::V5,
         6 => ABI::V6,
-        _ => ABI::V7,
+        7 => ABI::V7,
+        8 => ABI::V8,
+        9 => ABI::V9,
+        _ => ABI::V10,
     }
 }
 
@@ -152,6 +190,8 @@ pub fn restrict_self(writable: &[&Path], allow_network: bool) -> Result<Guarante
         filesystem_writes_confined: true,
         tcp_denied: !allow_network,
         ipc_scoped: scoped,
+        metadata_changes_confined: false,
+        unconfined_outside_roots: unconfined_outside_roots(version),
     })
 }
 
@@ -202,7 +242,27 @@ mod tests {
         let v = abi_version();
         assert!(v >= 0);
         assert_eq!(abi_enum(0), ABI::Unsupported);
-        assert_eq!(abi_enum(99), ABI::V7);
+        assert_eq!(abi_enum(7), ABI::V7);
+        assert_eq!(abi_enum(99), ABI::V10);
+    }
+
+    #[test]
+    fn unconfined_operations_follow_the_abi() {
+        assert_eq!(
+            unconfined_outside_roots(7),
+            [
+                "chmod",
+                "chown",
+                "utimes",
+                "setxattr",
+                "removexattr",
+                "connect to pathname UNIX sockets"
+            ]
+        );
+        assert!(unconfined_outside_roots(1).contains(&"truncate"));
+        assert!(unconfined_outside_roots(4).contains(&"ioctl on devices"));
+        assert!(!unconfined_outside_roots(5).contains(&"ioctl on devices"));
+        assert_eq!(unconfined_outside_roots(10), METADATA_CALLS);
     }
 
     /// Restricts a dedicated thread (which then exits; the test runner stays unrestricted) and
