@@ -114,7 +114,8 @@ test('Streamable HTTP: URL, origin and address checks', async () => {
     [{ url: 'https://10.0.0.1/mcp', allowedOrigins: ['https://10.0.0.1'] }, 'MCP server address 10.0.0.1 is not public'],
     [{ url: 'https://[fd00::1]/mcp', allowedOrigins: ['https://[fd00::1]'] }, 'MCP server address fd00::1 is not public'],
     [{ url: 'https://192.168.1.1/mcp', allowedOrigins: ['https://192.168.1.1'], allowLoopbackHttp: true }, 'MCP server address 192.168.1.1 is not public'],
-    [{ url: 'not a url' }, 'MCP server URL is invalid'],
+    [{ url: 'not a url' }, 'Invalid MCP HTTP URL'],
+    [{ url: 'file:///etc/passwd' }, 'MCP HTTP URL must use https: (got file:)'],
   ]
   for (const [extra, message] of cases) {
     await assert.rejects(mcp.connectMcpTools({ serverId: 's', transport: http(extra) }), (err) => {
