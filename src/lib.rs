@@ -7,6 +7,7 @@
 
 mod coding;
 mod mcp;
+mod mcp_host_client;
 mod policy;
 mod tools;
 mod validation;

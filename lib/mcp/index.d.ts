@@ -1,5 +1,5 @@
 // prism-native/mcp: MCP servers' tools as ordinary tool definitions, on a native (rmcp) client.
-import type { ContentBlock, ErrorInfo, ToolDefinition, ToolEffectDeclaration } from '../../index.js'
+import type { ContentBlock, ErrorInfo, JsonObject, ToolDefinition, ToolEffectDeclaration, ToolExecutionContext, ToolResult } from '../../index.js'
 
 /** A server started as a child process, speaking MCP over its stdin/stdout. */
 export interface McpStdioTransport {
@@ -15,7 +15,7 @@ export interface McpStdioTransport {
 
 /** Not supported natively (pass nothing): DNS is resolved and pinned by the bridge. */
 export type MediaHostnameResolver = (hostname: string) => Promise<readonly string[]> | readonly string[]
-/** MCP OAuth is out of scope: setting it throws `McpUnsupportedCapabilityError`. */
+/** MCP OAuth inside connectMcpTools is out of scope (setting it throws `McpUnsupportedCapabilityError`); bring an authenticated client to attachMcpToolBridge instead. */
 export type McpClientAuthOptions = Readonly<Record<string, unknown>>
 
 /** A Streamable HTTP server. */
@@ -96,10 +96,89 @@ export interface McpToolBridge {
 }
 
 export function connectMcpTools(options: ConnectMcpToolsOptions): Promise<McpToolBridge>
-/** Out of scope for the native client (it takes JS SDK objects): always throws `McpUnsupportedCapabilityError`. */
-export function attachMcpToolBridge(client: unknown, transport: unknown, options: Omit<ConnectMcpToolsOptions, 'transport'>): Promise<McpToolBridge>
-/** Out of scope for the native client (it takes a JS SDK client): always throws `McpUnsupportedCapabilityError`. */
-export function listAllMcpTools(client: unknown, signal?: AbortSignal, input?: unknown): Promise<unknown[]>
+/** The limit options of a bridge (every limit but the HTTP transport's `maxResponseBytes`). */
+export interface McpClientLimitsInput {
+  readonly maxListPages?: number
+  readonly maxTools?: number
+  readonly maxCursorBytes?: number
+  readonly maxToolNameBytes?: number
+  readonly maxToolDescriptionBytes?: number
+  readonly maxToolSchemaBytes?: number
+  readonly maxTotalToolSchemaBytes?: number
+  readonly maxJsonDepth?: number
+  readonly maxJsonProperties?: number
+  readonly maxResultBytes?: number
+  readonly callTimeoutMs?: number
+  readonly listCacheTtlMs?: number
+}
+
+/**
+ * What prism-native uses of a host's MCP client (the JS SDK's `Client` fits): raw `request()`
+ * for `tools/list` and `tools/call` (results pass through unparsed and are checked by the
+ * engine), `setNotificationHandler()` for `notifications/tools/list_changed` if present, and
+ * `close()` when the bridge closes.
+ */
+export interface McpHostClient {
+  request(
+    request: { readonly method: string; readonly params?: Readonly<Record<string, unknown>> },
+    resultSchema: any,
+    options?: { readonly signal?: AbortSignal; readonly timeout?: number; readonly maxTotalTimeout?: number },
+  ): Promise<unknown>
+  setNotificationHandler?(notificationSchema: any, handler: (notification: any) => void | Promise<void>): void
+  close?(): Promise<void>
+}
+
+/** The host's transport of that client: only `close()` is used (when the bridge closes). */
+export interface McpHostTransport {
+  close?(): Promise<void>
+}
+
+/** One remote tool as `tools/list` gave it (within every bound). */
+export interface ListedMcpTool {
+  readonly name: string
+  readonly title?: string
+  readonly description?: string
+  readonly inputSchema: { readonly type: 'object'; readonly [key: string]: unknown }
+  readonly outputSchema?: { readonly type: 'object'; readonly [key: string]: unknown }
+  readonly annotations?: Readonly<Record<string, unknown>>
+  readonly _meta?: Readonly<Record<string, unknown>>
+  readonly [key: string]: unknown
+}
+
+/** connectMcpTools' options without the transport: the host's client is already connected. */
+export type AttachMcpToolBridgeOptions = Omit<ConnectMcpToolsOptions, 'transport'>
+
+/**
+ * The tools of the server behind the host's connected `client`, as ToolDefinitions, with the
+ * names, limits, bounds, result mapping and errors of connectMcpTools. `close()` also closes
+ * `client` and `transport` (best effort); `serverPid` is 0.
+ */
+export function attachMcpToolBridge(
+  client: McpHostClient,
+  transport: McpHostTransport | undefined,
+  options: AttachMcpToolBridgeOptions,
+): Promise<McpToolBridge>
+/** Every tool of the server behind `client`, through raw `tools/list` pages within every bound. */
+export function listAllMcpTools(client: McpHostClient, signal?: AbortSignal, input?: McpClientLimitsInput): Promise<ListedMcpTool[]>
+
+export interface McpToolDefinitionContext {
+  readonly namePrefix: string
+  readonly serverId: string
+  readonly callTimeoutMs: number
+  readonly maxResultBytes: number
+  readonly isClosed: () => boolean
+  readonly callRemoteTool: (remoteName: string, args: JsonObject, context: ToolExecutionContext) => Promise<ToolResult>
+  /** Default `{ kind: "external_mutation", idempotency: "unsupported" }`. */
+  readonly effectForRemoteTool?: (remote: ListedMcpTool) => ToolEffectDeclaration
+}
+/** Remote tools as ToolDefinitions named `namePrefix + name`; a duplicate throws `McpToolNameCollisionError`. */
+export function mapMcpToolsToDefinitions(remoteTools: readonly ListedMcpTool[], context: McpToolDefinitionContext): ToolDefinition[]
+
+/**
+ * Checks a transport configuration as connectMcpTools does and returns a frozen copy of it
+ * (a description for connectMcpTools, not a JS SDK Transport). Throws `McpBridgeError`.
+ */
+export function createMcpTransport<T extends McpTransportConfig>(config: T): Readonly<T>
 
 export function defaultMcpNamePrefix(serverId: string): string
 export function formatMcpToolName(prefix: string, remoteName: string): string
@@ -137,3 +216,26 @@ export const MCP_LIMITS: Readonly<Record<string, McpLimitBounds>>
 export const DEFAULT_CALL_TIMEOUT_MS: number
 export const DEFAULT_MAX_RESULT_BYTES: number
 export const DEFAULT_LIST_CACHE_TTL_MS: number
+export const DEFAULT_MAX_LIST_PAGES: number
+export const DEFAULT_MAX_TOOLS: number
+export const DEFAULT_MAX_CURSOR_BYTES: number
+export const DEFAULT_MAX_TOOL_NAME_BYTES: number
+export const DEFAULT_MAX_TOOL_DESCRIPTION_BYTES: number
+export const DEFAULT_MAX_TOOL_SCHEMA_BYTES: number
+export const DEFAULT_MAX_TOTAL_TOOL_SCHEMA_BYTES: number
+export const DEFAULT_MAX_JSON_DEPTH: number
+export const DEFAULT_MAX_JSON_PROPERTIES: number
+export const DEFAULT_MAX_HTTP_RESPONSE_BYTES: number
+export const HARD_MAX_LIST_PAGES: number
+export const HARD_MAX_TOOLS: number
+export const HARD_MAX_CURSOR_BYTES: number
+export const HARD_MAX_TOOL_NAME_BYTES: number
+export const HARD_MAX_TOOL_DESCRIPTION_BYTES: number
+export const HARD_MAX_TOOL_SCHEMA_BYTES: number
+export const HARD_MAX_TOTAL_TOOL_SCHEMA_BYTES: number
+export const HARD_MAX_JSON_DEPTH: number
+export const HARD_MAX_JSON_PROPERTIES: number
+export const HARD_MAX_RESULT_BYTES: number
+export const HARD_CALL_TIMEOUT_MS: number
+export const HARD_LIST_CACHE_TTL_MS: number
+export const HARD_MAX_HTTP_RESPONSE_BYTES: number
