@@ -237,6 +237,21 @@ test('listAllMcpTools: abort before and during a page; a client error passes thr
   controller.abort(reason)
   await assert.rejects(listing, (err) => err === reason)
 
+  // a client that honours its signal rejects too; that late rejection is not left unhandled
+  const unhandled = []
+  const onUnhandled = (err) => unhandled.push(err)
+  process.on('unhandledRejection', onUnhandled)
+  const honest = new AbortController()
+  const polite = scripted({
+    pages: [(options) => new Promise((_, reject) => options.signal.addEventListener('abort', () => reject(new Error('client saw abort'))))],
+  })
+  const politeListing = mcp.listAllMcpTools(polite.client, honest.signal)
+  honest.abort(reason)
+  await assert.rejects(politeListing, (err) => err === reason)
+  await new Promise((resolve) => setImmediate(resolve))
+  process.off('unhandledRejection', onUnhandled)
+  assert.deepEqual(unhandled, [])
+
   const failing = { request: async () => Promise.reject(new TypeError('transport down')) }
   await assert.rejects(mcp.listAllMcpTools(failing), { name: 'TypeError', message: 'transport down' })
   await assert.rejects(mcp.listAllMcpTools({}), { name: 'McpBridgeError' })

@@ -160,7 +160,7 @@ async function callThrough(client, engine, remoteName, name, args, context) {
         maxTotalTimeout: timeout,
       }),
     )
-    request.catch(() => {})
+    // race() also handles a rejection of the request that arrives after the timer or abort won
     const raw = await Promise.race([request, stopping])
     if (stopped !== undefined) return failure(stopped)
     const [text, fault] = toJsonText(raw)
