@@ -184,8 +184,9 @@ async function attachMcpToolBridge(client, transport, options) {
   assertValidServerId(options.serverId)
   const serverId = options.serverId
   const engine = engineFor(serverId, options)
-  assertClient(client)
+  // MCP Apps are out of scope: refused as connectMcpTools refuses them, before anything else.
   if (options.mcpApps) throw new McpUnsupportedCapabilityError('MCP Apps extension was not negotiated')
+  assertClient(client)
   const prefix = options.namePrefix ?? defaultMcpNamePrefix(serverId)
   const effectPolicy = options.effect
   assertEffectPolicy(effectPolicy)
