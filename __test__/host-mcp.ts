@@ -77,21 +77,34 @@ export async function host(signal: AbortSignal): Promise<ToolResult> {
   return result
 }
 
-/** A host that already holds a JS SDK client (its own connection and auth). */
-export async function attached(client: Client, signal: AbortSignal): Promise<number> {
-  const transport = createMcpTransport({ type: 'streamable-http', url: 'https://mcp.example.com/mcp', allowedOrigins: ['https://mcp.example.com'] })
-  await client.connect(transport)
-  const listed = await listAllMcpTools(client, signal, { maxTools: HARD_MAX_TOOLS })
+// A host that already holds a JS SDK client hands it over (its own OAuth, its own transport).
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import {
+  HARD_CALL_TIMEOUT_MS,
+  type AttachMcpToolBridgeOptions,
+  type ListedMcpTool,
+  type McpClientLimitsInput,
+} from '../lib/mcp/index.js'
+
+export async function hostWithOwnClient(client: Client, transport: Transport, signal: AbortSignal): Promise<ToolResult[]> {
+  const limits: McpClientLimitsInput = { maxTools: HARD_MAX_TOOLS, callTimeoutMs: HARD_CALL_TIMEOUT_MS }
+  const listed: ListedMcpTool[] = await listAllMcpTools(client, signal, limits)
+  const options: AttachMcpToolBridgeOptions = { serverId: 'remote', ...limits, effect: () => ({ kind: 'none', idempotency: 'none' }) }
+  const bridge: McpToolBridge = await attachMcpToolBridge(client, transport, options)
   const defs = mapMcpToolsToDefinitions(listed, {
-    namePrefix: 'mcp:own:',
-    serverId: 'own',
-    callTimeoutMs: 1_000,
-    maxResultBytes: 1_000,
+    namePrefix: 'x:',
+    serverId: 'remote',
+    callTimeoutMs: 1000,
+    maxResultBytes: 1000,
     isClosed: () => false,
-    callRemoteTool: async (remoteName, _args, ctx) => ({ toolCallId: ctx.toolCallId, name: remoteName }),
+    callRemoteTool: async (remoteName, _args, context) => ({ toolCallId: context.toolCallId, name: `x:${remoteName}` }),
   })
-  const bridge = await attachMcpToolBridge(client, transport, { serverId: 'own', maxTools: 10 })
-  const names = bridge.tools.map((t) => t.name)
+  const checked = createMcpTransport({ type: 'streamable-http', url: 'https://mcp.example.com/mcp', allowedOrigins: ['https://mcp.example.com'] })
+  const url: string = checked.url
+  const results: ToolResult[] = []
+  for (const tool of [...bridge.tools, ...defs]) {
+    results.push(await tool.execute({ url }, { sessionId: 's', runId: 'r', toolCallId: '1', signal }))
+  }
   await bridge.close()
-  return listed.length + defs.length + names.length + (bridge.apps?.tools.length ?? 0)
+  return results
 }

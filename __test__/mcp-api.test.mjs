@@ -20,6 +20,14 @@ test('constants and the limit table', () => {
   assert.deepEqual(mcp.MCP_LIMITS.maxTools, { default: 500, hard: 5000 })
   assert.deepEqual(mcp.MCP_LIMITS.maxResponseBytes, { default: 16 * 1024 * 1024, hard: 64 * 1024 * 1024 })
   assert.equal(Object.keys(mcp.MCP_LIMITS).length, 13)
+  // the reference's HARD_*/DEFAULT_* constants, read from the same engine table
+  assert.equal(mcp.HARD_MAX_TOOLS, 5000)
+  assert.equal(mcp.HARD_MAX_RESULT_BYTES, 16 * 1024 * 1024)
+  assert.equal(mcp.HARD_CALL_TIMEOUT_MS, 30 * 60_000)
+  assert.equal(mcp.HARD_LIST_CACHE_TTL_MS, 24 * 60 * 60_000)
+  assert.equal(mcp.HARD_MAX_JSON_DEPTH, mcp.MCP_LIMITS.maxJsonDepth.hard)
+  assert.equal(mcp.DEFAULT_MAX_LIST_PAGES, 20)
+  assert.equal(mcp.HARD_MAX_HTTP_RESPONSE_BYTES, mcp.MCP_LIMITS.maxResponseBytes.hard)
 })
 
 test('names and server ids', () => {
@@ -65,8 +73,6 @@ test('error classes', () => {
   assert.equal(closed.message, 'MCP bridge is closed')
   const u = new mcp.McpUnsupportedCapabilityError('no')
   assert.equal(u.code, 'ERR_PRISM_MCP_UNSUPPORTED_CAPABILITY')
-  assert.throws(() => mcp.attachMcpToolBridge({}, {}, {}), mcp.McpUnsupportedCapabilityError)
-  assert.throws(() => mcp.listAllMcpTools({}), mcp.McpUnsupportedCapabilityError)
 })
 
 // A command that cannot start: options that pass validation fail later, with a connect error.
@@ -114,7 +120,8 @@ test('Streamable HTTP: URL, origin and address checks', async () => {
     [{ url: 'https://10.0.0.1/mcp', allowedOrigins: ['https://10.0.0.1'] }, 'MCP server address 10.0.0.1 is not public'],
     [{ url: 'https://[fd00::1]/mcp', allowedOrigins: ['https://[fd00::1]'] }, 'MCP server address fd00::1 is not public'],
     [{ url: 'https://192.168.1.1/mcp', allowedOrigins: ['https://192.168.1.1'], allowLoopbackHttp: true }, 'MCP server address 192.168.1.1 is not public'],
-    [{ url: 'not a url' }, 'MCP server URL is invalid'],
+    [{ url: 'not a url' }, 'Invalid MCP HTTP URL'],
+    [{ url: 'file:///etc/passwd' }, 'MCP HTTP URL must use https: (got file:)'],
   ]
   for (const [extra, message] of cases) {
     await assert.rejects(mcp.connectMcpTools({ serverId: 's', transport: http(extra) }), (err) => {

@@ -8,6 +8,7 @@
 mod args;
 mod coding;
 mod mcp;
+mod mcp_host_client;
 mod policy;
 mod tools;
 mod validation;

@@ -22,7 +22,7 @@ use prism_engine::mcp::{assert_valid_server_id, McpError, McpLimits, McpLimitsIn
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-fn js_error(e: &McpError) -> napi::Error {
+pub(crate) fn js_error(e: &McpError) -> napi::Error {
     napi::Error::from_reason(format!("{}|{}", e.code(), e))
 }
 
@@ -81,7 +81,7 @@ fn limits_of(o: &McpNativeOptions) -> Result<McpLimits, McpError> {
     })
 }
 
-fn transport_of(o: McpNativeOptions) -> napi::Result<TransportConfig> {
+pub(crate) fn transport_of(o: McpNativeOptions) -> napi::Result<TransportConfig> {
     match o.transport_type.as_str() {
         "stdio" => {
             let command = o

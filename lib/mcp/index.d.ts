@@ -208,7 +208,15 @@ export function listAllMcpTools(client: McpSdkClient, signal?: AbortSignal, inpu
 /** Tool definitions for listed tools; throws `McpToolNameCollisionError` on a duplicate prefixed name. */
 export function mapMcpToolsToDefinitions(remoteTools: readonly McpListedTool[], context: McpToolMappingContext): ToolDefinition[]
 /** A JS SDK transport for the config, after the same checks as `connectMcpTools` (URL, origins, https). */
-export function createMcpTransport(config: McpTransportConfig): McpSdkTransport
+/**
+ * Checks a transport configuration as connectMcpTools does and returns a frozen copy of it
+ * (a description for connectMcpTools, not a JS SDK Transport). Throws `McpBridgeError`.
+ */
+export function createMcpTransport<T extends McpTransportConfig>(config: T): Readonly<T>
+/** The names the host-client bridge's own declarations used; the same types. */
+export type ListedMcpTool = McpListedTool
+export type McpHostClient = McpSdkBridgeClient
+export type McpToolDefinitionContext = McpToolMappingContext
 
 export function defaultMcpNamePrefix(serverId: string): string
 export function formatMcpToolName(prefix: string, remoteName: string): string
@@ -248,7 +256,16 @@ export const MCP_LIMITS: Readonly<Record<string, McpLimitBounds>>
 export const DEFAULT_CALL_TIMEOUT_MS: number
 export const DEFAULT_MAX_RESULT_BYTES: number
 export const DEFAULT_LIST_CACHE_TTL_MS: number
-
+export const DEFAULT_MAX_LIST_PAGES: number
+export const DEFAULT_MAX_TOOLS: number
+export const DEFAULT_MAX_CURSOR_BYTES: number
+export const DEFAULT_MAX_TOOL_NAME_BYTES: number
+export const DEFAULT_MAX_TOOL_DESCRIPTION_BYTES: number
+export const DEFAULT_MAX_TOOL_SCHEMA_BYTES: number
+export const DEFAULT_MAX_TOTAL_TOOL_SCHEMA_BYTES: number
+export const DEFAULT_MAX_JSON_DEPTH: number
+export const DEFAULT_MAX_JSON_PROPERTIES: number
+export const DEFAULT_MAX_HTTP_RESPONSE_BYTES: number
 export const HARD_MAX_LIST_PAGES: number
 export const HARD_MAX_TOOLS: number
 export const HARD_MAX_CURSOR_BYTES: number

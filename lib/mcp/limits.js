@@ -10,10 +10,55 @@ const MCP_LIMITS = Object.freeze(
 /** Debounce of `autoRefresh: true` after a `list_changed` notification. */
 const DEFAULT_AUTO_REFRESH_DEBOUNCE_MS = 100
 
+/** The bridge-level limit options (every limit but the HTTP transport's `maxResponseBytes`). */
+const LIMIT_OPTIONS = Object.freeze(Object.keys(MCP_LIMITS).filter((name) => name !== 'maxResponseBytes'))
+
+/** A limit value as the engine checks it: numbers as they are, anything else invalid. */
+function limitValue(value) {
+  if (value === undefined) return undefined
+  return typeof value === 'number' ? value : Number.NaN
+}
+
+/** The bridge-level limit options of `options`, ready for the engine to resolve. */
+function limitInput(options) {
+  const out = {}
+  for (const name of LIMIT_OPTIONS) out[name] = limitValue(options?.[name])
+  return out
+}
+
+const hard = (name) => MCP_LIMITS[name].hard
+const dflt = (name) => MCP_LIMITS[name].default
+
 module.exports = {
   MCP_LIMITS,
   DEFAULT_AUTO_REFRESH_DEBOUNCE_MS,
-  DEFAULT_CALL_TIMEOUT_MS: MCP_LIMITS.callTimeoutMs.default,
-  DEFAULT_MAX_RESULT_BYTES: MCP_LIMITS.maxResultBytes.default,
-  DEFAULT_LIST_CACHE_TTL_MS: MCP_LIMITS.listCacheTtlMs.default,
+  LIMIT_OPTIONS,
+  limitValue,
+  limitInput,
+  DEFAULT_CALL_TIMEOUT_MS: dflt('callTimeoutMs'),
+  DEFAULT_MAX_RESULT_BYTES: dflt('maxResultBytes'),
+  DEFAULT_LIST_CACHE_TTL_MS: dflt('listCacheTtlMs'),
+  DEFAULT_MAX_LIST_PAGES: dflt('maxListPages'),
+  DEFAULT_MAX_TOOLS: dflt('maxTools'),
+  DEFAULT_MAX_CURSOR_BYTES: dflt('maxCursorBytes'),
+  DEFAULT_MAX_TOOL_NAME_BYTES: dflt('maxToolNameBytes'),
+  DEFAULT_MAX_TOOL_DESCRIPTION_BYTES: dflt('maxToolDescriptionBytes'),
+  DEFAULT_MAX_TOOL_SCHEMA_BYTES: dflt('maxToolSchemaBytes'),
+  DEFAULT_MAX_TOTAL_TOOL_SCHEMA_BYTES: dflt('maxTotalToolSchemaBytes'),
+  DEFAULT_MAX_JSON_DEPTH: dflt('maxJsonDepth'),
+  DEFAULT_MAX_JSON_PROPERTIES: dflt('maxJsonProperties'),
+  DEFAULT_MAX_HTTP_RESPONSE_BYTES: dflt('maxResponseBytes'),
+  HARD_MAX_LIST_PAGES: hard('maxListPages'),
+  HARD_MAX_TOOLS: hard('maxTools'),
+  HARD_MAX_CURSOR_BYTES: hard('maxCursorBytes'),
+  HARD_MAX_TOOL_NAME_BYTES: hard('maxToolNameBytes'),
+  HARD_MAX_TOOL_DESCRIPTION_BYTES: hard('maxToolDescriptionBytes'),
+  HARD_MAX_TOOL_SCHEMA_BYTES: hard('maxToolSchemaBytes'),
+  HARD_MAX_TOTAL_TOOL_SCHEMA_BYTES: hard('maxTotalToolSchemaBytes'),
+  HARD_MAX_JSON_DEPTH: hard('maxJsonDepth'),
+  HARD_MAX_JSON_PROPERTIES: hard('maxJsonProperties'),
+  HARD_MAX_RESULT_BYTES: hard('maxResultBytes'),
+  HARD_CALL_TIMEOUT_MS: hard('callTimeoutMs'),
+  HARD_LIST_CACHE_TTL_MS: hard('listCacheTtlMs'),
+  HARD_MAX_HTTP_RESPONSE_BYTES: hard('maxResponseBytes'),
 }

@@ -39,10 +39,17 @@ pub fn mcp_call_error(message: &str, code: &str, max_bytes: u64) -> Value {
 /// The error `ToolResult` of a call that failed (timeout, abort, oversize, transport).
 #[must_use]
 pub fn failed_result(id: CallIdentity<'_>, error: &McpError, limits: &McpLimits) -> Value {
+    failed_result_message(id, &error.to_string(), limits)
+}
+
+/// The error `ToolResult` of a failed call whose cause is only a message (for example an
+/// error thrown by a host's own MCP client); the message is cut to [`error_message_cap`].
+#[must_use]
+pub fn failed_result_message(id: CallIdentity<'_>, message: &str, limits: &McpLimits) -> Value {
     json!({
         "toolCallId": id.tool_call_id,
         "name": id.name,
-        "error": mcp_call_error(&error.to_string(), "ERR_PRISM_MCP_TOOL", error_message_cap(limits)),
+        "error": mcp_call_error(message, "ERR_PRISM_MCP_TOOL", error_message_cap(limits)),
         "metadata": {"mcp": {"serverId": id.server_id, "remoteName": id.remote_name}},
     })
 }

@@ -103,12 +103,18 @@ pub fn check_address(ip: IpAddr, allow_loopback: bool) -> Result<(), McpError> {
 /// [`McpError::InvalidTransport`] naming what is wrong, or [`McpError::NotPublic`] for an IP
 /// literal.
 pub fn validate_url(cfg: &HttpConfig) -> Result<Url, McpError> {
-    let url = Url::parse(&cfg.url).map_err(|_| invalid("MCP server URL is invalid"))?;
+    let url = Url::parse(&cfg.url).map_err(|_| invalid("Invalid MCP HTTP URL"))?;
     if !url.username().is_empty() || url.password().is_some() {
         return Err(invalid("MCP server URL must not contain credentials"));
     }
     if url.fragment().is_some() {
         return Err(invalid("MCP server URL must not contain a fragment"));
+    }
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(invalid(format!(
+            "MCP HTTP URL must use https: (got {}:)",
+            url.scheme()
+        )));
     }
     if cfg.allowed_origins.is_empty() || cfg.allowed_origins.len() > MCP_MAX_ALLOWED_ORIGINS {
         return Err(invalid(format!(
@@ -268,6 +274,15 @@ mod tests {
         assert_eq!(
             msg(validate_url(&cfg("https://example.com/", &[], false))),
             "allowedOrigins must list 1 to 64 origins"
+        );
+        assert_eq!(
+            msg(validate_url(&cfg("not-a-url", o, false))),
+            "Invalid MCP HTTP URL"
+        );
+        // The scheme is checked before the origin (a file: URL has no origin to allow).
+        assert_eq!(
+            msg(validate_url(&cfg("file:///etc/passwd", o, false))),
+            "MCP HTTP URL must use https: (got file:)"
         );
         assert!(msg(validate_url(&cfg(
             "http://8.8.8.8/",

@@ -4,6 +4,7 @@
 //! - [`stdio`]: the server process in its own process group, ended as a whole.
 //! - [`http`]: URL, origin and address checks, DNS pinning, the bounded HTTP client.
 //! - [`catalogue`]: `tools/list` pages within every bound.
+//! - [`host_client`]: pages and results from a host's own MCP client, under the same rules.
 //! - [`call_result`]: a raw call result (or failure) as a prism `ToolResult`.
 //! - [`content`]: MCP content blocks as prism content blocks within a byte budget.
 //! - [`measure`]: bounded JSON measurement (bytes, depth, properties).
@@ -14,6 +15,7 @@ pub mod call_result;
 pub mod catalogue;
 pub mod content;
 pub mod error;
+pub mod host_client;
 pub mod http;
 pub mod measure;
 pub mod options;

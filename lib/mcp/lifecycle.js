@@ -1,0 +1,82 @@
+'use strict'
+// One bridge's catalogue over time: the current `tools` array (replaced only by a listing that
+// succeeded, so a failed refresh keeps the previous array object), coalesced refreshes, reuse
+// for at most listCacheTtlMs, list_changed invalidation with an optional debounced refresh,
+// and an idempotent close.
+const { McpBridgeError, McpBridgeClosedError } = require('./errors.js')
+const { DEFAULT_AUTO_REFRESH_DEBOUNCE_MS } = require('./limits.js')
+
+/** The debounce of the `autoRefresh` option in ms, or undefined when it is off. */
+function autoRefreshDebounce(option) {
+  if (option === undefined || option === false) return undefined
+  if (option === true) return DEFAULT_AUTO_REFRESH_DEBOUNCE_MS
+  const ms = option?.debounceMs ?? DEFAULT_AUTO_REFRESH_DEBOUNCE_MS
+  if (!Number.isSafeInteger(ms) || ms < 0) throw new McpBridgeError('autoRefresh.debounceMs must be a non-negative safe integer')
+  return ms
+}
+
+/**
+ * `listDefinitions(signal)` lists and maps the tools (throwing leaves the catalogue as it
+ * was); `shutdown()` is awaited once by `close()`, and its failure is ignored.
+ */
+function createCatalogue({ listDefinitions, ttlMs, debounceMs, shutdown }) {
+  let closed = false
+  let tools = Object.freeze([])
+  let fetchedAt = 0
+  // Bumped by every list_changed: a listing that overlapped one does not count as fresh.
+  let generation = 0
+  let refreshing = null
+  let debounceTimer
+  let closing
+
+  async function listOnce(signal) {
+    const started = generation
+    const defs = Object.freeze(await listDefinitions(signal))
+    if (closed) throw new McpBridgeClosedError()
+    tools = defs
+    fetchedAt = started === generation ? Date.now() : 0
+  }
+
+  /** Forced and coalesced: a refresh already running is shared. */
+  function refresh(signal) {
+    if (closed) return Promise.reject(new McpBridgeClosedError())
+    if (refreshing === null) {
+      refreshing = listOnce(signal).finally(() => {
+        refreshing = null
+      })
+    }
+    return refreshing
+  }
+
+  function listChanged() {
+    fetchedAt = 0
+    generation++
+    if (closed || debounceMs === undefined) return
+    clearTimeout(debounceTimer)
+    debounceTimer = setTimeout(() => refresh().catch(() => {}), debounceMs)
+    debounceTimer.unref?.()
+  }
+
+  /** The current tools; past the TTL (or after list_changed) a background refresh starts. */
+  function current() {
+    if (closed) throw new McpBridgeClosedError()
+    if (Date.now() - fetchedAt > ttlMs && refreshing === null) refresh().catch(() => {})
+    return tools
+  }
+
+  function close() {
+    if (closing === undefined) {
+      closed = true
+      clearTimeout(debounceTimer)
+      tools = Object.freeze([])
+      closing = Promise.resolve()
+        .then(shutdown)
+        .catch(() => {})
+    }
+    return closing
+  }
+
+  return { current, refresh, listChanged, close, isClosed: () => closed }
+}
+
+module.exports = { createCatalogue, autoRefreshDebounce }

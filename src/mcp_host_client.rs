@@ -1,0 +1,212 @@
+//! Node-API glue for the engine's `mcp::host_client`: a host's own MCP client (the JS SDK's
+//! `Client`) does the I/O, and every page and call result it returns crosses here once, as
+//! JSON text, to be checked and mapped by the engine's rules.
+//!
+//! Errors cross as `Error("<CODE>|<message>")`, as in `mcp.rs`.
+
+use napi_derive::napi;
+use prism_engine::mcp::call_result::{error_message_cap, CallIdentity};
+use prism_engine::mcp::host_client::{
+    host_call_failure, host_call_result, HostCallFailure, HostJson, HostListing, HostValueFault,
+};
+use prism_engine::mcp::{McpLimits, McpLimitsInput};
+use serde_json::Value;
+
+use crate::mcp::{js_error, transport_of, McpNativeOptions};
+
+/// The host's limit options, as JavaScript numbers (`undefined` = the engine's default).
+#[napi(object)]
+pub struct McpHostLimitsInput {
+    /// `maxListPages` (default 20, hard 100).
+    pub max_list_pages: Option<f64>,
+    /// `maxTools` (default 500, hard 5,000).
+    pub max_tools: Option<f64>,
+    /// `maxCursorBytes` (default 4 KiB, hard 16 KiB).
+    pub max_cursor_bytes: Option<f64>,
+    /// `maxToolNameBytes` (default 256, hard 1,024).
+    pub max_tool_name_bytes: Option<f64>,
+    /// `maxToolDescriptionBytes` (default 16 KiB, hard 64 KiB).
+    pub max_tool_description_bytes: Option<f64>,
+    /// `maxToolSchemaBytes` (default 256 KiB, hard 1 MiB).
+    pub max_tool_schema_bytes: Option<f64>,
+    /// `maxTotalToolSchemaBytes` (default 4 MiB, hard 16 MiB).
+    pub max_total_tool_schema_bytes: Option<f64>,
+    /// `maxJsonDepth` (default 64, hard 128).
+    pub max_json_depth: Option<f64>,
+    /// `maxJsonProperties` (default 10,000, hard 100,000).
+    pub max_json_properties: Option<f64>,
+    /// `maxResultBytes` (default 10,000,000, hard 16 MiB).
+    pub max_result_bytes: Option<f64>,
+    /// `callTimeoutMs` (default 60,000, hard 30 min).
+    pub call_timeout_ms: Option<f64>,
+    /// `listCacheTtlMs` (default 30,000, hard 24 h).
+    pub list_cache_ttl_ms: Option<f64>,
+}
+
+impl From<&McpHostLimitsInput> for McpLimitsInput {
+    fn from(o: &McpHostLimitsInput) -> Self {
+        Self {
+            max_list_pages: o.max_list_pages,
+            max_tools: o.max_tools,
+            max_cursor_bytes: o.max_cursor_bytes,
+            max_tool_name_bytes: o.max_tool_name_bytes,
+            max_tool_description_bytes: o.max_tool_description_bytes,
+            max_tool_schema_bytes: o.max_tool_schema_bytes,
+            max_total_tool_schema_bytes: o.max_total_tool_schema_bytes,
+            max_json_depth: o.max_json_depth,
+            max_json_properties: o.max_json_properties,
+            max_result_bytes: o.max_result_bytes,
+            call_timeout_ms: o.call_timeout_ms,
+            list_cache_ttl_ms: o.list_cache_ttl_ms,
+        }
+    }
+}
+
+fn host_json<'a>(text: Option<&'a str>, fault: Option<&str>) -> HostJson<'a> {
+    match (text, fault) {
+        (Some(t), None) => HostJson::Text(t),
+        (_, Some(f)) => HostJson::Fault(HostValueFault::from_name(f)),
+        (None, None) => HostJson::Fault(HostValueFault::NotJson),
+    }
+}
+
+fn to_text(v: &Value) -> napi::Result<String> {
+    serde_json::to_string(v).map_err(|e| napi::Error::from_reason(e.to_string()))
+}
+
+/// The engine side of one bridge over a host's client: its server id and resolved limits.
+#[napi]
+pub struct NativeMcpHostClient {
+    server_id: String,
+    limits: McpLimits,
+}
+
+#[napi]
+impl NativeMcpHostClient {
+    /// Resolves and validates every limit (the first invalid one throws
+    /// `"<name> must be a positive safe integer <= <hard>"`). `server_id` is only copied into
+    /// result metadata; the facade checks it first.
+    #[napi(constructor)]
+    pub fn new(server_id: String, limits: McpHostLimitsInput) -> napi::Result<Self> {
+        let limits =
+            McpLimits::resolve(&McpLimitsInput::from(&limits)).map_err(|e| js_error(&e))?;
+        Ok(Self { server_id, limits })
+    }
+
+    /// The resolved `callTimeoutMs`.
+    #[napi(getter)]
+    pub fn call_timeout_ms(&self) -> f64 {
+        self.limits.call_timeout_ms as f64
+    }
+
+    /// The resolved `listCacheTtlMs`.
+    #[napi(getter)]
+    pub fn list_cache_ttl_ms(&self) -> f64 {
+        self.limits.list_cache_ttl_ms as f64
+    }
+
+    /// Bytes an error message may keep: `min(8 KiB, maxResultBytes)`.
+    #[napi(getter)]
+    pub fn error_message_cap(&self) -> f64 {
+        error_message_cap(&self.limits) as f64
+    }
+
+    /// Starts one `tools/list` walk.
+    #[napi]
+    pub fn begin_listing(&self) -> NativeMcpHostListing {
+        NativeMcpHostListing {
+            inner: Some(HostListing::new(self.limits)),
+        }
+    }
+
+    /// The `ToolResult` (JSON text) of a raw `tools/call` result: `result_json` is its JSON
+    /// text, or `fault` names why it has none (`"cycle"`, `"non_finite"`, `"non_plain"`,
+    /// `"too_deep"`, anything else: not JSON).
+    #[napi]
+    pub fn call_result(
+        &self,
+        tool_call_id: String,
+        name: String,
+        remote_name: String,
+        result_json: Option<String>,
+        fault: Option<String>,
+    ) -> napi::Result<String> {
+        let id = CallIdentity {
+            tool_call_id: &tool_call_id,
+            name: &name,
+            server_id: &self.server_id,
+            remote_name: &remote_name,
+        };
+        let raw = host_json(result_json.as_deref(), fault.as_deref());
+        to_text(&host_call_result(id, raw, &self.limits))
+    }
+
+    /// The error `ToolResult` (JSON text) of a call that produced no result: `kind` is
+    /// `"timeout"`, `"aborted"` or (anything else) `"thrown"` with the error's `message`.
+    #[napi]
+    pub fn call_failure(
+        &self,
+        tool_call_id: String,
+        name: String,
+        remote_name: String,
+        kind: String,
+        message: Option<String>,
+    ) -> napi::Result<String> {
+        let id = CallIdentity {
+            tool_call_id: &tool_call_id,
+            name: &name,
+            server_id: &self.server_id,
+            remote_name: &remote_name,
+        };
+        let failure = match kind.as_str() {
+            "timeout" => HostCallFailure::Timeout,
+            "aborted" => HostCallFailure::Aborted,
+            _ => HostCallFailure::Thrown(message.as_deref().unwrap_or("")),
+        };
+        to_text(&host_call_failure(id, failure, &self.limits))
+    }
+}
+
+/// One `tools/list` walk over a host's client, page by page.
+#[napi]
+pub struct NativeMcpHostListing {
+    inner: Option<HostListing>,
+}
+
+#[napi]
+impl NativeMcpHostListing {
+    /// Checks one raw page (its JSON text, or the `fault` that kept it from being JSON) and
+    /// returns the next cursor, or `null` when the listing is complete.
+    #[napi]
+    pub fn add_page(
+        &mut self,
+        page_json: Option<String>,
+        fault: Option<String>,
+    ) -> napi::Result<Option<String>> {
+        let listing = self
+            .inner
+            .as_mut()
+            .ok_or_else(|| napi::Error::from_reason("listing already finished"))?;
+        listing
+            .add_page(host_json(page_json.as_deref(), fault.as_deref()))
+            .map_err(|e| js_error(&e))
+    }
+
+    /// The accepted tools as JSON text (an array, in the server's order); ends the walk.
+    #[napi]
+    pub fn finish(&mut self) -> napi::Result<String> {
+        let listing = self
+            .inner
+            .take()
+            .ok_or_else(|| napi::Error::from_reason("listing already finished"))?;
+        to_text(&Value::Array(listing.finish()))
+    }
+}
+
+/// `createMcpTransport`'s checks: the transport the facade flattened, validated as
+/// `connectMcpTools` validates it (stdio needs a command; Streamable HTTP: URL, scheme,
+/// origins, addresses, `maxResponseBytes`).
+#[napi]
+pub fn mcp_validate_transport(options: McpNativeOptions) -> napi::Result<()> {
+    transport_of(options).map(|_| ())
+}
