@@ -91,6 +91,33 @@ export declare class NativeMcpBridge {
 export declare function analyzeShellCommand(command: string): string
 
 /**
+ * One page as a host `ReadOperations.readText` returned it (the reference's
+ * `ReadTextResult`; the facade has checked each field's type).
+ */
+export interface CodingBackendPage {
+  /** The page text. */
+  content: string
+  /** Its first line (1-based). */
+  startLine: number
+  /** Lines on the page. */
+  outputLines: number
+  /** More of the file follows. */
+  hasMore: boolean
+  /** Where the next page starts. */
+  nextOffset?: number
+  /** `"lines"`, `"bytes"` or null. */
+  truncatedBy?: string
+  /** The first line alone exceeds `maxBytes`. */
+  firstLineExceedsLimit: boolean
+  /** Bytes the backend read. */
+  scannedBytes: number
+  /** Lines in the file, when known. */
+  totalLines?: number
+  /** Bytes in the file, when known. */
+  totalBytes?: number
+}
+
+/**
  * The root an execution policy approved a write or edit beneath (`decision.writeBeneath`):
  * the file is then opened and replaced through that root's directory handle.
  */
@@ -131,6 +158,22 @@ export interface CodingEditResult {
  */
 export declare function codingEditText(text: string, displayPath: string, edits: Array<CodingReplacement>): CodingEditResult
 
+/** Looks for `req.findText` in `page`, read at `offset` as the `pages`-th page. */
+export declare function codingFindStep(page: CodingBackendPage, req: CodingReadRequest, offset: number, pages: number): CodingFindStep
+
+/**
+ * What one backend page says about `findText`: the line to read from, the offset of the
+ * next page to ask for, or why the search ends.
+ */
+export interface CodingFindStep {
+  /** The first matching line. */
+  hit?: number
+  /** The next page's offset. */
+  next?: number
+  /** Why the search ends (not found, scan limit, no progress). */
+  error?: string
+}
+
 /** `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`. */
 export declare function codingFormatSize(bytes: number): string
 
@@ -148,14 +191,16 @@ export interface CodingLimit {
 export declare function codingLimits(): Record<string, CodingLimit>
 
 /**
- * A text page out of `bytes` already read by a host backend (`fileBytes` long in total;
- * `bytes` holds at most `maxScanBytes` + 1 of them). Runs on the calling thread: the work is
- * bounded by `maxScanBytes`.
+ * A host backend's page checked against the bounds of `req` and rendered as a local page
+ * (content, footer, truncation record). Bounded string work on the calling thread.
  */
-export declare function codingPageFromBytes(bytes: Uint8Array, fileBytes: number, req: CodingReadRequest): CodingReadResult
+export declare function codingPageFromBackend(page: CodingBackendPage, req: CodingReadRequest): CodingReadResult
 
-/** Reads one image or text page off the JS thread. */
-export declare function codingRead(req: CodingReadRequest): Promise<CodingReadResult>
+/**
+ * Reads one image or text page off the JS thread; with `beneath` (the root an execution
+ * policy approved the read beneath), the file is opened from that root's directory handle.
+ */
+export declare function codingRead(req: CodingReadRequest, beneath?: CodingBeneath | undefined | null): Promise<CodingReadResult>
 
 /** One read (every bound already validated by the facade). */
 export interface CodingReadRequest {
@@ -293,6 +338,8 @@ export interface CodingTruncation {
   totalLinesKnown: boolean
   /** Bytes in the file (or output). */
   totalBytes: number
+  /** Whether `totalBytes` is exact. */
+  totalBytesKnown: boolean
   /** Lines shown. */
   outputLines: number
   /** Bytes shown. */

@@ -73,12 +73,35 @@ export interface TransformImageInput {
 export type TransformImage = (input: TransformImageInput) => Promise<Buffer>
 
 /** A host file backend for read (used instead of the native path when given). */
+/** Options of one `ReadOperations.readText` page (the reference's `ReadTextOptions`). */
+export interface ReadTextOptions {
+  readonly offset: number
+  readonly limit?: number
+  readonly maxLines: number
+  readonly maxBytes: number
+  readonly maxScanBytes: number
+  readonly signal?: AbortSignal
+}
+/** One text page from a backend (the reference's `ReadTextResult`). */
+export interface ReadTextResult {
+  readonly content: string
+  readonly startLine: number
+  readonly outputLines: number
+  readonly hasMore: boolean
+  readonly nextOffset?: number
+  readonly truncatedBy: 'lines' | 'bytes' | null
+  readonly firstLineExceedsLimit: boolean
+  readonly scannedBytes: number
+  readonly totalLines?: number
+  readonly totalBytes?: number
+}
+/** A host file backend for read (the reference's shape). */
 export interface ReadOperations {
-  access(absolutePath: string): Promise<void>
-  readFile(absolutePath: string, options?: { readonly maxBytes?: number; readonly signal?: AbortSignal }): Promise<Buffer | Uint8Array>
-  stat?(absolutePath: string): Promise<{ readonly size: number }>
-  /** Bytes `position .. position+length` (fewer at the end; none past it). */
-  readText?(absolutePath: string, options: { readonly position: number; readonly length: number; readonly signal?: AbortSignal }): Promise<Buffer | Uint8Array | string>
+  readFile: (absolutePath: string, options: { maxBytes: number; signal?: AbortSignal }) => Promise<Buffer>
+  readText: (absolutePath: string, options: ReadTextOptions) => Promise<ReadTextResult>
+  access: (absolutePath: string, options?: { signal?: AbortSignal }) => Promise<void>
+  statFile: (absolutePath: string, options?: { signal?: AbortSignal }) => Promise<{ size: number }>
+  detectImageMimeType?: (absolutePath: string) => Promise<string | null | undefined>
 }
 export type DocumentReader = (input: { readonly path: string; readonly absolutePath: string; readonly signal?: AbortSignal }) => Promise<string | undefined> | string | undefined
 
@@ -123,10 +146,12 @@ export interface WriteToolOptions {
 }
 
 /** A host file backend for edit. */
+/** A host file backend for edit (the reference's shape): `statFile` is asked before `readFile`. */
 export interface EditOperations {
-  access?(absolutePath: string): Promise<void>
-  readFile(absolutePath: string): Promise<Buffer | Uint8Array | string>
-  writeFile(absolutePath: string, content: string): Promise<void>
+  readFile: (absolutePath: string, options: { maxBytes: number; signal?: AbortSignal }) => Promise<Buffer>
+  writeFile: (absolutePath: string, content: string, options?: { signal?: AbortSignal }) => Promise<void>
+  access: (absolutePath: string, options?: { signal?: AbortSignal }) => Promise<void>
+  statFile: (absolutePath: string, options?: { signal?: AbortSignal }) => Promise<{ size: number }>
 }
 export interface EditToolOptions {
   readonly executionPolicy?: ExecutionPolicy
@@ -188,6 +213,10 @@ export interface CodingToolDefinition extends ToolDefinition {
   execute(args: JsonObject, context: Parameters<ToolDefinition['execute']>[1]): Promise<ToolResult>
 }
 
+/** The image MIME type of a file whose first bytes are `buffer` (magic bytes only), or null. */
+export declare function detectSupportedImageMimeType(buffer: Buffer | Uint8Array): string | null
+/** The image MIME type of the file at `filePath` from its first 4,100 bytes, or null. */
+export declare function detectSupportedImageMimeTypeFromFile(filePath: string): Promise<string | null>
 export declare function createReadTool(cwd: string, options?: ReadToolOptions): CodingToolDefinition
 export declare function createWriteTool(cwd: string, options?: WriteToolOptions): CodingToolDefinition
 export declare function createEditTool(cwd: string, options?: EditToolOptions): CodingToolDefinition
