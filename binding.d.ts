@@ -84,51 +84,38 @@ export declare class NativeMcpBridge {
   get serverPid(): number
 }
 
-/** The engine side of one bridge over a host's client: its server id and resolved limits. */
-export declare class NativeMcpHostClient {
-  /**
-   * Resolves and validates every limit (the first invalid one throws
-   * `"<name> must be a positive safe integer <= <hard>"`). `server_id` is only copied into
-   * result metadata; the facade checks it first.
-   */
-  constructor(serverId: string, limits: McpHostLimitsInput)
-  /** The resolved `callTimeoutMs`. */
-  get callTimeoutMs(): number
-  /** The resolved `listCacheTtlMs`. */
-  get listCacheTtlMs(): number
-  /** Bytes an error message may keep: `min(8 KiB, maxResultBytes)`. */
-  get errorMessageCap(): number
-  /** Starts one `tools/list` walk. */
-  beginListing(): NativeMcpHostListing
-  /**
-   * The `ToolResult` (JSON text) of a raw `tools/call` result: `result_json` is its JSON
-   * text, or `fault` names why it has none (`"cycle"`, `"non_finite"`, `"non_plain"`,
-   * `"too_deep"`, anything else: not JSON).
-   */
-  callResult(toolCallId: string, name: string, remoteName: string, resultJson?: string | undefined | null, fault?: string | undefined | null): string
-  /**
-   * The error `ToolResult` (JSON text) of a call that produced no result: `kind` is
-   * `"timeout"`, `"aborted"` or (anything else) `"thrown"` with the error's `message`.
-   */
-  callFailure(toolCallId: string, name: string, remoteName: string, kind: string, message?: string | undefined | null): string
-}
-
-/** One `tools/list` walk over a host's client, page by page. */
-export declare class NativeMcpHostListing {
-  /**
-   * Checks one raw page (its JSON text, or the `fault` that kept it from being JSON) and
-   * returns the next cursor, or `null` when the listing is complete.
-   */
-  addPage(pageJson?: string | undefined | null, fault?: string | undefined | null): string | null
-  /** The accepted tools as JSON text (an array, in the server's order); ends the walk. */
-  finish(): string
-}
-
 /**
  * The shell analysis of `command` as JSON: `{parts: [{text, argv, derived, deny?}],
  * redirects: [{op, target, write}], metacharacters, unsupported?, deny?}`.
  */
 export declare function analyzeShellCommand(command: string): string
+
+/**
+ * One page as a host `ReadOperations.readText` returned it (the reference's
+ * `ReadTextResult`; the facade has checked each field's type).
+ */
+export interface CodingBackendPage {
+  /** The page text. */
+  content: string
+  /** Its first line (1-based). */
+  startLine: number
+  /** Lines on the page. */
+  outputLines: number
+  /** More of the file follows. */
+  hasMore: boolean
+  /** Where the next page starts. */
+  nextOffset?: number
+  /** `"lines"`, `"bytes"` or null. */
+  truncatedBy?: string
+  /** The first line alone exceeds `maxBytes`. */
+  firstLineExceedsLimit: boolean
+  /** Bytes the backend read. */
+  scannedBytes: number
+  /** Lines in the file, when known. */
+  totalLines?: number
+  /** Bytes in the file, when known. */
+  totalBytes?: number
+}
 
 /**
  * The root an execution policy approved a write or edit beneath (`decision.writeBeneath`):
@@ -171,10 +158,23 @@ export interface CodingEditResult {
  */
 export declare function codingEditText(text: string, displayPath: string, edits: Array<CodingReplacement>): CodingEditResult
 
+/** Looks for `req.findText` in `page`, read at `offset` as the `pages`-th page. */
+export declare function codingFindStep(page: CodingBackendPage, req: CodingReadRequest, offset: number, pages: number): CodingFindStep
+
 /**
- * `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`; a `TypeError` when `bytes`
- * is not a number.
+ * What one backend page says about `findText`: the line to read from, the offset of the
+ * next page to ask for, or why the search ends.
  */
+export interface CodingFindStep {
+  /** The first matching line. */
+  hit?: number
+  /** The next page's offset. */
+  next?: number
+  /** Why the search ends (not found, scan limit, no progress). */
+  error?: string
+}
+
+/** `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`. */
 export declare function codingFormatSize(bytes: number): string
 
 /** One coding limit: the option name, its default and its hard cap. */
@@ -191,14 +191,16 @@ export interface CodingLimit {
 export declare function codingLimits(): Record<string, CodingLimit>
 
 /**
- * A text page out of `bytes` already read by a host backend (`fileBytes` long in total;
- * `bytes` holds at most `maxScanBytes` + 1 of them). Runs on the calling thread: the work is
- * bounded by `maxScanBytes`.
+ * A host backend's page checked against the bounds of `req` and rendered as a local page
+ * (content, footer, truncation record). Bounded string work on the calling thread.
  */
-export declare function codingPageFromBytes(bytes: Uint8Array, fileBytes: number, req: CodingReadRequest): CodingReadResult
+export declare function codingPageFromBackend(page: CodingBackendPage, req: CodingReadRequest): CodingReadResult
 
-/** Reads one image or text page off the JS thread. */
-export declare function codingRead(req: CodingReadRequest): Promise<CodingReadResult>
+/**
+ * Reads one image or text page off the JS thread; with `beneath` (the root an execution
+ * policy approved the read beneath), the file is opened from that root's directory handle.
+ */
+export declare function codingRead(req: CodingReadRequest, beneath?: CodingBeneath | undefined | null): Promise<CodingReadResult>
 
 /** One read (every bound already validated by the facade). */
 export interface CodingReadRequest {
@@ -336,6 +338,8 @@ export interface CodingTruncation {
   totalLinesKnown: boolean
   /** Bytes in the file (or output). */
   totalBytes: number
+  /** Whether `totalBytes` is exact. */
+  totalBytesKnown: boolean
   /** Lines shown. */
   outputLines: number
   /** Bytes shown. */
@@ -381,34 +385,6 @@ export declare function landlockRestrictSelf(writable: Array<string>, allowNetwo
 /** `assertValidServerId`: throws unless `id` matches `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`. */
 export declare function mcpAssertValidServerId(id: string): void
 
-/** The host's limit options, as JavaScript numbers (`undefined` = the engine's default). */
-export interface McpHostLimitsInput {
-  /** `maxListPages` (default 20, hard 100). */
-  maxListPages?: number
-  /** `maxTools` (default 500, hard 5,000). */
-  maxTools?: number
-  /** `maxCursorBytes` (default 4 KiB, hard 16 KiB). */
-  maxCursorBytes?: number
-  /** `maxToolNameBytes` (default 256, hard 1,024). */
-  maxToolNameBytes?: number
-  /** `maxToolDescriptionBytes` (default 16 KiB, hard 64 KiB). */
-  maxToolDescriptionBytes?: number
-  /** `maxToolSchemaBytes` (default 256 KiB, hard 1 MiB). */
-  maxToolSchemaBytes?: number
-  /** `maxTotalToolSchemaBytes` (default 4 MiB, hard 16 MiB). */
-  maxTotalToolSchemaBytes?: number
-  /** `maxJsonDepth` (default 64, hard 128). */
-  maxJsonDepth?: number
-  /** `maxJsonProperties` (default 10,000, hard 100,000). */
-  maxJsonProperties?: number
-  /** `maxResultBytes` (default 10,000,000, hard 16 MiB). */
-  maxResultBytes?: number
-  /** `callTimeoutMs` (default 60,000, hard 30 min). */
-  callTimeoutMs?: number
-  /** `listCacheTtlMs` (default 30,000, hard 24 h). */
-  listCacheTtlMs?: number
-}
-
 /** SIGKILLs the process group of every stdio server still running (host exit hook). */
 export declare function mcpKillAllServers(): number
 
@@ -422,11 +398,7 @@ export interface McpLimitRow {
 /** Every MCP limit (the JS constants are read from here). */
 export declare function mcpLimitTable(): Array<McpLimitRow>
 
-/**
- * `mapMcpContentToBlocks` over JSON text: `{content, truncated, bytesUsed}` as JSON text.
- * `max_result_bytes` is checked like the bridge's `maxResultBytes` option (any non-number is
- * invalid), so a bad value gets the limit's error.
- */
+/** `mapMcpContentToBlocks` over JSON text: `{content, truncated, bytesUsed}` as JSON text. */
 export declare function mcpMapContent(contentJson: string, maxResultBytes: number): string
 
 /** The bridge options after the JS facade flattened them (every limit a plain number). */
@@ -460,15 +432,8 @@ export interface McpNativeOptions {
   listCacheTtlMs?: number
 }
 
-/** `summarizeMcpContent` over JSON text; a `TypeError` when `max_bytes` is not a number. */
+/** `summarizeMcpContent` over JSON text. */
 export declare function mcpSummarizeContent(contentJson: string, maxBytes: number): string
-
-/**
- * `createMcpTransport`'s checks: the transport the facade flattened, validated as
- * `connectMcpTools` validates it (stdio needs a command; Streamable HTTP: URL, scheme,
- * origins, addresses, `maxResponseBytes`).
- */
-export declare function mcpValidateTransport(options: McpNativeOptions): void
 
 /** The resolved bounds the JS pre-walks need. */
 export interface NativeJsonSchemaBounds {

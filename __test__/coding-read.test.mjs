@@ -124,7 +124,10 @@ test('text pages: trailing LF kept, line and byte footers, limit footer, first-l
   assert.equal(text(await byLines.execute({ path: 'five.txt' }, ctx)), '1\n2\n\n[Showing lines 1-2 of 5. Use offset=3 to continue.]')
   assert.equal(text(await createReadTool(dir, { maxLines: 5 }).execute({ path: 'five.txt' }, ctx)), '1\n2\n3\n4\n5')
   const byBytes = createReadTool(dir, { maxBytes: 5 })
-  assert.equal(text(await byBytes.execute({ path: 'five.txt', offset: 2 }, ctx)), '2\n3\n4\n\n[Showing lines 2-4 of 5 (5B limit). Use offset=5 to continue.]')
+  // Each kept line costs its LF: "2\n3\n" is 4 bytes, "4\n" would make 6. A byte cut stops the
+  // scan at once, so the footer has no "of T".
+  assert.equal(text(await byBytes.execute({ path: 'five.txt', offset: 2 }, ctx)), '2\n3\n\n[Showing lines 2-3 (5B limit). Use offset=4 to continue.]')
+  assert.equal(text(await createReadTool(dir, { maxBytes: 4 }).execute({ path: 'five.txt', offset: 4 }, ctx)), '4\n5')
   assert.equal(text(await read.execute({ path: 'five.txt', offset: 2, limit: 2 }, ctx)), '2\n3\n\n[2 more lines in file. Use offset=4 to continue.]')
   assert.equal(text(await read.execute({ path: 'five.txt', offset: 4, limit: 2 }, ctx)), '4\n5')
 
@@ -190,30 +193,91 @@ test('images over maxImageBytes: rejected by size at the edge, no base64 in the 
   assert.ok(!JSON.stringify(r).includes(PNG.toString('base64').slice(0, 12)))
 })
 
-test('ReadOperations backend: stat rejects a large image before readFile is ever called', async () => {
-  const calls = []
-  const operations = {
+// A ReadOperations backend over an in-memory file, of the reference's shape: readText
+// returns one page ({ content, startLine, outputLines, hasMore, nextOffset, ... }).
+function memoryBackend(lines, calls = []) {
+  const text = lines.join('\n')
+  return {
     access: async (p) => { calls.push(['access', p]) },
-    stat: async () => ({ size: 20_000_000 }),
-    readText: async (_p, { position, length }) => { calls.push(['readText', position]); return position === 0 ? PNG.subarray(0, length) : Buffer.alloc(0) },
-    readFile: async () => { calls.push(['readFile']); return PNG },
+    statFile: async () => ({ size: Buffer.byteLength(text) }),
+    readFile: async () => { calls.push(['readFile']); return Buffer.from(text) },
+    detectImageMimeType: async () => null,
+    readText: async (_p, o) => {
+      calls.push(['readText', o.offset, o.limit])
+      const n = o.limit ?? o.maxLines
+      const slice = lines.slice(o.offset - 1, o.offset - 1 + n)
+      const hasMore = o.offset - 1 + n < lines.length
+      return {
+        content: slice.join('\n'),
+        startLine: o.offset,
+        outputLines: slice.length,
+        hasMore,
+        nextOffset: hasMore ? o.offset + n : undefined,
+        truncatedBy: hasMore && o.limit === undefined ? 'lines' : null,
+        firstLineExceedsLimit: false,
+        scannedBytes: 10 * (o.offset - 1 + slice.length),
+        totalLines: lines.length,
+        totalBytes: Buffer.byteLength(text),
+      }
+    },
   }
+}
+
+test('ReadOperations backend: statFile rejects a large image before readFile is ever called', async () => {
+  const calls = []
+  const operations = { ...memoryBackend([]), detectImageMimeType: async () => 'image/png', statFile: async () => ({ size: 20_000_000 }), readFile: async () => { calls.push(['readFile']); return PNG } }
   const r = await createReadTool(dir, { operations }).execute({ path: 'virtual.png' }, ctx)
   errorShape(r, 'Image file is 19.1MB, exceeds 9.5MB limit.')
   assert.ok(!calls.some(([k]) => k === 'readFile'))
+  const small = await createReadTool(dir, { operations: { ...operations, statFile: async () => ({ size: PNG.length }), readFile: async (_p, o) => { calls.push(['readFile', o.maxBytes]); return PNG } } }).execute({ path: 'virtual.png' }, ctx)
+  assert.equal(small.content[1].mimeType, 'image/png')
+  assert.deepEqual(calls.at(-1), ['readFile', DEFAULT_MAX_IMAGE_BYTES])
 })
 
-test('ReadOperations backend: text pages and over-returned data', async () => {
-  const content = Buffer.from('one\ntwo\nthree\n')
-  const operations = {
-    access: async () => {},
-    stat: async () => ({ size: content.length }),
-    readFile: async () => content,
-    readText: async (_p, { position, length }) => content.subarray(position, position + length),
-  }
-  assert.equal(text(await createReadTool(dir, { operations, maxLines: 2 }).execute({ path: 'v.txt' }, ctx)), 'one\ntwo\n\n[Showing lines 1-2 of 4. Use offset=3 to continue.]')
-  const greedy = { ...operations, readText: async () => Buffer.alloc(70000, 97) }
-  errorShape(await createReadTool(dir, { operations: greedy }).execute({ path: 'v.txt' }, ctx), 'ReadOperations.readText returned data beyond the requested bounds')
+test('ReadOperations backend: pages rendered like local ones, paging options, over-returned data', async () => {
+  const calls = []
+  const operations = memoryBackend(['one', 'two', 'three', ''], calls)
+  const paged = await createReadTool(dir, { operations, maxLines: 2 }).execute({ path: 'v.txt' }, ctx)
+  assert.equal(text(paged), 'one\ntwo\n\n[Showing lines 1-2 of 4. Use offset=3 to continue.]')
+  assert.equal(paged.metadata.scannedBytes, 20)
+  assert.deepEqual(calls.slice(0, 2), [['access', path.join(dir, 'v.txt')], ['readText', 1, undefined]])
+  const limited = await createReadTool(dir, { operations }).execute({ path: 'v.txt', offset: 2, limit: 1 }, ctx)
+  assert.equal(text(limited), 'two\n\n[2 more lines in file. Use offset=3 to continue.]')
+  assert.deepEqual(calls.at(-1), ['readText', 2, 1])
+  const over = 'ReadOperations.readText returned data beyond the requested bounds'
+  const page = { startLine: 1, outputLines: 1, hasMore: false, truncatedBy: null, firstLineExceedsLimit: false, scannedBytes: 1 }
+  const greedy = { ...operations, readText: async () => ({ ...page, content: 'x'.repeat(11) }) }
+  errorShape(await createReadTool(dir, { operations: greedy, maxBytes: 10 }).execute({ path: 'v.txt' }, ctx), over)
+  const edge = { ...operations, readText: async () => ({ ...page, content: 'x'.repeat(10) }) }
+  assert.equal(text(await createReadTool(dir, { operations: edge, maxBytes: 10 }).execute({ path: 'v.txt' }, ctx)), 'x'.repeat(10))
+  const tooManyLines = { ...operations, readText: async () => ({ ...page, content: 'a\nb\nc', outputLines: 3 }) }
+  errorShape(await createReadTool(dir, { operations: tooManyLines }).execute({ path: 'v.txt', limit: 2 }, ctx), over)
+  const broken = { ...operations, readText: async () => ({ ...page, content: 42 }) }
+  errorShape(await createReadTool(dir, { operations: broken }).execute({ path: 'v.txt' }, ctx), 'ReadOperations.readText returned an invalid page')
+})
+
+test('ReadOperations backend: findText pages through the backend, with its scan limit', async () => {
+  const calls = []
+  const operations = memoryBackend(['a', 'b', 'c', 'd NEEDLE', 'e'], calls)
+  const hit = await createReadTool(dir, { operations, maxLines: 2 }).execute({ path: 'm', findText: 'needle', findMode: 'case-insensitive', limit: 1 }, ctx)
+  assert.equal(text(hit), 'd NEEDLE\n\n[1 more lines in file. Use offset=5 to continue.]')
+  assert.deepEqual(calls.filter(([k]) => k === 'readText'), [['readText', 1, undefined], ['readText', 3, undefined], ['readText', 4, 1]])
+  errorShape(await createReadTool(dir, { operations, maxLines: 2 }).execute({ path: 'm', findText: 'absent' }, ctx), 'Could not find "absent" in m.')
+  errorShape(await createReadTool(dir, { operations, maxLines: 2, maxScanBytes: 20 }).execute({ path: 'm', findText: 'absent' }, ctx), 'findText did not match within 20B scan limit')
+  const stuck = { ...operations, readText: async (_p, o) => ({ content: 'x', startLine: o.offset, outputLines: 1, hasMore: true, nextOffset: o.offset, truncatedBy: null, firstLineExceedsLimit: false, scannedBytes: 1 }) }
+  errorShape(await createReadTool(dir, { operations: stuck }).execute({ path: 'm', findText: 'y', offset: 3 }, ctx), 'findText could not advance past line 3')
+})
+
+test('detectSupportedImageMimeType and detectSupportedImageMimeTypeFromFile', async () => {
+  const { detectSupportedImageMimeType, detectSupportedImageMimeTypeFromFile } = esm
+  assert.equal(detectSupportedImageMimeType(PNG), 'image/png')
+  assert.equal(detectSupportedImageMimeType(Buffer.from([0xff, 0xd8, 0xff, 0xe0])), 'image/jpeg')
+  assert.equal(detectSupportedImageMimeType(Buffer.from([0xff, 0xd8, 0xff, 0xf7])), null)
+  assert.equal(detectSupportedImageMimeType(Buffer.from('GIF89a')), 'image/gif')
+  assert.equal(detectSupportedImageMimeType(Buffer.from('plain')), null)
+  assert.equal(detectSupportedImageMimeType(Buffer.alloc(0)), null)
+  assert.equal(await detectSupportedImageMimeTypeFromFile(file('sniff.bin', PNG)), 'image/png')
+  assert.equal(await detectSupportedImageMimeTypeFromFile(file('sniff.txt', 'text')), null)
 })
 
 test('transformImage: resized flag, and its result is re-checked against the limit', async () => {
@@ -254,4 +318,40 @@ test('a page near the end of a 1 GB file is streamed, not held in memory', async
   assert.equal(text(r), 'last line\n')
   assert.ok(peak - before < 64 * 1024 * 1024, `RSS grew by ${peak - before}`)
   fs.rmSync(big)
+})
+
+test('read and edit refuse a FIFO, a socket and a device before anything could block', async () => {
+  const { execFileSync } = await import('node:child_process')
+  const net = await import('node:net')
+  const fifo = path.join(dir, 'pipe')
+  execFileSync('mkfifo', [fifo])
+  // Nobody ever opens the FIFO for writing: a blocking open or read would never settle.
+  errorShape(await createReadTool(dir).execute({ path: 'pipe' }, ctx), 'Refusing to read pipe: not a regular file (FIFO).')
+  const edit = await createEditTool(dir).execute({ path: 'pipe', edits: [{ oldText: 'a', newText: 'b' }] }, ctx)
+  assert.equal(edit.error.message, 'Refusing to edit pipe: not a regular file (FIFO).')
+  await assert.rejects(esm.detectSupportedImageMimeTypeFromFile(fifo), { code: 'ESPIPE' })
+  const sock = path.join(dir, 'sock')
+  const server = net.createServer().listen(sock)
+  await new Promise((resolve) => server.once('listening', resolve))
+  try {
+    errorShape(await createReadTool(dir).execute({ path: 'sock' }, ctx), 'Refusing to read sock: not a regular file (socket).')
+  } finally {
+    await new Promise((resolve) => server.close(resolve))
+  }
+  errorShape(await createReadTool(dir).execute({ path: '/dev/null' }, ctx), 'Refusing to read /dev/null: not a regular file (character device).')
+  const d = await createReadTool(dir).execute({ path: '.' }, ctx)
+  assert.match(d.error.message, /^EISDIR: illegal operation on a directory/)
+})
+
+test('a hard link is the file itself: read returns its content (the sandbox keeps outside files from being linked in)', async () => {
+  // README, "Coding security": a hard link has no target to check, so read does not refuse
+  // one; a shell that can create links runs in a sandbox where outside files cannot be linked.
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'prism-coding-hl-'))
+  try {
+    fs.writeFileSync(path.join(outside, 'orig.txt'), 'linked')
+    fs.linkSync(path.join(outside, 'orig.txt'), path.join(dir, 'hard.txt'))
+    assert.equal(text(await createReadTool(dir).execute({ path: 'hard.txt' }, ctx)), 'linked')
+  } finally {
+    fs.rmSync(outside, { recursive: true, force: true })
+  }
 })

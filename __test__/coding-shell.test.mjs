@@ -144,13 +144,17 @@ test('tail truncation by lines keeps a 0600 spill file with the full output', as
   const r = await shell({ maxLines: 10 }).execute({ command: 'seq 1 30' }, ctx)
   const full = r.metadata.fullOutputPath
   assert.ok(full.startsWith(path.join(os.tmpdir(), `${PREFIX}-`)) && /-[0-9a-f]{32}\.log$/.test(full), full)
-  assert.equal(text(r), `22\n23\n24\n25\n26\n27\n28\n29\n30\n\n\n[Showing lines 22-31 of 31. Full output: ${full}]`)
+  // Lines as the reference counts them: the final LF ends line 30 and starts no line 31; the
+  // cut tail loses that LF.
+  assert.equal(text(r), `21\n22\n23\n24\n25\n26\n27\n28\n29\n30\n\n[Showing lines 21-30 of 30. Full output: ${full}]`)
   assert.equal(fs.statSync(full).mode & 0o777, 0o600)
   assert.equal(fs.readFileSync(full, 'utf8'), Array.from({ length: 30 }, (_, i) => `${i + 1}\n`).join(''))
   assert.equal(r.metadata.truncation.truncatedBy, 'lines')
   fs.rmSync(full)
-  const edge = await shell({ maxLines: 31 }).execute({ command: 'seq 1 30' }, ctx)
+  const edge = await shell({ maxLines: 30 }).execute({ command: 'seq 1 30' }, ctx)
   assert.equal(edge.metadata.truncation.truncated, false)
+  assert.equal(edge.metadata.truncation.totalLines, 30)
+  assert.equal(text(edge), Array.from({ length: 30 }, (_, i) => `${i + 1}\n`).join(''))
   assert.equal(edge.metadata.fullOutputPath, undefined)
 })
 
@@ -158,7 +162,7 @@ test('tail truncation by bytes and a partial last line', async () => {
   const r = await shell({ maxBytes: 10 }).execute({ command: 'printf "aaaa\\nbbbb\\ncccc\\n"' }, ctx)
   const full = r.metadata.fullOutputPath
   fs.rmSync(full)
-  assert.equal(text(r), `bbbb\ncccc\n\n\n[Showing lines 2-4 of 4 (10B limit). Full output: ${full}]`)
+  assert.equal(text(r), `bbbb\ncccc\n\n[Showing lines 2-3 of 3 (10B limit). Full output: ${full}]`)
   const p = await shell({ maxBytes: 1000 }).execute({ command: "head -c 5000 /dev/zero | tr '\\0' a" }, ctx)
   assert.equal(text(p), `${'a'.repeat(1000)}\n\n[Showing last 1000B of line 1 (line is 4.9KB). Full output: ${p.metadata.fullOutputPath}]`)
   assert.equal(p.metadata.truncation.lastLinePartial, true)
@@ -186,6 +190,8 @@ test('maxTotalOutputBytes aborts the command and removes the spill file', async 
   assert.equal(r.metadata.outputLimitExceeded, true)
   assert.equal(r.metadata.outputStorageFailed, false)
   assert.equal(r.metadata.exitCode, null)
+  assert.equal(r.metadata.totalOutputBytes, 10240, 'output is kept up to the cap')
+  assert.equal(r.metadata.truncation.totalBytesKnown, false)
   assert.ok(text(r).endsWith('\n\n[Command output exceeded 10.0KB limit]'))
   assert.deepEqual(spills(), [])
 })

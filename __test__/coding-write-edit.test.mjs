@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { createReadTool, createWriteTool, createEditTool, withFileMutationQueue } from 'prism-native/coding-tools/agent'
+import { createReadTool, createWriteTool, createEditTool, createShellTool, withFileMutationQueue } from 'prism-native/coding-tools/agent'
 
 const ctx = { sessionId: 's', runId: 'r', toolCallId: 'call-1' }
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prism-coding-we-'))
@@ -64,18 +64,30 @@ test('write: a denial creates nothing; modified.paths[0] is honoured', async () 
   assert.equal(fs.readFileSync(at('redirected.txt'), 'utf8'), 'r')
 })
 
-test('write and edit: read-before-write refusal unless read or forced', async () => {
+test('write and edit: read-before-write refusal unless read or forced, naming the tool and the path as given', async () => {
   put('rbw.txt', 'old')
   const readPathSet = new Set()
   const write = createWriteTool(dir, { requireReadBeforeWrite: true, readPathSet })
   const edit = createEditTool(dir, { requireReadBeforeWrite: true, readPathSet })
-  const msg = `Refusing write to ${at('rbw.txt')}: not read in this session. Read first or pass force=true.`
-  errorShape(await write.execute({ path: 'rbw.txt', content: 'new' }, ctx), 'write', msg)
-  errorShape(await edit.execute({ path: 'rbw.txt', edits: [{ oldText: 'old', newText: 'x' }] }, ctx), 'edit', msg)
+  const msg = (tool, p) => `Refusing ${tool} to ${p}: not read in this session. Read first or pass force=true.`
+  errorShape(await write.execute({ path: 'rbw.txt', content: 'new' }, ctx), 'write', msg('write', 'rbw.txt'))
+  errorShape(await edit.execute({ path: 'rbw.txt', edits: [{ oldText: 'old', newText: 'x' }] }, ctx), 'edit', msg('edit', 'rbw.txt'))
+  errorShape(await edit.execute({ path: at('rbw.txt'), edits: [{ oldText: 'old', newText: 'x' }] }, ctx), 'edit', msg('edit', at('rbw.txt')))
   assert.equal(fs.readFileSync(at('rbw.txt'), 'utf8'), 'old')
-  assert.equal(text(await write.execute({ path: 'brand-new.txt', content: 'n' }, ctx)).startsWith('Successfully'), true)
+  // A file that does not exist yet has not been read either.
+  errorShape(await write.execute({ path: 'brand-new.txt', content: 'n' }, ctx), 'write', msg('write', 'brand-new.txt'))
+  assert.equal(fs.existsSync(at('brand-new.txt')), false)
+  assert.equal(text(await write.execute({ path: 'brand-new.txt', content: 'n', force: true }, ctx)).startsWith('Successfully'), true)
   assert.equal(text(await write.execute({ path: 'rbw.txt', content: 'forced', force: true }, ctx)).startsWith('Successfully'), true)
-  await createReadTool(dir, { readPathSet }).execute({ path: 'rbw.txt' }, ctx)
+  // A read that fails (missing file, policy denial) does not mark the path.
+  const read = createReadTool(dir, { readPathSet })
+  assert.ok((await read.execute({ path: 'missing.txt' }, ctx)).error)
+  const denied = createReadTool(dir, { readPathSet, executionPolicy: deny })
+  assert.ok((await denied.execute({ path: 'rbw.txt' }, ctx)).error)
+  assert.deepEqual([...readPathSet], [])
+  errorShape(await write.execute({ path: 'missing.txt', content: 'm' }, ctx), 'write', msg('write', 'missing.txt'))
+  await read.execute({ path: 'rbw.txt' }, ctx)
+  assert.deepEqual([...readPathSet], [at('rbw.txt')])
   assert.equal(text(await edit.execute({ path: 'rbw.txt', edits: [{ oldText: 'forced', newText: 'read' }] }, ctx)), 'Successfully replaced 1 block(s) in rbw.txt.')
 })
 
@@ -95,6 +107,56 @@ test('withFileMutationQueue: same path serialised, different paths parallel, rel
     withFileMutationQueue(at('link.txt'), async () => { order.push(3) }),
   ])
   assert.deepEqual(order, [1, 2, 3])
+})
+
+test('withFileMutationQueue: calls for one file queue in call order, however their realpath lookups settle', async () => {
+  put('order-real.txt', 'x')
+  fs.symlinkSync(at('order-real.txt'), at('order-link.txt'))
+  // The first call's lookup (through the symlink) is held until the test lets it go; the
+  // second call's lookup would answer at once. The second call must still run second.
+  const realpath = fs.promises.realpath
+  let releaseLink
+  const linkHeld = new Promise((resolve) => { releaseLink = resolve })
+  const looked = []
+  fs.promises.realpath = async (p) => {
+    looked.push(path.basename(p))
+    if (p === at('order-link.txt')) {
+      await linkHeld
+      return at('order-real.txt')
+    }
+    return p
+  }
+  try {
+    const order = []
+    const first = withFileMutationQueue(at('order-link.txt'), async () => { order.push('first') })
+    const second = withFileMutationQueue(at('order-real.txt'), async () => { order.push('second') })
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(order, [], 'nothing ran while the first lookup was held')
+    assert.deepEqual(looked, ['order-link.txt'], 'the second lookup waits for the first')
+    releaseLink()
+    await Promise.all([first, second])
+    assert.deepEqual(order, ['first', 'second'])
+  } finally {
+    fs.promises.realpath = realpath
+  }
+})
+
+test('coding tools return an error result when a context getter throws', async () => {
+  const hostile = { toolCallId: 'call-1', get signal() { throw new Error('getter broke') } }
+  const tools = [
+    [createReadTool(dir), { path: 'a' }],
+    [createWriteTool(dir), { path: 'a', content: 'x' }],
+    [createEditTool(dir), { path: 'a', edits: [{ oldText: 'a', newText: 'b' }] }],
+    [createShellTool(dir), { command: 'true' }],
+  ]
+  for (const [tool, args] of tools) {
+    const r = await tool.execute(args, hostile)
+    errorShape(r, tool.name, 'Invalid execution context: getter broke')
+  }
+  const noId = { get toolCallId() { throw new Error('no id') } }
+  const r = await createReadTool(dir).execute({ path: 'a' }, noId)
+  assert.equal(r.error.message, 'Invalid execution context: no id')
+  assert.equal(r.toolCallId, undefined)
 })
 
 test('edit: argument errors at their edges', async () => {
@@ -153,7 +215,7 @@ test('edit: not found (with Nearby), ambiguous, overlap, empty oldText, no chang
   const e = (edits) => edit.execute({ path: 'err.txt', edits }, ctx)
   errorShape(await e([{ oldText: 'zeta', newText: 'x' }]), 'edit', 'Could not find the exact text in err.txt. The old text must match exactly including all whitespace and newlines.')
   const near = await e([{ oldText: 'beta gamma\nomega', newText: 'x' }])
-  assert.equal(near.error.message, 'Could not find the exact text in err.txt. The old text must match exactly including all whitespace and newlines.\nNearby:\n1: alpha\n2: beta gamma\n3: delta\n4: beta')
+  assert.equal(near.error.message, 'Could not find the exact text in err.txt. The old text must match exactly including all whitespace and newlines.\nNearby:\n  L2: beta gamma')
   errorShape(await e([{ oldText: 'alpha', newText: 'a' }, { oldText: 'zeta', newText: 'z' }]), 'edit', 'Could not find edits[1] in err.txt. The oldText must match exactly including all whitespace and newlines.')
   errorShape(await e([{ oldText: 'beta', newText: 'x' }]), 'edit', 'Found 2 occurrences of the text in err.txt. The text must be unique. Please provide more context to make it unique.')
   errorShape(await e([{ oldText: 'alpha', newText: 'a' }, { oldText: 'beta', newText: 'x' }]), 'edit', 'Found 2 occurrences of edits[1] in err.txt. Each oldText must be unique. Please provide more context to make it unique.')
@@ -178,6 +240,7 @@ test('EditOperations and WriteOperations backends are used instead of the native
   const files = new Map([['/virtual/f.txt', 'hello world']])
   const operations = {
     access: async (p) => { if (!files.has(p)) throw Object.assign(new Error('missing'), { code: 'ENOENT' }) },
+    statFile: async (p) => ({ size: Buffer.byteLength(files.get(p)) }),
     readFile: async (p) => Buffer.from(files.get(p)),
     writeFile: async (p, c) => { files.set(p, c) },
     mkdir: async () => {},
@@ -189,4 +252,20 @@ test('EditOperations and WriteOperations backends are used instead of the native
   await createWriteTool('/virtual', { operations }).execute({ path: 'new.txt', content: 'n' }, ctx)
   assert.equal(files.get('/virtual/new.txt'), 'n')
   assert.equal(fs.existsSync('/virtual'), false)
+})
+
+test('EditOperations: statFile bounds the target before any read; the read is bounded and re-checked', async () => {
+  let reads = 0
+  const operations = {
+    access: async () => {},
+    statFile: async () => ({ size: 12 }),
+    readFile: async (_p, o) => { reads++; assert.equal(o.maxBytes, 11); return Buffer.from('hello world') },
+    writeFile: async () => { throw new Error('must not write') },
+  }
+  const big = await createEditTool('/v', { operations, maxFileBytes: 11 }).execute({ path: 'f', edits: [{ oldText: 'hello', newText: 'x' }] }, ctx)
+  errorShape(big, 'edit', 'Edit target is 12 bytes, exceeds 11 byte limit.')
+  assert.equal(reads, 0)
+  const liar = { ...operations, statFile: async () => ({ size: 1 }), readFile: async () => { reads++; return Buffer.alloc(12, 97) } }
+  errorShape(await createEditTool('/v', { operations: liar, maxFileBytes: 11 }).execute({ path: 'f', edits: [{ oldText: 'a', newText: 'b' }] }, ctx), 'edit', 'Edit target is 12 bytes, exceeds 11 byte limit.')
+  assert.equal(reads, 1)
 })

@@ -1,13 +1,13 @@
-// The coding write and edit tools under createCodingApprovalPolicy write through the approved
-// root's directory handle: a directory swapped for a symlink after the policy's check cannot
-// redirect the write outside the root.
+// The coding read, write and edit tools under createCodingApprovalPolicy open files through the
+// approved root's directory handle: a directory swapped for a symlink after the policy's check
+// cannot redirect the read or the write outside the root.
 import test from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync, statSync, chmodSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createEditTool, createWriteTool } from 'prism-native/coding-tools/agent'
+import { createEditTool, createReadTool, createWriteTool } from 'prism-native/coding-tools/agent'
 import { createCodingApprovalPolicy } from 'prism-native/coding-tools/security'
 
 const ctx = { sessionId: 's', runId: 'r', toolCallId: 'w' }
@@ -28,8 +28,11 @@ test('allowed write and edit decisions carry the approved root, not enumerably',
     const decision = await policy.check({ kind: 'write', operation: 'write', paths: [join(root, 'dir', 'new.txt')] })
     assert.deepEqual(decision, { allowed: true, exclusive: false })
     assert.deepEqual(decision.writeBeneath, { root, path: join(root, 'dir', 'new.txt') })
-    const read = await policy.check({ kind: 'read', operation: 'read', paths: [join(root, 'dir')] })
-    assert.equal(read.writeBeneath, undefined)
+    const read = await policy.check({ kind: 'read', operation: 'read', paths: [join(root, 'dir', 'new.txt')] })
+    assert.deepEqual(read, { allowed: true, exclusive: false })
+    assert.deepEqual(read.writeBeneath, { root, path: join(root, 'dir', 'new.txt') })
+    const shell = await policy.check({ kind: 'shell', operation: 'execute', command: 'ls', paths: [root] })
+    assert.equal(shell.writeBeneath, undefined)
   } finally {
     rmSync(base, { recursive: true, force: true })
   }
@@ -88,6 +91,69 @@ test('a directory swapped for a symlink during writes never lets a write escape'
   } finally {
     racer.kill('SIGKILL')
     await new Promise((r) => racer.once('exit', r))
+    rmSync(base, { recursive: true, force: true })
+  }
+})
+
+/** A separate process that flips root/dir between a real directory and a symlink to `outside`. */
+function flipper(root, outside) {
+  return spawn(
+    process.execPath,
+    [
+      '-e',
+      `const fs = require('fs'); const [dir, spare, outside] = process.argv.slice(1);
+       const end = Date.now() + 20000
+       while (Date.now() < end) {
+         try { fs.renameSync(dir, spare); fs.symlinkSync(outside, dir) } catch {}
+         try { fs.unlinkSync(dir); fs.renameSync(spare, dir) } catch {}
+       }`,
+      join(root, 'dir'),
+      join(root, 'spare'),
+      outside,
+    ],
+    { stdio: 'ignore' },
+  )
+}
+
+test('a directory swapped for a symlink during reads never lets a read return an outside file', { timeout: 60_000 }, async () => {
+  const { base, root, outside } = workspace()
+  writeFileSync(join(root, 'dir', 'secret.txt'), 'inside')
+  writeFileSync(join(outside, 'secret.txt'), 'OUTSIDE')
+  const racer = flipper(root, outside)
+  try {
+    const read = createReadTool(root, { executionPolicy: createCodingApprovalPolicy({ roots: [root] }) })
+    let inside = 0
+    let escaped = 0
+    for (let i = 0; i < 2000; i++) {
+      const r = await read.execute({ path: 'dir/secret.txt' }, ctx)
+      const text = r.content[0].text
+      if (text.includes('OUTSIDE')) escaped++
+      else if (!r.error && text === 'inside') inside++
+    }
+    assert.equal(escaped, 0, 'no read returned the file outside the root')
+    assert.ok(inside > 0, 'some reads went through while the directory was real')
+  } finally {
+    racer.kill('SIGKILL')
+    await new Promise((r) => racer.once('exit', r))
+    rmSync(base, { recursive: true, force: true })
+  }
+})
+
+test('a confined read refuses a planted symlink; confined read and edit refuse a FIFO before reading', async () => {
+  const { base, root, outside } = workspace()
+  try {
+    writeFileSync(join(outside, 'x.txt'), 'OUTSIDE')
+    symlinkSync(outside, join(root, 'link'))
+    const planted = { check: async () => ({ allowed: true, writeBeneath: { root, path: join(root, 'link', 'x.txt') } }) }
+    const r = await createReadTool(root, { executionPolicy: planted }).execute({ path: 'link/x.txt' }, ctx)
+    assert.match(r.error.message, /path escapes its trusted root/)
+    execFileSync('mkfifo', [join(root, 'dir', 'pipe')])
+    const executionPolicy = createCodingApprovalPolicy({ roots: [root], approve: () => true })
+    const fifo = await createReadTool(root, { executionPolicy }).execute({ path: 'dir/pipe' }, ctx)
+    assert.equal(fifo.error?.message, 'Refusing to read dir/pipe: not a regular file (FIFO).')
+    const edited = await createEditTool(root, { executionPolicy }).execute({ path: 'dir/pipe', edits: [{ oldText: 'a', newText: 'b' }] }, ctx)
+    assert.equal(edited.error?.message, 'Refusing to edit dir/pipe: not a regular file (FIFO).')
+  } finally {
     rmSync(base, { recursive: true, force: true })
   }
 })

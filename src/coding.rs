@@ -16,8 +16,7 @@ use prism_engine::coding::accumulator::AccumulatorConfig;
 use prism_engine::coding::accumulator::{OutputAccumulator, Push};
 use prism_engine::coding::edit::{edit_file, edit_text, Replacement};
 use prism_engine::coding::image::sniff_image_mime;
-use prism_engine::coding::read::read_text_page;
-use prism_engine::coding::read::TextPage;
+use prism_engine::coding::read::{find_step, page_from_backend, FindStep, PageFacts, TextPage};
 use prism_engine::coding::read::{read_path, FindText, ReadOutcome, ReadRequest, Truncation};
 use prism_engine::coding::shell::{finish_outcome, ShellOutcome};
 use prism_engine::coding::shell::{run_shell, ShellRequest, ShellStatus};
@@ -133,6 +132,8 @@ pub struct CodingTruncation {
     pub total_lines_known: bool,
     /// Bytes in the file (or output).
     pub total_bytes: f64,
+    /// Whether `totalBytes` is exact.
+    pub total_bytes_known: bool,
     /// Lines shown.
     pub output_lines: f64,
     /// Bytes shown.
@@ -155,6 +156,7 @@ impl From<Truncation> for CodingTruncation {
             total_lines: t.total_lines as f64,
             total_lines_known: t.total_lines_known,
             total_bytes: t.total_bytes as f64,
+            total_bytes_known: t.total_bytes_known,
             output_lines: t.output_lines as f64,
             output_bytes: t.output_bytes as f64,
             last_line_partial: t.last_line_partial,
@@ -190,12 +192,20 @@ fn error_fields(e: &CodingError) -> (Option<String>, Option<String>) {
     (Some(e.to_string()), Some(e.code().to_owned()))
 }
 
-/// Reads one image or text page off the JS thread.
+/// Reads one image or text page off the JS thread; with `beneath` (the root an execution
+/// policy approved the read beneath), the file is opened from that root's directory handle.
 #[napi]
-pub async fn coding_read(req: CodingReadRequest) -> napi::Result<CodingReadResult> {
+pub async fn coding_read(
+    req: CodingReadRequest,
+    beneath: Option<CodingBeneath>,
+) -> napi::Result<CodingReadResult> {
     let path = PathBuf::from(&req.path);
     let engine_req = engine_read_request(req);
-    let outcome = blocking(move || read_path(&path, &engine_req)).await?;
+    let outcome = blocking(move || {
+        let confined = confined(beneath, &path)?;
+        read_path(&path, &engine_req, confined.as_ref())
+    })
+    .await?;
     let mut out = empty_read_result();
     match outcome {
         Err(e) => (out.error, out.error_code) = error_fields(&e),
@@ -252,20 +262,103 @@ pub fn coding_sniff_image(head: &[u8]) -> Option<String> {
     sniff_image_mime(head).map(str::to_owned)
 }
 
-/// A text page out of `bytes` already read by a host backend (`fileBytes` long in total;
-/// `bytes` holds at most `maxScanBytes` + 1 of them). Runs on the calling thread: the work is
-/// bounded by `maxScanBytes`.
+/// One page as a host `ReadOperations.readText` returned it (the reference's
+/// `ReadTextResult`; the facade has checked each field's type).
+#[napi(object)]
+pub struct CodingBackendPage {
+    /// The page text.
+    pub content: String,
+    /// Its first line (1-based).
+    pub start_line: f64,
+    /// Lines on the page.
+    pub output_lines: f64,
+    /// More of the file follows.
+    pub has_more: bool,
+    /// Where the next page starts.
+    pub next_offset: Option<f64>,
+    /// `"lines"`, `"bytes"` or null.
+    pub truncated_by: Option<String>,
+    /// The first line alone exceeds `maxBytes`.
+    pub first_line_exceeds_limit: bool,
+    /// Bytes the backend read.
+    pub scanned_bytes: f64,
+    /// Lines in the file, when known.
+    pub total_lines: Option<f64>,
+    /// Bytes in the file, when known.
+    pub total_bytes: Option<f64>,
+}
+
+fn page_facts(p: CodingBackendPage) -> PageFacts {
+    PageFacts {
+        content: p.content,
+        start_line: non_negative(p.start_line),
+        output_lines: non_negative(p.output_lines),
+        has_more: p.has_more,
+        next_offset: p.next_offset.map(non_negative),
+        truncated_by: match p.truncated_by.as_deref() {
+            Some("lines") => Some("lines"),
+            Some("bytes") => Some("bytes"),
+            _ => None,
+        },
+        first_line_exceeds_limit: p.first_line_exceeds_limit,
+        scanned_bytes: non_negative(p.scanned_bytes),
+        total_lines: p.total_lines.map(non_negative),
+        total_bytes: p.total_bytes.map(non_negative),
+    }
+}
+
+/// A host backend's page checked against the bounds of `req` and rendered as a local page
+/// (content, footer, truncation record). Bounded string work on the calling thread.
 #[napi]
-pub fn coding_page_from_bytes(
-    bytes: &[u8],
-    file_bytes: f64,
+pub fn coding_page_from_backend(
+    page: CodingBackendPage,
     req: CodingReadRequest,
 ) -> CodingReadResult {
     let engine_req = engine_read_request(req);
     let mut out = empty_read_result();
-    match read_text_page(bytes, non_negative(file_bytes), &engine_req) {
+    match page_from_backend(&page_facts(page), &engine_req) {
         Ok(page) => set_page(&mut out, page),
         Err(e) => (out.error, out.error_code) = error_fields(&e),
+    }
+    out
+}
+
+/// What one backend page says about `findText`: the line to read from, the offset of the
+/// next page to ask for, or why the search ends.
+#[napi(object)]
+pub struct CodingFindStep {
+    /// The first matching line.
+    pub hit: Option<f64>,
+    /// The next page's offset.
+    pub next: Option<f64>,
+    /// Why the search ends (not found, scan limit, no progress).
+    pub error: Option<String>,
+}
+
+/// Looks for `req.findText` in `page`, read at `offset` as the `pages`-th page.
+#[napi]
+pub fn coding_find_step(
+    page: CodingBackendPage,
+    req: CodingReadRequest,
+    offset: f64,
+    pages: f64,
+) -> CodingFindStep {
+    let engine_req = engine_read_request(req);
+    let step = find_step(
+        &page_facts(page),
+        &engine_req,
+        non_negative(offset),
+        non_negative(pages),
+    );
+    let mut out = CodingFindStep {
+        hit: None,
+        next: None,
+        error: None,
+    };
+    match step {
+        Ok(FindStep::Hit(line)) => out.hit = Some(line as f64),
+        Ok(FindStep::Next(offset)) => out.next = Some(offset as f64),
+        Err(e) => out.error = Some(e.to_string()),
     }
     out
 }
@@ -573,6 +666,7 @@ fn shell_result(o: ShellOutcome, max_lines: u64, max_bytes: u64) -> CodingShellR
         total_lines: s.total_lines as f64,
         total_lines_known: true,
         total_bytes: s.total_bytes as f64,
+        total_bytes_known: s.total_bytes_known,
         output_lines: s.output_lines as f64,
         output_bytes: s.output_bytes as f64,
         last_line_partial: s.last_line_partial,

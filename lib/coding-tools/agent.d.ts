@@ -111,7 +111,7 @@ export interface DocumentReaderResult {
   readonly pages: number
   readonly truncatedBy: 'pages' | 'bytes' | null
 }
-/** A host file backend for read (used instead of the native path when given). */
+/** A host file backend for read (the reference's shape). */
 export interface ReadOperations {
   /** The whole file, at most `maxBytes` (a larger file is an error). */
   readFile: (absolutePath: string, options: { maxBytes: number; signal?: AbortSignal }) => Promise<Buffer>
@@ -271,6 +271,10 @@ export interface CodingToolDefinition extends ToolDefinition {
   execute(args: JsonObject, context: Parameters<ToolDefinition['execute']>[1]): Promise<ToolResult>
 }
 
+/** The image MIME type of a file whose first bytes are `buffer` (magic bytes only), or null. */
+export declare function detectSupportedImageMimeType(buffer: Buffer | Uint8Array): string | null
+/** The image MIME type of the file at `filePath` from its first 4,100 bytes, or null. */
+export declare function detectSupportedImageMimeTypeFromFile(filePath: string): Promise<string | null>
 export declare function createReadTool(cwd: string, options?: ReadToolOptions): CodingToolDefinition
 export declare function createWriteTool(cwd: string, options?: WriteToolOptions): CodingToolDefinition
 export declare function createEditTool(cwd: string, options?: EditToolOptions): CodingToolDefinition

@@ -2,7 +2,7 @@
 // prism-native/coding-tools/agent: read, write, edit and shell tools with hard bounds, the
 // limit constants, formatSize and withFileMutationQueue.
 const { native, LIMITS, validateCodingLimit } = require('./internal/common.js')
-const { createReadTool } = require('./internal/read.js')
+const { createReadTool, detectSupportedImageMimeType, detectSupportedImageMimeTypeFromFile } = require('./internal/read.js')
 const { createWriteTool } = require('./internal/write.js')
 const { createEditTool } = require('./internal/edit.js')
 const { createShellTool } = require('./internal/shell.js')
@@ -16,6 +16,8 @@ function formatSize(bytes) {
 
 module.exports = {
   createReadTool,
+  detectSupportedImageMimeType,
+  detectSupportedImageMimeTypeFromFile,
   createWriteTool,
   createEditTool,
   createShellTool,

@@ -1,6 +1,8 @@
 import cjs from './agent.js'
 export const {
   createReadTool,
+  detectSupportedImageMimeType,
+  detectSupportedImageMimeTypeFromFile,
   createWriteTool,
   createEditTool,
   createShellTool,

@@ -280,6 +280,16 @@ pub const SHELL_MAX_TOTAL_OUTPUT_BYTES: Limit = Limit {
     default: 64 << 20,
     hard: 1 << 30,
 };
+/// Lines shown under `Nearby:` in an edit's not-found message.
+pub const NEARBY_MAX_LINES: usize = 3;
+/// Characters of `oldText`'s first non-blank line (trimmed) looked for in the file.
+pub const NEARBY_PROBE_CHARS: usize = 16;
+/// A shorter probe matches too much to help: no `Nearby:` then.
+pub const NEARBY_MIN_PROBE_CHARS: usize = 4;
+/// Characters of each line shown under `Nearby:`.
+pub const NEARBY_LINE_CHARS: usize = 120;
+/// Pages of a host `ReadOperations` backend that `findText` asks for before it gives up.
+pub const FIND_TEXT_MAX_PAGES: u64 = 100_000;
 /// Bytes of a file the image sniffer looks at (the magic-byte window).
 pub const IMAGE_SNIFF_BYTES: usize = 4_100;
 /// Chunk size of streamed reads (text pages and shell pipes).

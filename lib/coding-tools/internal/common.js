@@ -45,7 +45,7 @@ async function enforceExecutionPolicy(policy, action, toolCallId, toolName) {
     return { denied: errorResult(toolCallId, toolName, message) }
   }
   const modified = decision.modified
-  const beneath = writeBeneath(decision)
+  const beneath = approvedBeneath(decision)
   if (!modified) return { action, beneath }
   const out = { ...action }
   if (Array.isArray(modified.paths) && typeof modified.paths[0] === 'string' && action.paths) {
@@ -57,14 +57,31 @@ async function enforceExecutionPolicy(policy, action, toolCallId, toolName) {
 }
 
 /**
- * The root a policy approved a write beneath (`decision.writeBeneath`, set by
- * `createCodingApprovalPolicy`): the write or edit then resolves the file from that root's
- * directory handle, so a symlink swapped in after the check cannot redirect it.
+ * The root a policy approved a read, write or edit beneath (`decision.writeBeneath`, set by
+ * `createCodingApprovalPolicy`): the tool then resolves the file from that root's directory
+ * handle, so a symlink swapped in after the check cannot redirect it.
  */
-function writeBeneath(decision) {
+function approvedBeneath(decision) {
   const b = decision.writeBeneath
   if (b === null || typeof b !== 'object' || typeof b.root !== 'string' || typeof b.path !== 'string') return undefined
   return { root: b.root, path: b.path }
+}
+
+/**
+ * The execution context's fields, read once: `{ ctx: { toolCallId, sessionId, runId, signal } }`,
+ * or `{ denied: ToolResult }` when a host getter throws (the tool then returns that error
+ * result instead of rejecting). The tools use the snapshot only, so a getter runs once.
+ */
+function snapshotContext(context, toolName) {
+  const ctx = { toolCallId: undefined, sessionId: undefined, runId: undefined, signal: undefined }
+  if (context === null || context === undefined) return { ctx }
+  try {
+    for (const key of ['toolCallId', 'sessionId', 'runId', 'signal']) ctx[key] = context[key]
+  } catch (err) {
+    const message = `Invalid execution context: ${err instanceof Error ? err.message : String(err)}`
+    return { denied: errorResult(ctx.toolCallId, toolName, message) }
+  }
+  return { ctx }
 }
 
 /** The metadata every policy action carries from the execution context. */
@@ -88,5 +105,6 @@ module.exports = {
   limitOption,
   enforceExecutionPolicy,
   contextMetadata,
+  snapshotContext,
   validPath,
 }

@@ -8,6 +8,7 @@ const {
   limitOption,
   enforceExecutionPolicy,
   contextMetadata,
+  snapshotContext,
   validPath,
 } = require('./common.js')
 const { resolveToCwd } = require('./paths.js')
@@ -81,8 +82,11 @@ function createEditTool(cwd, options = {}) {
     description: 'Edit a file with one or more exact text replacements (each oldText unique in the file, none overlapping).',
     parameters: EDIT_PARAMETERS,
     effect: Object.freeze({ kind: 'local_mutation', idempotency: 'optional' }),
-    async execute(args, context) {
-      const toolCallId = context?.toolCallId
+    async execute(args, hostContext) {
+      const snap = snapshotContext(hostContext, 'edit')
+      if (snap.denied) return snap.denied
+      const context = snap.ctx
+      const toolCallId = context.toolCallId
       const fail = (message) => errorResult(toolCallId, 'edit', message)
       try {
         const a = args ?? {}
@@ -99,11 +103,11 @@ function createEditTool(cwd, options = {}) {
         const decided = await enforceExecutionPolicy(options.executionPolicy, action, toolCallId, 'edit')
         if (decided.denied) return decided.denied
         const abs = decided.action.paths[0]
-        const refusal = await readBeforeWriteRefusal(options, abs, a.force)
+        const refusal = readBeforeWriteRefusal('edit', options, a.path, abs, a.force)
         if (refusal) return fail(refusal)
         const r = await withFileMutationQueue(abs, async () => {
           if (context?.signal?.aborted) return { error: 'Operation aborted' }
-          if (options.operations) return editWithOperations(options.operations, abs, a.path, checked.edits, maxFileBytes)
+          if (options.operations) return editWithOperations(options.operations, abs, a.path, checked.edits, maxFileBytes, context?.signal)
           return native.codingEdit(abs, a.path, checked.edits, maxFileBytes, decided.beneath)
         })
         if (r.error) return fail(r.error)
@@ -119,18 +123,36 @@ function createEditTool(cwd, options = {}) {
   }
 }
 
-/** An edit through a host `EditOperations` backend (`access`, `readFile`, `writeFile`). */
-async function editWithOperations(ops, abs, displayPath, edits, maxFileBytes) {
+/**
+ * An edit through a host `EditOperations` backend (`access`, `statFile`, `readFile`,
+ * `writeFile`, as the reference's): the size is checked with `statFile` before anything is
+ * read, and the bytes `readFile` returns are checked again.
+ */
+async function editWithOperations(ops, abs, displayPath, edits, maxFileBytes, signal) {
+  const aborted = { error: 'Operation aborted' }
+  const tooLarge = (n) => ({ error: `Edit target is ${n} bytes, exceeds ${maxFileBytes} byte limit.` })
   try {
-    if (ops.access) await ops.access(abs)
+    if (ops.access) await ops.access(abs, { signal })
   } catch (err) {
-    return { error: `Could not edit file: ${displayPath}. Error code: ${err?.code ?? 'EACCES'}.` }
+    if (signal?.aborted) return aborted
+    const detail = err instanceof Error && 'code' in err ? `Error code: ${err.code}` : String(err)
+    return { error: `Could not edit file: ${displayPath}. ${detail}.` }
   }
-  const raw = await ops.readFile(abs)
+  if (signal?.aborted) return aborted
+  if (typeof ops.statFile === 'function') {
+    const st = await ops.statFile(abs, { signal })
+    // A size that is not a number leaves the bound to the check after the read.
+    if (Number.isFinite(st?.size) && st.size > maxFileBytes) return tooLarge(st.size)
+  }
+  if (signal?.aborted) return aborted
+  const raw = await ops.readFile(abs, { maxBytes: maxFileBytes, signal })
   const buf = typeof raw === 'string' ? Buffer.from(raw) : Buffer.from(raw ?? [])
-  if (buf.length > maxFileBytes) return { error: `Edit target is ${buf.length} bytes, exceeds ${maxFileBytes} byte limit.` }
+  if (buf.length > maxFileBytes) return tooLarge(buf.length)
+  if (signal?.aborted) return aborted
   const r = native.codingEditText(buf.toString('utf8'), displayPath, edits)
-  if (!r.error) await ops.writeFile(abs, r.text)
+  if (r.error) return r
+  if (signal?.aborted) return aborted
+  await ops.writeFile(abs, r.text, { signal })
   return r
 }
 

@@ -1,24 +1,17 @@
 'use strict'
 // What write and edit share before they touch a file: the read-before-write refusal and the
 // file_changed event.
-const fsp = require('node:fs/promises')
 
-async function fileExists(abs, operations) {
-  try {
-    if (operations?.access) await operations.access(abs)
-    else await fsp.access(abs)
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** The refusal message when `abs` exists, was not read in this session and `force` is unset. */
-async function readBeforeWriteRefusal(options, abs, force) {
+/**
+ * The refusal message for a write or edit (`tool`) to `abs` when the host asked for
+ * read-before-write, `force` is not `true`, and the session's read-path set does not hold
+ * `abs`: a path that does not exist yet has not been read either. `displayPath` is the path
+ * as the model gave it.
+ */
+function readBeforeWriteRefusal(tool, options, displayPath, abs, force) {
   if (!options.requireReadBeforeWrite || force === true) return undefined
   if (options.readPathSet?.has(abs)) return undefined
-  if (!(await fileExists(abs, options.operations))) return undefined
-  return `Refusing write to ${abs}: not read in this session. Read first or pass force=true.`
+  return `Refusing ${tool} to ${displayPath}: not read in this session. Read first or pass force=true.`
 }
 
 /** Emits `file_changed` to the host (a throwing listener is ignored: the change is done). */

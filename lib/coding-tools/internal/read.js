@@ -8,11 +8,15 @@ const {
   limitOption,
   enforceExecutionPolicy,
   contextMetadata,
+  snapshotContext,
   validPath,
 } = require('./common.js')
+const fs = require('node:fs')
+const fsp = require('node:fs/promises')
 const { resolveToCwd, findReadPathVariant } = require('./paths.js')
 
 const MAX_READ_LIMIT = 100000
+const IMAGE_SNIFF_BYTES = 4100
 const AUTO_RESIZE_REMOVED = 'Read tool: "autoResizeImages" was removed in 0.1.5; use "transformImage" instead.'
 
 const READ_PARAMETERS = Object.freeze({
@@ -64,16 +68,19 @@ function createReadTool(cwd, options = {}) {
     parameters: READ_PARAMETERS,
     effect: Object.freeze({ kind: 'none', idempotency: 'none' }),
     async execute(args, context) {
-      const toolCallId = context?.toolCallId
+      const snap = snapshotContext(context, 'read')
+      if (snap.denied) return snap.denied
+      const ctx = snap.ctx
+      const toolCallId = ctx.toolCallId
       const fail = (message) => errorResult(toolCallId, 'read', message)
       try {
-        if (context?.signal?.aborted) return fail('Operation aborted')
+        if (ctx.signal?.aborted) return fail('Operation aborted')
         const argError = readArgumentError(args ?? {})
         if (argError) return fail(argError)
         const abs = resolveToCwd(args.path, cwd)
-        const request = { args, cfg, toolCallId, context, options: { executionPolicy, transformImage, operations, documentReader } }
+        const request = { args, cfg, toolCallId, context: ctx, options: { executionPolicy, transformImage, operations, documentReader } }
         let result = await readOnce(request, abs)
-        if (result.missing) {
+        if (result.missing && !operations) {
           const variant = await findReadPathVariant(abs)
           result = variant ? await readOnce(request, variant) : result
         }
@@ -116,8 +123,8 @@ async function readOnce(req, abs) {
     caseInsensitive: args.findMode === 'case-insensitive',
   }
   const r = options.operations
-    ? await readWithOperations(options.operations, target, nativeReq, context?.signal)
-    : await native.codingRead(nativeReq)
+    ? await readWithOperations(options.operations, target, nativeReq, context.signal)
+    : await native.codingRead(nativeReq, decided.beneath)
   if (context?.signal?.aborted) return fail('Operation aborted')
   if (r.error) {
     const missing = r.errorCode === 'io' && r.error.startsWith('ENOENT')
@@ -132,6 +139,7 @@ async function readOnce(req, abs) {
   }
   const text = r.content + r.footer
   const truncation = { content: r.content, ...r.truncation, truncatedBy: r.truncation.truncatedBy ?? null }
+  if (!r.truncation.totalBytesKnown) delete truncation.totalBytesKnown
   return {
     path: target,
     toolResult: {
@@ -169,47 +177,99 @@ async function imageResult(r, maxImageBytes, transformImage, toolCallId, target)
   }
 }
 
-const CHUNK = 64 * 1024
-const OVER_RETURNED = 'ReadOperations.readText returned data beyond the requested bounds'
+const INVALID_PAGE = 'ReadOperations.readText returned an invalid page'
 
-/** The read through a host `ReadOperations` backend; the same result shape as `codingRead`. */
+/**
+ * The read through a host `ReadOperations` backend of the reference's shape: `access`, then
+ * `detectImageMimeType` (an image is `statFile`-checked, then read with `readFile` bounded
+ * by `maxImageBytes`), else `readText` pages (through `findText` first, when given), each
+ * checked against the bounds asked for. The same result shape as `codingRead`.
+ */
 async function readWithOperations(ops, abs, req, signal) {
-  await ops.access(abs)
-  const head = ops.readText
-    ? await readTextRange(ops, abs, 0, 4100, signal)
-    : Buffer.from(await ops.readFile(abs, { maxBytes: req.maxScanBytes + 1, signal }))
-  const mimeType = native.codingSniffImage(head.subarray(0, 4100))
-  if (mimeType) {
-    const formatSize = native.codingFormatSize
-    const tooLarge = (n) => ({ error: `Image file is ${formatSize(n)}, exceeds ${formatSize(req.maxImageBytes)} limit.`, errorCode: 'image_too_large' })
-    const st = ops.stat ? await ops.stat(abs) : undefined
-    if (st && st.size > req.maxImageBytes) return tooLarge(st.size)
-    const data = Buffer.from(await ops.readFile(abs, { maxBytes: req.maxImageBytes + 1, signal }))
-    if (data.length > req.maxImageBytes) return tooLarge(data.length)
-    return { mimeType, data }
-  }
-  let bytes = head
-  if (ops.readText) {
-    const parts = [head]
-    let total = head.length
-    let lastLength = head.length
-    while (lastLength > 0 && total <= req.maxScanBytes) {
-      const chunk = await readTextRange(ops, abs, total, CHUNK, signal)
-      lastLength = chunk.length
-      total += chunk.length
-      parts.push(chunk)
+  await ops.access(abs, { signal })
+  const mimeType = typeof ops.detectImageMimeType === 'function' ? await ops.detectImageMimeType(abs) : undefined
+  if (mimeType) return imageWithOperations(ops, abs, mimeType, req, signal)
+  const pageOptions = { maxLines: req.maxLines, maxBytes: req.maxBytes, maxScanBytes: req.maxScanBytes, signal }
+  let start = req.offset ?? 1
+  if (req.findText !== undefined) {
+    for (let pages = 1; ; pages++) {
+      if (signal?.aborted) throw new Error('Operation aborted')
+      const page = backendPage(await ops.readText(abs, { offset: start, ...pageOptions }))
+      const step = native.codingFindStep(page, req, start, pages)
+      if (step.error) return { error: step.error, errorCode: 'find' }
+      if (step.hit !== null && step.hit !== undefined) {
+        start = step.hit
+        break
+      }
+      start = step.next
     }
-    bytes = Buffer.concat(parts)
   }
-  const fileBytes = ops.stat ? (await ops.stat(abs)).size : bytes.length
-  return native.codingPageFromBytes(bytes, fileBytes, req)
+  const page = backendPage(await ops.readText(abs, { offset: start, limit: req.limit, ...pageOptions }))
+  return native.codingPageFromBackend(page, { ...req, offset: start })
 }
 
-async function readTextRange(ops, abs, position, length, signal) {
-  const got = await ops.readText(abs, { position, length, signal })
-  const buf = typeof got === 'string' ? Buffer.from(got) : Buffer.from(got ?? [])
-  if (buf.length > length) throw new Error(OVER_RETURNED)
-  return buf
+async function imageWithOperations(ops, abs, mimeType, req, signal) {
+  if (signal?.aborted) throw new Error('Operation aborted')
+  const formatSize = native.codingFormatSize
+  const tooLarge = (n) => ({ error: `Image file is ${formatSize(n)}, exceeds ${formatSize(req.maxImageBytes)} limit.`, errorCode: 'image_too_large' })
+  const st = await ops.statFile(abs, { signal })
+  if (Number.isFinite(st?.size) && st.size > req.maxImageBytes) return tooLarge(st.size)
+  const raw = await ops.readFile(abs, { maxBytes: req.maxImageBytes, signal })
+  const data = typeof raw === 'string' ? Buffer.from(raw) : Buffer.from(raw ?? [])
+  if (data.length > req.maxImageBytes) return tooLarge(data.length)
+  return { mimeType: String(mimeType), data }
 }
 
-module.exports = { createReadTool, resolveToCwd, AUTO_RESIZE_REMOVED, MAX_READ_LIMIT, LIMITS }
+const count = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0
+const optionalCount = (v) => v === undefined || v === null || count(v)
+
+/** A host page (the reference's `ReadTextResult`), its field types checked. */
+function backendPage(p) {
+  if (p === null || typeof p !== 'object' || typeof p.content !== 'string') throw new Error(INVALID_PAGE)
+  const { startLine, outputLines, scannedBytes, nextOffset, totalLines, totalBytes, truncatedBy } = p
+  if (!count(startLine) || !count(outputLines) || !count(scannedBytes)) throw new Error(INVALID_PAGE)
+  if (!optionalCount(nextOffset) || !optionalCount(totalLines) || !optionalCount(totalBytes)) throw new Error(INVALID_PAGE)
+  if (truncatedBy !== null && truncatedBy !== undefined && truncatedBy !== 'lines' && truncatedBy !== 'bytes') throw new Error(INVALID_PAGE)
+  return {
+    content: p.content,
+    startLine,
+    outputLines,
+    hasMore: p.hasMore === true,
+    nextOffset: nextOffset ?? undefined,
+    truncatedBy: truncatedBy ?? undefined,
+    firstLineExceedsLimit: p.firstLineExceedsLimit === true,
+    scannedBytes,
+    totalLines: totalLines ?? undefined,
+    totalBytes: totalBytes ?? undefined,
+  }
+}
+
+/** The image MIME type of a file whose first bytes are `buffer`, or null (magic bytes only). */
+function detectSupportedImageMimeType(buffer) {
+  return native.codingSniffImage(Buffer.isBuffer(buffer) ? buffer : Buffer.from(buffer ?? []))
+}
+
+/**
+ * The image MIME type of the file at `filePath` from its first bytes, or null. Opened
+ * non-blocking, so a FIFO does not wait for a writer.
+ */
+async function detectSupportedImageMimeTypeFromFile(filePath) {
+  const fh = await fsp.open(filePath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+  try {
+    const head = Buffer.alloc(IMAGE_SNIFF_BYTES)
+    const { bytesRead } = await fh.read(head, 0, head.length, 0)
+    return detectSupportedImageMimeType(head.subarray(0, bytesRead))
+  } finally {
+    await fh.close()
+  }
+}
+
+module.exports = {
+  createReadTool,
+  resolveToCwd,
+  detectSupportedImageMimeType,
+  detectSupportedImageMimeTypeFromFile,
+  AUTO_RESIZE_REMOVED,
+  MAX_READ_LIMIT,
+  LIMITS,
+}

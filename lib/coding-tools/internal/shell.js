@@ -2,7 +2,7 @@
 // The shell tool: argument checks, command prefix, environment, spawnHook, execution policy,
 // then one native call that runs the command in its own process group with bounded output.
 const os = require('node:os')
-const { native, LIMITS, errorResult, limitOption, enforceExecutionPolicy, contextMetadata } = require('./common.js')
+const { native, LIMITS, errorResult, limitOption, enforceExecutionPolicy, contextMetadata, snapshotContext } = require('./common.js')
 
 const PREFIX_PATTERN = /^[A-Za-z0-9._-]+$/
 const COMMAND_REQUIRED = 'command is required and must be a non-empty string.'
@@ -52,8 +52,11 @@ function createShellTool(cwd, options = {}) {
     parameters: SHELL_PARAMETERS,
     exclusive: true,
     effect: Object.freeze({ kind: 'external_mutation', idempotency: 'unsupported' }),
-    async execute(args, context) {
-      const toolCallId = context?.toolCallId
+    async execute(args, hostContext) {
+      const snap = snapshotContext(hostContext, 'shell')
+      if (snap.denied) return snap.denied
+      const context = snap.ctx
+      const toolCallId = context.toolCallId
       try {
         const a = args ?? {}
         if (typeof a.command !== 'string' || a.command.trim() === '') {

@@ -9,6 +9,7 @@ const {
   limitOption,
   enforceExecutionPolicy,
   contextMetadata,
+  snapshotContext,
   validPath,
 } = require('./common.js')
 const { resolveToCwd } = require('./paths.js')
@@ -34,8 +35,11 @@ function createWriteTool(cwd, options = {}) {
     description: 'Write a whole file (created with its directories if missing, replaced atomically if present).',
     parameters: WRITE_PARAMETERS,
     effect: Object.freeze({ kind: 'local_mutation', idempotency: 'optional' }),
-    async execute(args, context) {
-      const toolCallId = context?.toolCallId
+    async execute(args, hostContext) {
+      const snap = snapshotContext(hostContext, 'write')
+      if (snap.denied) return snap.denied
+      const context = snap.ctx
+      const toolCallId = context.toolCallId
       const fail = (message) => errorResult(toolCallId, 'write', message)
       try {
         const a = args ?? {}
@@ -53,7 +57,7 @@ function createWriteTool(cwd, options = {}) {
         const decided = await enforceExecutionPolicy(options.executionPolicy, action, toolCallId, 'write')
         if (decided.denied) return decided.denied
         const abs = decided.action.paths[0]
-        const refusal = await readBeforeWriteRefusal(options, abs, a.force)
+        const refusal = readBeforeWriteRefusal('write', options, a.path, abs, a.force)
         if (refusal) return fail(refusal)
         const error = await withFileMutationQueue(abs, async () => {
           if (context?.signal?.aborted) return 'Operation aborted'

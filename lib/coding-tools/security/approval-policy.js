@@ -8,8 +8,9 @@ const { analyzeCommand, judge, validateRules } = require('./command-rules.js')
 const { assertPathInsideRoots, containingRoot } = require('./paths.js')
 
 const APPROVAL_KINDS = new Set(['shell', 'write', 'edit', 'delete', 'move'])
-// Kinds whose allowed decisions carry `writeBeneath` (the root the path was found inside).
-const CONFINED_KINDS = new Set(['write', 'edit'])
+// Kinds whose allowed decisions carry `writeBeneath` (the root the path was found inside):
+// the read, write and edit tools then open the file beneath that root's directory handle.
+const CONFINED_KINDS = new Set(['read', 'write', 'edit'])
 const SCOPES = new Set(['session', 'run', 'none'])
 // 30,000 ms and 1,000 entries, from the engine's limits (crates/engine/src/limits.rs).
 const [DEFAULT_APPROVAL_TIMEOUT_MS, CACHE_ENTRIES] = require('../../native.js').policyApprovalLimits()
@@ -106,8 +107,8 @@ function createCodingApprovalPolicy(options) {
     }
     const decision = { allowed: true, exclusive: action.kind === 'shell' }
     if (CONFINED_KINDS.has(action.kind) && contained.length === 1) {
-      // Not enumerable: the decision keeps the reference's shape; the coding write and edit
-      // tools read it to write through the root's directory handle.
+      // Not enumerable: the decision keeps the reference's shape; the coding read, write and
+      // edit tools read it to open the file through the root's directory handle.
       Object.defineProperty(decision, 'writeBeneath', { value: Object.freeze({ root: contained[0].root, path: contained[0].target }) })
     }
     return decision

@@ -48,6 +48,8 @@ pub struct OutputAccumulator {
     newlines: u64,
     /// Bytes since the last LF.
     current_line_bytes: u64,
+    /// A chunk went past `maxTotalOutputBytes` (only the part up to the cap was kept).
+    exceeded: bool,
     spill: Option<(PathBuf, File)>,
 }
 
@@ -64,8 +66,10 @@ pub struct Snapshot {
     pub truncated_by: Option<&'static str>,
     /// Lines in the whole output.
     pub total_lines: u64,
-    /// Bytes in the whole output.
+    /// Bytes in the whole output (up to `maxTotalOutputBytes`).
     pub total_bytes: u64,
+    /// Whether `total_bytes` is all of it (false once output went past the cap).
+    pub total_bytes_known: bool,
     /// Lines shown.
     pub output_lines: u64,
     /// Bytes shown.
@@ -85,22 +89,45 @@ impl OutputAccumulator {
             total_bytes: 0,
             newlines: 0,
             current_line_bytes: 0,
+            exceeded: false,
             spill: None,
         }
     }
 
-    /// Bytes received so far (including a chunk refused for the total limit).
+    /// Bytes kept so far: at most `maxTotalOutputBytes`, since a chunk that crosses the cap is
+    /// kept only up to it.
     #[must_use]
     pub fn total_bytes(&self) -> u64 {
         self.total_bytes
     }
 
-    /// Adds one chunk of output.
+    /// Lines of the output so far: each LF ends one, and text after the last LF is one more
+    /// (so a final LF does not start an empty line, and empty output has none).
+    #[must_use]
+    pub fn total_lines(&self) -> u64 {
+        self.newlines + u64::from(self.current_line_bytes > 0)
+    }
+
+    /// Adds one chunk of output. The part of a chunk beyond `maxTotalOutputBytes` is dropped
+    /// and the push reports [`Push::LimitExceeded`] (as does every push after it).
     pub fn push(&mut self, data: &[u8]) -> Push {
-        self.total_bytes += data.len() as u64;
-        if self.total_bytes > self.cfg.max_total_bytes {
-            return Push::LimitExceeded;
+        let room = self.cfg.max_total_bytes.saturating_sub(self.total_bytes);
+        let keep = usize::try_from(room).unwrap_or(usize::MAX).min(data.len());
+        let stored = self.store(&data[..keep]);
+        if keep < data.len() {
+            self.exceeded = true;
         }
+        match stored {
+            Push::Stored if self.exceeded => Push::LimitExceeded,
+            other => other,
+        }
+    }
+
+    fn store(&mut self, data: &[u8]) -> Push {
+        if data.is_empty() {
+            return Push::Stored;
+        }
+        self.total_bytes += data.len() as u64;
         let lf = memchr::memchr_iter(b'\n', data).count() as u64;
         self.newlines += lf;
         self.current_line_bytes = match memchr::memrchr(b'\n', data) {
@@ -132,7 +159,9 @@ impl OutputAccumulator {
     }
 
     fn over_caps(&self) -> bool {
-        self.total_bytes > self.cfg.max_bytes || self.newlines + 1 > self.cfg.max_lines
+        self.exceeded
+            || self.total_bytes > self.cfg.max_bytes
+            || self.total_lines() > self.cfg.max_lines
     }
 
     fn open_spill(&mut self) -> std::io::Result<()> {
@@ -180,11 +209,11 @@ impl OutputAccumulator {
     pub fn snapshot(&self, full_output: Option<&str>) -> Snapshot {
         let text = String::from_utf8_lossy(self.visible_tail());
         let cut = truncate_tail(&text, self.cfg.max_lines, self.cfg.max_bytes);
-        let total_lines = self.newlines + 1;
+        let total_lines = self.total_lines();
         let truncated = self.over_caps();
         let truncated_by = truncated.then(|| {
             cut.truncated_by
-                .unwrap_or(if self.total_bytes > self.cfg.max_bytes {
+                .unwrap_or(if self.exceeded || self.total_bytes > self.cfg.max_bytes {
                     "bytes"
                 } else {
                     "lines"
@@ -202,7 +231,7 @@ impl OutputAccumulator {
                 format_size(self.current_line_bytes)
             )
         } else {
-            let start = total_lines.saturating_sub(cut.output_lines) + 1;
+            let start = (total_lines + 1).saturating_sub(cut.output_lines);
             let limit = if truncated_by == Some("bytes") {
                 format!(" ({} limit)", format_size(self.cfg.max_bytes))
             } else {
@@ -216,7 +245,8 @@ impl OutputAccumulator {
             truncated,
             truncated_by,
             total_lines,
-            total_bytes: self.total_bytes.min(self.cfg.max_total_bytes),
+            total_bytes: self.total_bytes,
+            total_bytes_known: !self.exceeded,
             output_lines: cut.output_lines,
             output_bytes: cut.output_bytes,
             last_line_partial: cut.last_line_partial,
@@ -298,10 +328,44 @@ mod tests {
     #[test]
     fn refuses_past_the_total_limit() {
         let mut a = acc(10, 4, 8);
-        assert_eq!(a.push(b"12345678"), Push::Stored);
-        assert_eq!(a.push(b"9"), Push::LimitExceeded);
+        assert_eq!(a.push(b"1234567"), Push::Stored);
+        assert_eq!(a.push(b"89"), Push::LimitExceeded);
+        assert_eq!(
+            a.total_bytes(),
+            8,
+            "the crossing chunk is kept up to the cap"
+        );
+        assert_eq!(a.push(b""), Push::LimitExceeded);
+        let s = a.snapshot(None);
+        assert!(s.truncated);
+        assert_eq!(s.truncated_by, Some("bytes"));
         a.discard_spill();
         assert!(a.spill_path().is_none());
+    }
+
+    #[test]
+    fn a_final_newline_does_not_count_as_a_line() {
+        let mut a = acc(2, 1000, 1 << 20);
+        let seq: String = (1..=100).map(|i| format!("{i}\n")).collect();
+        a.push(seq.as_bytes());
+        let s = a.snapshot(None);
+        assert_eq!(s.content, "99\n100");
+        assert_eq!(s.total_lines, 100);
+        assert_eq!(s.footer, "\n\n[Showing lines 99-100 of 100.]");
+        a.discard_spill();
+        let mut b = acc(2, 1000, 1 << 20);
+        b.push(b"1\n2\n");
+        let s = b.snapshot(None);
+        assert_eq!(
+            (s.content.as_str(), s.truncated, s.total_lines),
+            ("1\n2\n", false, 2)
+        );
+        assert!(
+            b.spill_path().is_none(),
+            "two lines and a final LF fit two lines"
+        );
+        let empty = acc(2, 1000, 1 << 20).snapshot(None);
+        assert_eq!((empty.total_lines, empty.truncated), (0, false));
     }
 
     #[test]

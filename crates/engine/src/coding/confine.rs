@@ -120,4 +120,20 @@ mod tests {
         let _ = std::fs::remove_dir_all(&outside);
         Ok(())
     }
+
+    #[test]
+    fn a_confined_open_refuses_a_fifo_without_blocking() -> Result<(), CodingError> {
+        let root = temp_root("fifo");
+        let fifo = root.join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let confined = Confined::new(&root, &fifo)?;
+        let r = crate::coding::fsio::open_regular(&fifo, Some(&confined), "edit", "pipe");
+        assert_eq!(
+            r.err().map(|e| e.to_string()),
+            Some("Refusing to edit pipe: not a regular file (FIFO).".into())
+        );
+        let _ = std::fs::remove_dir_all(&root);
+        Ok(())
+    }
 }

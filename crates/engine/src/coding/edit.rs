@@ -2,13 +2,15 @@
 //! original file (exact first; whitespace- and punctuation-tolerant when any edit misses),
 //! with the file's BOM and line endings kept, written atomically.
 
-use std::fs::File;
 use std::path::Path;
 
 use crate::coding::confine::Confined;
 use crate::coding::diff::{edit_diff, EditDiff, Splice};
 use crate::coding::error::CodingError;
-use crate::coding::fsio::{read_bounded, write_atomic};
+use crate::coding::fsio::{open_regular, read_bounded, write_atomic};
+use crate::limits::{
+    NEARBY_LINE_CHARS, NEARBY_MAX_LINES, NEARBY_MIN_PROBE_CHARS, NEARBY_PROBE_CHARS,
+};
 
 /// One replacement.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,14 +49,7 @@ pub fn edit_file(
         kind: "too_large",
         message: format!("Edit target is {size} bytes, exceeds {max_file_bytes} byte limit."),
     };
-    let mut file = match confined {
-        Some(c) => c.open()?,
-        None => File::open(path).map_err(|e| CodingError::io(&e, "open", path))?,
-    };
-    let size = file
-        .metadata()
-        .map_err(|e| CodingError::io(&e, "fstat", path))?
-        .len();
+    let (mut file, size) = open_regular(path, confined, "edit", display_path)?;
     if size > max_file_bytes {
         return Err(too_large(size));
     }
@@ -191,20 +186,23 @@ pub fn apply_edits(
     let all_exact = olds
         .iter()
         .all(|o| memchr::memmem::find(content.as_bytes(), o.as_bytes()).is_some());
-    let (base, olds) = if all_exact {
-        (std::borrow::Cow::Borrowed(content), olds)
+    let (base, matched): (_, std::borrow::Cow<'_, [String]>) = if all_exact {
+        (std::borrow::Cow::Borrowed(content), olds.as_slice().into())
     } else {
-        let olds = olds.iter().map(|o| normalize_fuzzy(o)).collect();
-        (std::borrow::Cow::Owned(normalize_fuzzy(content)), olds)
+        let fuzzy: Vec<String> = olds.iter().map(|o| normalize_fuzzy(o)).collect();
+        (
+            std::borrow::Cow::Owned(normalize_fuzzy(content)),
+            fuzzy.into(),
+        )
     };
     let mut splices: Vec<(Splice<'_>, usize)> = Vec::with_capacity(total);
-    for (i, (old, new)) in olds.iter().zip(&news).enumerate() {
+    for (i, (old, new)) in matched.iter().zip(&news).enumerate() {
         let finder = memchr::memmem::Finder::new(old.as_bytes());
         let mut hits = finder.find_iter(base.as_bytes());
         let Some(start) = hits.next() else {
             return Err(edit_error(
                 "not_found",
-                not_found_message(&base, old, path, i, total),
+                not_found_message(content, &olds[i], path, i, total),
             ));
         };
         let more = hits.count();
@@ -278,38 +276,50 @@ fn duplicate_message(path: &str, i: usize, total: usize, n: usize) -> String {
     }
 }
 
-/// The not-found message, with the lines around the best partial match under `Nearby:`.
-fn not_found_message(base: &str, old: &str, path: &str, i: usize, total: usize) -> String {
+/// The not-found message; when lines of `content` share the start of `old`, up to
+/// [`NEARBY_MAX_LINES`] of them follow under `Nearby:` so the caller can correct its text.
+fn not_found_message(content: &str, old: &str, path: &str, i: usize, total: usize) -> String {
     let mut msg = if total == 1 {
         format!("Could not find the exact text in {path}. The old text must match exactly including all whitespace and newlines.")
     } else {
         format!("Could not find edits[{i}] in {path}. The oldText must match exactly including all whitespace and newlines.")
     };
-    if let Some(nearby) = nearby_lines(base, old) {
+    if let Some(nearby) = nearby_lines(content, old) {
         msg.push_str("\nNearby:\n");
         msg.push_str(&nearby);
     }
     msg
 }
 
-/// Up to five numbered lines around the first line of `base` that contains the first
-/// non-blank line of `old` (trimmed), each cut to 200 characters.
-fn nearby_lines(base: &str, old: &str) -> Option<String> {
-    let probe = old.lines().map(str::trim).find(|l| !l.is_empty())?;
+/// The distinct lines of `content` (each cut to [`NEARBY_LINE_CHARS`]) that contain the
+/// first [`NEARBY_PROBE_CHARS`] characters of the first non-blank line of `old`, as
+/// `"  L<n>: <line>"`, at most [`NEARBY_MAX_LINES`] of them in file order.
+fn nearby_lines(content: &str, old: &str) -> Option<String> {
+    let first = old.split('\n').map(str::trim).find(|l| !l.is_empty())?;
+    let probe_end = first
+        .char_indices()
+        .nth(NEARBY_PROBE_CHARS)
+        .map_or(first.len(), |(at, _)| at);
+    let probe = &first[..probe_end];
+    if probe.chars().count() < NEARBY_MIN_PROBE_CHARS {
+        return None;
+    }
     let finder = memchr::memmem::Finder::new(probe.as_bytes());
-    let lines: Vec<&str> = base.split('\n').collect();
-    let hit = lines
-        .iter()
-        .position(|l| finder.find(l.as_bytes()).is_some())?;
-    let from = hit.saturating_sub(2);
-    let to = (hit + 3).min(lines.len());
-    let shown: Vec<String> = (from..to)
-        .map(|k| {
-            let l: String = lines[k].chars().take(200).collect();
-            format!("{}: {l}", k + 1)
-        })
-        .collect();
-    Some(shown.join("\n"))
+    let mut seen = std::collections::HashSet::new();
+    let mut shown = Vec::new();
+    for (k, line) in content.split('\n').enumerate() {
+        if shown.len() == NEARBY_MAX_LINES {
+            break;
+        }
+        if finder.find(line.as_bytes()).is_none() {
+            continue;
+        }
+        let cut: String = line.chars().take(NEARBY_LINE_CHARS).collect();
+        if seen.insert(cut.clone()) {
+            shown.push(format!("  L{}: {cut}", k + 1));
+        }
+    }
+    (!shown.is_empty()).then(|| shown.join("\n"))
 }
 
 #[cfg(test)]
@@ -363,7 +373,28 @@ mod tests {
             &[r("foo bar\nzzz", "q")],
             "p"
         ))
-        .ends_with("\nNearby:\n1: x\n2:   foo bar\n3: y"));
+        .ends_with("\nNearby:\n  L2:   foo bar"));
+        // The probe is the first 16 characters of the first non-blank line; lines are shown
+        // once each, at most three, cut to 120 characters.
+        let long = "x".repeat(130);
+        let file = format!("function handle(a) {{\nfunction handle(a) {{\nfunction handle(b) {long}\nfunction handle(c)\nfunction handle(d)");
+        let m = msg(apply_edits(
+            &file,
+            &[r("\n  function handle(ZZZ) {", "q")],
+            "p",
+        ));
+        let cut: String = format!("function handle(b) {long}")
+            .chars()
+            .take(120)
+            .collect();
+        assert!(
+            m.ends_with(&format!(
+                "\nNearby:\n  L1: function handle(a) {{\n  L3: {cut}\n  L4: function handle(c)"
+            )),
+            "{m}"
+        );
+        // A probe under four characters shows nothing.
+        assert!(!msg(apply_edits("abc\nabd", &[r("abz", "q")], "p")).contains("Nearby"));
         assert_eq!(
             msg(apply_edits("aa aa", &[r("aa", "b")], "p")),
             "Found 2 occurrences of the text in p. The text must be unique. Please provide more context to make it unique."

@@ -42,6 +42,30 @@ pub enum CodingError {
         /// The configured `maxScanBytes`.
         limit: u64,
     },
+    /// `findText` was not found before the scan bound.
+    #[error("findText did not match within {} scan limit", format_size(*limit))]
+    FindScanLimit {
+        /// The configured `maxScanBytes`.
+        limit: u64,
+    },
+    /// A host backend's page (`ReadOperations.readText`) broke the bounds it was asked for, or
+    /// `findText` paging could not advance through it.
+    #[error("{message}")]
+    Backend {
+        /// What was wrong.
+        message: String,
+    },
+    /// The path names a FIFO, socket or device: reading it could block or never end, so it is
+    /// refused before any read.
+    #[error("Refusing to {op} {path}: not a regular file ({kind}).")]
+    NotRegularFile {
+        /// `read` or `edit`.
+        op: &'static str,
+        /// The path as the caller gave it.
+        path: String,
+        /// `FIFO`, `socket`, `character device`, `block device` or `special file`.
+        kind: &'static str,
+    },
     /// `findText` does not occur in the file.
     #[error("Could not find {find_json} in {path}.")]
     TextNotFound {
@@ -84,6 +108,9 @@ impl CodingError {
             Self::OffsetBeyondEnd { .. } => "offset_beyond_end",
             Self::ScanLimit { .. } => "scan_limit",
             Self::TextNotFound { .. } => "text_not_found",
+            Self::FindScanLimit { .. } => "find_scan_limit",
+            Self::Backend { .. } => "backend",
+            Self::NotRegularFile { .. } => "not_regular_file",
             Self::Edit { kind, .. } => kind,
             Self::Spawn { .. } => "spawn",
             Self::PathEscape { .. } => "path_escape",
@@ -116,6 +143,7 @@ fn errno_name(err: &std::io::Error) -> (String, String) {
         Some(libc::EROFS) => Some(("EROFS", "read-only file system")),
         Some(libc::ELOOP) => Some(("ELOOP", "too many symbolic links encountered")),
         Some(libc::ENAMETOOLONG) => Some(("ENAMETOOLONG", "name too long")),
+        Some(libc::ENXIO) => Some(("ENXIO", "no such device or address")),
         _ => None,
     };
     match named {
@@ -149,6 +177,19 @@ mod tests {
         assert_eq!(
             CodingError::ScanLimit { limit: 64 << 20 }.to_string(),
             "Text read exceeded 64.0MB scan limit before reaching the requested page"
+        );
+        assert_eq!(
+            CodingError::FindScanLimit { limit: 50 }.to_string(),
+            "findText did not match within 50B scan limit"
+        );
+        assert_eq!(
+            CodingError::NotRegularFile {
+                op: "read",
+                path: "p".into(),
+                kind: "FIFO"
+            }
+            .to_string(),
+            "Refusing to read p: not a regular file (FIFO)."
         );
         let e = std::io::Error::from_raw_os_error(libc::ENOENT);
         assert_eq!(

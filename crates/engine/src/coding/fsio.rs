@@ -5,6 +5,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use crate::coding::confine::Confined;
 use crate::coding::error::CodingError;
 
 /// `bytes` random bytes as lowercase hex (`2 * bytes` characters), from the OS generator.
@@ -29,6 +30,75 @@ pub fn random_hex(bytes: usize) -> String {
         }
     }
     raw.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Opens `path` for reading (beneath its root when `confined`) and returns it with its size,
+/// when it is a regular file. It is opened with `O_NONBLOCK` and checked on the handle, so a
+/// FIFO without a writer, a socket or a device is refused before anything could block on it
+/// (`op` and `display` name the tool and the path in the message); a directory is `EISDIR`.
+///
+/// # Errors
+/// [`CodingError::Io`], [`CodingError::PathEscape`], [`CodingError::NotRegularFile`].
+pub fn open_regular(
+    path: &Path,
+    confined: Option<&Confined>,
+    op: &'static str,
+    display: &str,
+) -> Result<(File, u64), CodingError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let opened = match confined {
+        Some(c) => c.open(),
+        None => OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+            .open(path)
+            .map_err(|e| CodingError::io(&e, "open", path)),
+    };
+    let file = match opened {
+        Ok(f) => f,
+        // A socket (or a device without a driver) cannot be opened at all: say what it is.
+        Err(CodingError::Io { code, .. }) if code == "ENXIO" => {
+            let kind = fs::metadata(path).map_or("special file", |m| special_kind(&m.file_type()));
+            return Err(CodingError::NotRegularFile {
+                op,
+                path: display.to_owned(),
+                kind,
+            });
+        }
+        Err(e) => return Err(e),
+    };
+    let meta = file
+        .metadata()
+        .map_err(|e| CodingError::io(&e, "fstat", path))?;
+    let ft = meta.file_type();
+    if ft.is_file() {
+        return Ok((file, meta.len()));
+    }
+    if ft.is_dir() {
+        let e = std::io::Error::from_raw_os_error(libc::EISDIR);
+        return Err(CodingError::io(&e, "read", path));
+    }
+    Err(CodingError::NotRegularFile {
+        op,
+        path: display.to_owned(),
+        kind: special_kind(&ft),
+    })
+}
+
+/// How a non-regular, non-directory file type is named in messages.
+fn special_kind(ft: &fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if ft.is_fifo() {
+        "FIFO"
+    } else if ft.is_socket() {
+        "socket"
+    } else if ft.is_char_device() {
+        "character device"
+    } else if ft.is_block_device() {
+        "block device"
+    } else {
+        "special file"
+    }
 }
 
 /// Reads at most `limit + 1` bytes from `file` (so a caller sees that it is over `limit`).
@@ -140,6 +210,37 @@ mod tests {
             .map(|r| r.filter_map(Result::ok).map(|e| e.file_name()).collect())
             .unwrap_or_default();
         assert_eq!(names.len(), 1);
+        let _ = fs::remove_dir_all(&d);
+        Ok(())
+    }
+
+    #[test]
+    fn only_regular_files_open_for_reading() -> Result<(), CodingError> {
+        let d = temp_dir("reg");
+        let fifo = d.join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let kind = |p: &Path| match open_regular(p, None, "read", "shown") {
+            Err(CodingError::NotRegularFile { kind, path, op }) => {
+                assert_eq!((path.as_str(), op), ("shown", "read"));
+                kind
+            }
+            Err(e) => panic!("{e}"),
+            Ok(_) => "regular",
+        };
+        // No writer ever opens the FIFO: a blocking open would hang here.
+        assert_eq!(kind(&fifo), "FIFO");
+        let sock = d.join("sock");
+        let _listener = std::os::unix::net::UnixListener::bind(&sock)
+            .map_err(|e| CodingError::io(&e, "bind", &sock))?;
+        assert_eq!(kind(&sock), "socket");
+        assert_eq!(kind(Path::new("/dev/null")), "character device");
+        fs::write(d.join("f"), "x").map_err(|e| CodingError::io(&e, "write", &d))?;
+        assert_eq!(kind(&d.join("f")), "regular");
+        let dir = open_regular(&d, None, "read", "d")
+            .err()
+            .map(|e| e.to_string());
+        assert!(dir.is_some_and(|m| m.starts_with("EISDIR")));
         let _ = fs::remove_dir_all(&d);
         Ok(())
     }

@@ -16,10 +16,24 @@ pub struct TailCut {
     pub last_line_partial: bool,
 }
 
-/// The last lines of `text` that fit `max_lines` and `max_bytes` (lines joined by LF).
+/// The lines of `text` as they are counted: each LF ends a line, a final LF starts no new one,
+/// and an empty text has none.
+fn counted_lines(text: &str) -> Vec<&str> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    if text.ends_with('\n') {
+        lines.pop();
+    }
+    lines
+}
+
+/// The last lines of `text` that fit `max_lines` and `max_bytes` (lines joined by LF; a cut
+/// text loses its final LF, an uncut one keeps it).
 #[must_use]
 pub fn truncate_tail(text: &str, max_lines: u64, max_bytes: u64) -> TailCut {
-    let lines: Vec<&str> = text.split('\n').collect();
+    let lines = counted_lines(text);
     if lines.len() as u64 <= max_lines && text.len() as u64 <= max_bytes {
         return TailCut {
             content: text.to_owned(),
@@ -78,8 +92,12 @@ mod tests {
 
     #[test]
     fn keeps_everything_within_caps() {
-        let t = truncate_tail("a\nb\n", 3, 10);
-        assert_eq!((t.content.as_str(), t.truncated_by), ("a\nb\n", None));
+        let t = truncate_tail("a\nb\n", 2, 10);
+        assert_eq!(
+            (t.content.as_str(), t.truncated_by, t.output_lines),
+            ("a\nb\n", None, 2)
+        );
+        assert_eq!(truncate_tail("", 1, 1).output_lines, 0);
     }
 
     #[test]
@@ -89,6 +107,8 @@ mod tests {
             (t.content.as_str(), t.truncated_by, t.output_lines),
             ("3\n4", Some("lines"), 2)
         );
+        let t = truncate_tail("1\n2\n3\n", 2, 100);
+        assert_eq!((t.content.as_str(), t.output_lines), ("2\n3", 2));
         let t = truncate_tail("aaaa\nbb\ncc", 10, 5);
         assert_eq!(
             (t.content.as_str(), t.truncated_by),

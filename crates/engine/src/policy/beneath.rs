@@ -187,7 +187,8 @@ pub fn write_beneath(
 
 /// Opens `rel` beneath the directory `root` for reading, resolving every component from the
 /// root's handle (a symlink swapped in after a path check cannot send the open elsewhere; a
-/// symlink at the leaf is refused).
+/// symlink at the leaf is refused). The file is opened with `O_NONBLOCK` (and `O_NOCTTY`), so
+/// opening a FIFO does not wait for a writer: check the handle's file type before reading.
 ///
 /// # Errors
 /// [`BeneathError::Escape`] when `rel` is absolute, has `..`, or resolves outside `root`;
@@ -198,7 +199,7 @@ pub fn open_beneath(root: &Path, rel: &Path) -> Result<File, BeneathError> {
     let fd = rfs::openat(
         &dir,
         leaf,
-        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY,
         Mode::empty(),
     )
     .map_err(|e| io("open", rel, e))?;
