@@ -84,6 +84,46 @@ export declare class NativeMcpBridge {
   get serverPid(): number
 }
 
+/** The engine side of one bridge over a host's client: its server id and resolved limits. */
+export declare class NativeMcpHostClient {
+  /**
+   * Resolves and validates every limit (the first invalid one throws
+   * `"<name> must be a positive safe integer <= <hard>"`). `server_id` is only copied into
+   * result metadata; the facade checks it first.
+   */
+  constructor(serverId: string, limits: McpHostLimitsInput)
+  /** The resolved `callTimeoutMs`. */
+  get callTimeoutMs(): number
+  /** The resolved `listCacheTtlMs`. */
+  get listCacheTtlMs(): number
+  /** Bytes an error message may keep: `min(8 KiB, maxResultBytes)`. */
+  get errorMessageCap(): number
+  /** Starts one `tools/list` walk. */
+  beginListing(): NativeMcpHostListing
+  /**
+   * The `ToolResult` (JSON text) of a raw `tools/call` result: `result_json` is its JSON
+   * text, or `fault` names why it has none (`"cycle"`, `"non_finite"`, `"non_plain"`,
+   * `"too_deep"`, anything else: not JSON).
+   */
+  callResult(toolCallId: string, name: string, remoteName: string, resultJson?: string | undefined | null, fault?: string | undefined | null): string
+  /**
+   * The error `ToolResult` (JSON text) of a call that produced no result: `kind` is
+   * `"timeout"`, `"aborted"` or (anything else) `"thrown"` with the error's `message`.
+   */
+  callFailure(toolCallId: string, name: string, remoteName: string, kind: string, message?: string | undefined | null): string
+}
+
+/** One `tools/list` walk over a host's client, page by page. */
+export declare class NativeMcpHostListing {
+  /**
+   * Checks one raw page (its JSON text, or the `fault` that kept it from being JSON) and
+   * returns the next cursor, or `null` when the listing is complete.
+   */
+  addPage(pageJson?: string | undefined | null, fault?: string | undefined | null): string | null
+  /** The accepted tools as JSON text (an array, in the server's order); ends the walk. */
+  finish(): string
+}
+
 /**
  * The shell analysis of `command` as JSON: `{parts: [{text, argv, derived, deny?}],
  * redirects: [{op, target, write}], metacharacters, unsupported?, deny?}`.
@@ -174,7 +214,10 @@ export interface CodingFindStep {
   error?: string
 }
 
-/** `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`. */
+/**
+ * `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`; a `TypeError` when `bytes`
+ * is not a number.
+ */
 export declare function codingFormatSize(bytes: number): string
 
 /** One coding limit: the option name, its default and its hard cap. */
@@ -385,6 +428,34 @@ export declare function landlockRestrictSelf(writable: Array<string>, allowNetwo
 /** `assertValidServerId`: throws unless `id` matches `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`. */
 export declare function mcpAssertValidServerId(id: string): void
 
+/** The host's limit options, as JavaScript numbers (`undefined` = the engine's default). */
+export interface McpHostLimitsInput {
+  /** `maxListPages` (default 20, hard 100). */
+  maxListPages?: number
+  /** `maxTools` (default 500, hard 5,000). */
+  maxTools?: number
+  /** `maxCursorBytes` (default 4 KiB, hard 16 KiB). */
+  maxCursorBytes?: number
+  /** `maxToolNameBytes` (default 256, hard 1,024). */
+  maxToolNameBytes?: number
+  /** `maxToolDescriptionBytes` (default 16 KiB, hard 64 KiB). */
+  maxToolDescriptionBytes?: number
+  /** `maxToolSchemaBytes` (default 256 KiB, hard 1 MiB). */
+  maxToolSchemaBytes?: number
+  /** `maxTotalToolSchemaBytes` (default 4 MiB, hard 16 MiB). */
+  maxTotalToolSchemaBytes?: number
+  /** `maxJsonDepth` (default 64, hard 128). */
+  maxJsonDepth?: number
+  /** `maxJsonProperties` (default 10,000, hard 100,000). */
+  maxJsonProperties?: number
+  /** `maxResultBytes` (default 10,000,000, hard 16 MiB). */
+  maxResultBytes?: number
+  /** `callTimeoutMs` (default 60,000, hard 30 min). */
+  callTimeoutMs?: number
+  /** `listCacheTtlMs` (default 30,000, hard 24 h). */
+  listCacheTtlMs?: number
+}
+
 /** SIGKILLs the process group of every stdio server still running (host exit hook). */
 export declare function mcpKillAllServers(): number
 
@@ -398,7 +469,11 @@ export interface McpLimitRow {
 /** Every MCP limit (the JS constants are read from here). */
 export declare function mcpLimitTable(): Array<McpLimitRow>
 
-/** `mapMcpContentToBlocks` over JSON text: `{content, truncated, bytesUsed}` as JSON text. */
+/**
+ * `mapMcpContentToBlocks` over JSON text: `{content, truncated, bytesUsed}` as JSON text.
+ * `max_result_bytes` is checked like the bridge's `maxResultBytes` option (any non-number is
+ * invalid), so a bad value gets the limit's error.
+ */
 export declare function mcpMapContent(contentJson: string, maxResultBytes: number): string
 
 /** The bridge options after the JS facade flattened them (every limit a plain number). */
@@ -432,8 +507,15 @@ export interface McpNativeOptions {
   listCacheTtlMs?: number
 }
 
-/** `summarizeMcpContent` over JSON text. */
+/** `summarizeMcpContent` over JSON text; a `TypeError` when `max_bytes` is not a number. */
 export declare function mcpSummarizeContent(contentJson: string, maxBytes: number): string
+
+/**
+ * `createMcpTransport`'s checks: the transport the facade flattened, validated as
+ * `connectMcpTools` validates it (stdio needs a command; Streamable HTTP: URL, scheme,
+ * origins, addresses, `maxResponseBytes`).
+ */
+export declare function mcpValidateTransport(options: McpNativeOptions): void
 
 /** The resolved bounds the JS pre-walks need. */
 export interface NativeJsonSchemaBounds {

@@ -355,3 +355,49 @@ test('a hard link is the file itself: read returns its content (the sandbox keep
     fs.rmSync(outside, { recursive: true, force: true })
   }
 })
+
+test('createReadPathSet: has/add/list/clear, and read marks what it read for requireReadBeforeWrite', async () => {
+  const { createReadPathSet } = esm
+  const set = createReadPathSet()
+  set.add('/a')
+  set.add('/b')
+  set.add('/a')
+  assert.deepEqual(set.list(), ['/a', '/b'])
+  assert.equal(set.has('/b'), true)
+  set.clear()
+  assert.deepEqual(set.list(), [])
+  const p = file('rps/read-me.txt', 'hello\n')
+  await createReadTool(dir, { readPathSet: set }).execute({ path: 'rps/read-me.txt' }, ctx)
+  assert.deepEqual(set.list(), [fs.realpathSync(p)])
+})
+
+test('documentReader: sized before reading, bounded input and text, null falls through to text', async () => {
+  const p = file('docs/report.pdf', 'PDF-ish bytes\n')
+  const seen = []
+  const reader = (maxInputBytes, text) => ({
+    maxInputBytes,
+    maxTextBytes: 16,
+    async extract({ buffer, path: at }) {
+      seen.push([buffer.toString(), at])
+      return text === null ? null : { text, format: 'pdf', pages: 2, truncatedBy: null }
+    },
+  })
+  const ok = await createReadTool(dir, { documentReader: reader(1024, 'extracted') }).execute({ path: 'docs/report.pdf' }, ctx)
+  assert.deepEqual(ok.content, [{ type: 'text', text: 'extracted' }])
+  assert.deepEqual(ok.metadata, { document: { format: 'pdf', pages: 2, truncatedBy: null } })
+  assert.deepEqual(seen[0], ['PDF-ish bytes\n', fs.realpathSync(p)])
+
+  const big = await createReadTool(dir, { documentReader: reader(4, 'x') }).execute({ path: 'docs/report.pdf' }, ctx)
+  assert.equal(big.error.message, `Document is ${formatSize(14)}, exceeds ${formatSize(4)} limit.`)
+  assert.equal(seen.length, 1, 'an oversized document is never handed to extract')
+
+  const long = await createReadTool(dir, { documentReader: reader(1024, 'x'.repeat(17)) }).execute({ path: 'docs/report.pdf' }, ctx)
+  assert.match(long.error.message, /maxTextBytes/)
+
+  const declined = await createReadTool(dir, { documentReader: reader(1024, null) }).execute({ path: 'docs/report.pdf' }, ctx)
+  assert.match(declined.content[0].text, /^PDF-ish bytes/)
+
+  for (const bad of [() => 'text', { maxInputBytes: 1, maxTextBytes: 1 }, { maxInputBytes: 0, maxTextBytes: 1, extract() {} }]) {
+    assert.throws(() => createReadTool(dir, { documentReader: bad }), TypeError)
+  }
+})

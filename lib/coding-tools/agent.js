@@ -8,6 +8,7 @@ const { createEditTool } = require('./internal/edit.js')
 const { createShellTool } = require('./internal/shell.js')
 const { withFileMutationQueue } = require('./internal/mutation-queue.js')
 const { resolveToCwd } = require('./internal/paths.js')
+const { createReadPathSet } = require('./internal/read-path-set.js')
 
 /** `<1024` → `"<b>B"`, below 1 MiB → `"<x.x>KB"`, otherwise `"<x.x>MB"`. */
 function formatSize(bytes) {
@@ -18,6 +19,7 @@ module.exports = {
   createReadTool,
   detectSupportedImageMimeType,
   detectSupportedImageMimeTypeFromFile,
+  createReadPathSet,
   createWriteTool,
   createEditTool,
   createShellTool,

@@ -3,6 +3,7 @@ export const {
   createReadTool,
   detectSupportedImageMimeType,
   detectSupportedImageMimeTypeFromFile,
+  createReadPathSet,
   createWriteTool,
   createEditTool,
   createShellTool,

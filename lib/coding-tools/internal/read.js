@@ -50,6 +50,18 @@ function readArgumentError(args) {
   return positiveInt('offset', args.offset, Number.MAX_SAFE_INTEGER) ?? positiveInt('limit', args.limit, MAX_READ_LIMIT)
 }
 
+/** A document reader must be `{ maxInputBytes, maxTextBytes, extract() }` with positive byte caps. */
+function checkDocumentReader(reader) {
+  if (reader === null || typeof reader !== 'object' || typeof reader.extract !== 'function') {
+    throw new TypeError('documentReader must be an object with an extract() method')
+  }
+  for (const key of ['maxInputBytes', 'maxTextBytes']) {
+    if (!Number.isSafeInteger(reader[key]) || reader[key] < 1) {
+      throw new TypeError(`documentReader.${key} must be a positive safe integer`)
+    }
+  }
+}
+
 function createReadTool(cwd, options = {}) {
   if (options && Object.prototype.hasOwnProperty.call(options, 'autoResizeImages')) {
     throw new TypeError(AUTO_RESIZE_REMOVED)
@@ -61,6 +73,7 @@ function createReadTool(cwd, options = {}) {
     maxImageBytes: limitOption(options, 'maxImageBytes', 'maxImageBytes'),
   }
   const { executionPolicy, transformImage, operations, readPathSet, documentReader } = options
+  if (documentReader !== undefined) checkDocumentReader(documentReader)
   return {
     name: 'read',
     kind: 'read',
@@ -132,10 +145,8 @@ async function readOnce(req, abs) {
   }
   if (r.mimeType) return imageResult(r, cfg.maxImageBytes, options.transformImage, toolCallId, target)
   if (options.documentReader) {
-    const doc = await options.documentReader({ path: args.path, absolutePath: target, signal: context?.signal })
-    if (typeof doc === 'string') {
-      return { path: target, toolResult: { toolCallId, name: 'read', content: [{ type: 'text', text: doc }] } }
-    }
+    const doc = await readDocument(options.documentReader, options.operations, target, toolCallId, context?.signal)
+    if (doc) return doc
   }
   const text = r.content + r.footer
   const truncation = { content: r.content, ...r.truncation, truncatedBy: r.truncation.truncatedBy ?? null }
@@ -147,6 +158,53 @@ async function readOnce(req, abs) {
       name: 'read',
       content: [{ type: 'text', text }],
       metadata: { truncation, scannedBytes: r.scannedBytes },
+    },
+  }
+}
+
+/** At most `max + 1` bytes of the local file at `target` (so an over-long file is seen as such). */
+async function readLocalBounded(target, max) {
+  const handle = await fsp.open(target, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+  try {
+    const buffer = Buffer.alloc(max + 1)
+    let filled = 0
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled)
+      if (bytesRead === 0) break
+      filled += bytesRead
+    }
+    return buffer.subarray(0, filled)
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * The host's document reader (`{ maxInputBytes, maxTextBytes, extract }`): the file is sized
+ * before it is read, read within `maxInputBytes`, and its extracted text must stay within
+ * `maxTextBytes`. Resolves to a read result, or `undefined` when `extract` declines the file.
+ */
+async function readDocument(reader, operations, target, toolCallId, signal) {
+  const limit = reader.maxInputBytes
+  const tooLarge = (size) => ({
+    toolResult: errorResult(toolCallId, 'read', `Document is ${native.codingFormatSize(size)}, exceeds ${native.codingFormatSize(limit)} limit.`),
+  })
+  const { size } = operations ? await operations.statFile(target, { signal }) : await fsp.stat(target)
+  if (size > limit) return tooLarge(size)
+  const buffer = operations ? await operations.readFile(target, { maxBytes: limit, signal }) : await readLocalBounded(target, limit)
+  if (buffer.length > limit) return tooLarge(buffer.length)
+  const extracted = await reader.extract({ buffer, path: target, signal })
+  if (!extracted) return undefined
+  if (Buffer.byteLength(extracted.text, 'utf8') > reader.maxTextBytes) {
+    throw new Error('The document reader returned more text than its maxTextBytes allows')
+  }
+  return {
+    path: target,
+    toolResult: {
+      toolCallId,
+      name: 'read',
+      content: [{ type: 'text', text: extracted.text }],
+      metadata: { document: { format: extracted.format, pages: extracted.pages, truncatedBy: extracted.truncatedBy } },
     },
   }
 }
