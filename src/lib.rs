@@ -6,6 +6,7 @@
 #![deny(clippy::all)]
 
 mod coding;
+mod dispatch;
 mod mcp;
 mod policy;
 mod tools;
