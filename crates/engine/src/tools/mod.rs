@@ -13,6 +13,7 @@ pub mod blocked;
 pub mod dispatch;
 pub mod filter;
 pub mod gate;
+pub mod host;
 pub mod redact;
 pub mod registry;
 
