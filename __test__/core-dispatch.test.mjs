@@ -6,6 +6,7 @@ import {
   createStaticPermissionPolicy,
   createStaticTrustPolicy,
   dispatchToolCall,
+  filterTools,
 } from 'prism-native'
 
 const ctx = { sessionId: 's1', runId: 'r1', toolCallId: 'ignored' }
@@ -365,4 +366,46 @@ test('ownership fields are copied into ledger rows', async () => {
   const { rows } = await run({ ownership: { tenantId: 't', userId: 'u' } })
   assert.equal(rows[0].tenantId, 't')
   assert.equal(rows[0].userId, 'u')
+})
+
+test('secrets are replaced in a thrown error name and string code too', async () => {
+  const execute = () => {
+    throw Object.assign(new Error('uses sk-9'), { name: 'Err sk-9', code: 'E_sk-9' })
+  }
+  const { result } = await run({ registry: createToolRegistry([{ name: 'echo', execute }]), secrets: ['sk-9'] })
+  assert.deepEqual(result.error, { name: 'Err [REDACTED]', message: 'uses [REDACTED]', code: 'E_[REDACTED]', cause: undefined })
+  const numeric = () => {
+    throw Object.assign(new Error('n'), { code: 42 })
+  }
+  assert.equal((await run({ registry: createToolRegistry([{ name: 'echo', execute: numeric }]) })).result.error.code, 42)
+})
+
+test('a validator verdict object is copied with its strings redacted; a cycle in it is kept', async () => {
+  const verdict = { message: 'bad abc', code: 'E_V', details: [{ hint: 'abc again' }] }
+  verdict.self = verdict
+  const { result, events } = await run({ validate: () => verdict, secrets: ['abc'] })
+  assert.equal(result.error.message, 'bad [REDACTED]')
+  assert.equal(result.error.details[0].hint, '[REDACTED] again')
+  assert.equal(result.error.self, verdict)
+  assert.equal(verdict.message, 'bad abc', 'the host object is not mutated')
+  assert.equal(events[0].reason, 'validation_failed')
+  assert.equal(events[0].error, result.error)
+})
+
+test('the blocked event, the blocked result and the blocked ledger row share the error object', async () => {
+  const argumentsError = { message: 'bad json' }
+  const { result, events, rows } = await run({ call: call({ argumentsError }) })
+  assert.equal(result.error, argumentsError)
+  assert.equal(events[0].error, argumentsError)
+  assert.deepEqual(rows.map((r) => [r.status, r.reason]), [['blocked', 'invalid_arguments']])
+  assert.equal(rows[0].result, result)
+  assert.match(rows[0].startedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+  assert.match(rows[0].finishedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+})
+
+test('a filter object is compiled once and filterTools agrees with dispatch', async () => {
+  const filter = [{ allow: ['echo', 'b'] }, undefined, { deny: ['b'] }]
+  assert.deepEqual(filterTools([{ name: 'echo' }, { name: 'b' }, { name: 'c' }], filter).map((t) => t.name), ['echo'])
+  assert.equal((await run({ filter })).result.error, undefined)
+  assert.equal((await run({ filter: { deny: ['echo'] } })).result.error.message, 'Tool denied: echo')
 })

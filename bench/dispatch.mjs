@@ -2,8 +2,16 @@
 // permission + validator hooks, side by side with a plain-JS gate sequence that does the same
 // work (lookup, filter, JSON-object argument check, context with progress, started/finished
 // events, result). Prints ns per call, the ratio, and RSS growth after GC.
+//
+// With PRISM_REFERENCE_TOOLS set to the reference's built `dist/tools.js`, the same cases are
+// also timed through the reference's own dispatchToolCall in the same run (target: ours
+// <= 0.25x the reference's).
+import { pathToFileURL } from 'node:url'
 import { createStaticPermissionPolicy, createToolRegistry, dispatchToolCall } from 'prism-native'
 import { median, printTable, rssAfterGc } from './_stats.mjs'
+
+const referencePath = process.env.PRISM_REFERENCE_TOOLS
+const reference = referencePath ? await import(pathToFileURL(referencePath).href) : undefined
 
 const N = 100_000
 const ROUNDS = 7
@@ -96,22 +104,29 @@ async function nsPerCall(dispatch, options) {
 
 const bare = { call, registry, context, emit }
 const hooked = { ...bare, permission, validate }
+const refRegistry = reference?.createToolRegistry([tool])
 const rows = []
+const refRows = []
 for (const [label, options, target] of [
   ['no hooks', bare, '<= 1.0'],
   ['permission + validator', hooked, '<= 1.2'],
 ]) {
-  // Interleave the two sides round by round so that machine noise hits both alike.
+  // Interleave the sides round by round so that machine noise hits all alike.
+  const refOptions = reference ? { ...options, registry: refRegistry } : undefined
   const nat = []
   const peer = []
+  const ref = []
   await nsPerCall(dispatchToolCall, options)
   await nsPerCall(plainDispatch, options)
+  if (reference) await nsPerCall(reference.dispatchToolCall, refOptions)
   for (let r = 0; r < ROUNDS; r++) {
     // Alternate which side goes first so that warm-up and GC drift hit both alike.
     if (r % 2) {
       nat.push(await nsPerCall(dispatchToolCall, options))
       peer.push(await nsPerCall(plainDispatch, options))
+      if (reference) ref.push(await nsPerCall(reference.dispatchToolCall, refOptions))
     } else {
+      if (reference) ref.push(await nsPerCall(reference.dispatchToolCall, refOptions))
       peer.push(await nsPerCall(plainDispatch, options))
       nat.push(await nsPerCall(dispatchToolCall, options))
     }
@@ -119,8 +134,10 @@ for (const [label, options, target] of [
   const native = median(nat)
   const base = median(peer)
   rows.push({ case: `${label} (${N.toLocaleString('en')} calls)`, native, peer: base, unit: 'ns/call', ratio: native / base, target })
+  if (reference) refRows.push({ case: `${label} (${N.toLocaleString('en')} calls)`, native, peer: median(ref), unit: 'ns/call', ratio: native / median(ref), target: '<= 0.25' })
 }
 printTable('dispatchToolCall vs a plain-JS gate sequence (median of 7 rounds)', rows)
+if (reference) printTable("dispatchToolCall vs the reference's dispatchToolCall (same rounds)", refRows)
 
 const before = rssAfterGc()
 for (let r = 0; r < 3; r++) await nsPerCall(dispatchToolCall, hooked)

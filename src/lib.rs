@@ -7,6 +7,7 @@
 
 mod args;
 mod coding;
+mod dispatch;
 mod mcp;
 mod mcp_host_client;
 mod policy;

@@ -1,13 +1,17 @@
 //! The tool harness's native half: the dispatch plan for a set of hooks.
 
 use napi_derive::napi;
-use prism_engine::tools::{plan, HookSet};
+use prism_engine::tools::dispatch::step_codes;
+use prism_engine::tools::HookSet;
 
 /// The ordered gate codes (`Gate as u8`) of one dispatch whose optional hooks are the bits of
-/// `hooks` (`HookSet`). The JS trampoline caches the plan per hook mask and performs each step.
+/// `hooks` (`HookSet`). The JS driver caches the steps per hook mask and performs each one.
 #[napi]
 pub fn dispatch_plan(hooks: u32) -> Vec<u32> {
-    plan(HookSet(hooks)).into_iter().map(|g| g as u32).collect()
+    step_codes(HookSet(hooks))
+        .into_iter()
+        .map(u32::from)
+        .collect()
 }
 
 /// How many calls of one turn run at once: 1 when any call is exclusive, otherwise

@@ -1,17 +1,26 @@
 'use strict'
-// dispatchToolCall: the JS trampoline over the engine's dispatch plan.
+// dispatchToolCall: the JS driver of the engine's dispatch machine.
 //
-// The gate order lives in the engine (`prism_engine::tools::gate::DISPATCH_ORDER`), which also
-// decides which gates run for a set of hooks. This file performs the gates in that order, each
-// a host callback on the JS thread, with no crossing into Rust per call; at load it checks that
-// its sequence equals the engine's table.
+// The engine (`prism_engine::tools::dispatch`) names the steps of a dispatch for the hooks
+// present (asked once per hook mask) and makes every decision: the call check's verdict
+// (reason, message, which error), ErrorInfo shapes with secret redaction, the invalid-result
+// error, the blocked, error and progress events and the ledger rows, which it returns as
+// ready objects. This file performs the host callbacks a step names, reads the facts the
+// engine decides on (lookup, filter, the JSON-object walk, the result's type) and hands them
+// over only when they fail: a successful call crosses no boundary (each crossing that builds
+// an object costs microseconds; bench/dispatch.mjs), and its two events are built here from
+// the engine's vocabulary.
 const native = require('../native.js')
-const { errorToErrorInfo, redactText, redactDeep } = require('./errors.js')
-const { isJsonObject } = require('./json.js')
-const { filterAllows } = require('./registry.js')
 const { isThenable, assertPermission, assertTrusted } = require('./security.js')
+const { compiledFilter } = require('./registry.js')
+const { isJsonObject } = require('./json.js')
 
-// Gate codes: `Gate as u8` in the engine.
+const WORDS = native.dispatchVocabulary()
+const STARTED = WORDS.started
+const FINISHED = WORDS.finished
+const STATUS_FINISHED = WORDS.statusFinished
+
+// Gate codes: `Gate as u8` in the engine; the driver performs whichever the engine lists.
 const G = {
   TOOL_CALL_MIDDLEWARE: 0,
   CHECK_CALL: 1,
@@ -28,50 +37,16 @@ const G = {
 // HookSet bits.
 const H = { MIDDLEWARE: 1, TRUST: 2, PERMISSION: 4, VALIDATE: 8, BEFORE_EXECUTE: 16, REDACTOR: 32 }
 
-// The frozen order, as this file performs it below. At load it must equal the engine's
-// DISPATCH_ORDER (the full plan), so the engine stays the one authority on the order: a
-// reordered engine table fails loudly here instead of silently disagreeing.
-const ORDER = [
-  G.TOOL_CALL_MIDDLEWARE,
-  G.CHECK_CALL,
-  G.TRUST,
-  G.PERMISSION,
-  G.VALIDATE,
-  G.BEFORE_EXECUTE,
-  G.STARTED,
-  G.EXECUTE,
-  G.RESULT_MIDDLEWARE,
-  G.REDACT,
-  G.FINISHED,
-]
-const ALL_HOOKS = 63
-if (native.dispatchPlan(ALL_HOOKS).join() !== ORDER.join()) {
-  throw new Error('prism-native: the JS dispatch sequence does not match the engine gate order')
-}
-
-// Which gates run for each hook mask (6 bits), as a bit set of gate codes, asked of the
-// engine once per mask. The steps are then written straight-line in ORDER: an interpreted
-// loop of awaits cost ~0.3-0.5 us more per dispatch (bench/dispatch.mjs).
-const plans = new Array(ALL_HOOKS + 1).fill(undefined)
-function planFor(mask) {
-  let bits = plans[mask]
-  if (bits === undefined) {
-    bits = 0
-    for (const gate of native.dispatchPlan(mask)) bits |= 1 << gate
-    plans[mask] = bits
+// The engine's steps for each hook mask (6 bits), asked once per mask.
+const stepsByMask = new Array(64).fill(undefined)
+function stepsFor(mask) {
+  let steps = stepsByMask[mask]
+  if (steps === undefined) {
+    steps = Uint8Array.from(native.dispatchPlan(mask))
+    stepsByMask[mask] = steps
   }
-  return bits
+  return steps
 }
-const runs = (bits, gate) => (bits & (1 << gate)) !== 0
-
-const RETHROWN_CODES = new Set(['ERR_PRISM_AGENT_RUN_SUSPENDED', 'ERR_PRISM_DELEGATION_SUSPENDED'])
-function isRethrown(err) {
-  const code = err?.code
-  return typeof code === 'string' && (RETHROWN_CODES.has(code) || code.startsWith('ERR_PRISM_LOOP_'))
-}
-
-let ledgerSeq = 0
-const ledgerPrefix = `toolcall_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}_`
 
 class InvalidDispatchError extends TypeError {
   constructor(message) {
@@ -85,13 +60,6 @@ function emitEvent(emit, event) {
   if (emit === undefined) return undefined
   const r = emit(event)
   return isThenable(r) ? r : undefined
-}
-
-function nonObjectResult(name, value) {
-  const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value
-  const err = new TypeError(`Tool ${name} returned ${kind} instead of a ToolResult object`)
-  err.code = 'ERR_PRISM_INVALID_TOOL_RESULT'
-  return err
 }
 
 /**
@@ -108,16 +76,16 @@ async function dispatchToolCall(options) {
   }
   const base = options.context ?? {}
   const start = Date.now()
-  const mask =
+  const steps = stepsFor(
     (middleware ? H.MIDDLEWARE : 0) |
-    (options.trust ? H.TRUST : 0) |
-    (options.permission ? H.PERMISSION : 0) |
-    (options.validate ? H.VALIDATE : 0) |
-    (options.beforeExecute ? H.BEFORE_EXECUTE : 0) |
-    (redactor ? H.REDACTOR : 0)
-  const plan = planFor(mask)
-  // The facts the blocked/error/ledger helpers need: module-level functions take this record,
-  // so no closure is allocated per call.
+      (options.trust ? H.TRUST : 0) |
+      (options.permission ? H.PERMISSION : 0) |
+      (options.validate ? H.VALIDATE : 0) |
+      (options.beforeExecute ? H.BEFORE_EXECUTE : 0) |
+      (redactor ? H.REDACTOR : 0),
+  )
+  // The dispatch's facts, read by the module-level helpers (no closure per call); its
+  // id/sessionId/runId/call/startedAt/redacted/ownership fields are what a ledger row needs.
   const d = {
     options,
     base,
@@ -125,125 +93,129 @@ async function dispatchToolCall(options) {
     start,
     sessionId: base.sessionId,
     runId: base.runId,
-    ledgerId: ledger ? ledgerPrefix + (++ledgerSeq).toString(36) : undefined,
-    startedAt: ledger ? new Date(start).toISOString() : undefined,
+    id: undefined,
+    startedAt: undefined,
+    redacted: Boolean(redactor),
+    ownership: options.ownership,
   }
+  if (ledger) [d.id, d.startedAt] = native.ledgerStart(start)
 
   let call = d.call
-  if (runs(plan, G.TOOL_CALL_MIDDLEWARE)) {
-    call = await middleware.run('tool_call', call)
-    if (call === null || typeof call !== 'object') throw new InvalidDispatchError('tool_call middleware must return a tool call object')
-    d.call = call
-  }
-
-  // G.CHECK_CALL
-  const tool = registry.get(call.name)
-  if (tool === undefined) return blocked(d, 'unknown_tool', { message: `Unknown tool: ${call.name}` })
-  if (options.filter && !filterAllows(options.filter, tool.name)) return blocked(d, 'tool_denied', { message: `Tool denied: ${call.name}` })
-  if (call.argumentsError) return blocked(d, 'invalid_arguments', call.argumentsError)
-  if (!isJsonObject(call.arguments)) return blocked(d, 'invalid_arguments', { message: 'Tool arguments must be a JSON object' })
-  const context = buildContext(d)
-
-  if (runs(plan, G.TRUST)) {
-    try {
-      await assertTrusted(options.trust, { kind: 'tool', target: call.name, capability: 'execute', metadata: context.metadata })
-    } catch (err) {
-      return blocked(d, 'permission_denied', errorToErrorInfo(err, secrets))
-    }
-  }
-  if (runs(plan, G.PERMISSION)) {
-    try {
-      await assertPermission(options.permission, { kind: 'tool', action: 'execute', target: call.name, metadata: context.metadata })
-    } catch (err) {
-      return blocked(d, 'permission_denied', errorToErrorInfo(err, secrets))
-    }
-  }
-  if (runs(plan, G.VALIDATE)) {
-    let verdict = options.validate(tool, call.arguments, context)
-    if (isThenable(verdict)) verdict = await verdict
-    if (verdict) {
-      const error = typeof verdict === 'string' ? { message: redactText(verdict, secrets), code: undefined } : redactDeep(verdict, secrets)
-      return blocked(d, 'validation_failed', error)
-    }
-  }
-  if (runs(plan, G.BEFORE_EXECUTE)) {
-    try {
-      const r = options.beforeExecute(call, tool, context)
-      if (isThenable(r)) await r
-    } catch (err) {
-      if (isRethrown(err)) throw err
-      return blocked(d, 'execution_denied', errorToErrorInfo(err, secrets))
-    }
-  }
-
-  // G.STARTED
-  const started = emitEvent(emit, { type: 'tool_execution_started', sessionId: d.sessionId, runId: d.runId, call })
-  if (started) await started
-  if (ledger) await ledgerRow(d, { status: 'started' })
-
+  let tool
+  let context
   let result
-  try {
-    // G.EXECUTE
-    result = tool.execute(call.arguments, context)
-    if (isThenable(result)) result = await result
-    if (result === null || typeof result !== 'object' || Array.isArray(result)) throw nonObjectResult(call.name, result)
-    if (runs(plan, G.RESULT_MIDDLEWARE)) result = await middleware.run('tool_result', result)
-  } catch (err) {
-    return failed(d, err)
+  for (let i = 0; i < steps.length; i++) {
+    switch (steps[i]) {
+      case G.TOOL_CALL_MIDDLEWARE:
+        call = await middleware.run('tool_call', call)
+        if (call === null || typeof call !== 'object') throw new InvalidDispatchError('tool_call middleware must return a tool call object')
+        d.call = call
+        break
+      case G.CHECK_CALL: {
+        tool = registry.get(call.name)
+        const found = tool !== undefined
+        const allowed = !found || !options.filter || compiledFilter(options.filter).allows(tool.name)
+        // The walk only when every earlier fact holds (as the engine orders the checks).
+        const jsonObject = found && allowed && !call.argumentsError ? isJsonObject(call.arguments) : true
+        if (!found || !allowed || call.argumentsError || !jsonObject) {
+          const pair = native.checkToolCall(call, found, allowed, jsonObject, d.sessionId, d.runId, start)
+          if (pair !== undefined) return blocked(d, pair)
+        }
+        context = buildContext(d)
+        break
+      }
+      case G.TRUST:
+        try {
+          await assertTrusted(options.trust, { kind: 'tool', target: call.name, capability: 'execute', metadata: context.metadata })
+        } catch (err) {
+          return blocked(d, native.blockedOutcome(call, G.TRUST, native.thrownErrorInfo(err, secrets), d.sessionId, d.runId, start))
+        }
+        break
+      case G.PERMISSION:
+        try {
+          await assertPermission(options.permission, { kind: 'tool', action: 'execute', target: call.name, metadata: context.metadata })
+        } catch (err) {
+          return blocked(d, native.blockedOutcome(call, G.PERMISSION, native.thrownErrorInfo(err, secrets), d.sessionId, d.runId, start))
+        }
+        break
+      case G.VALIDATE: {
+        let verdict = options.validate(tool, call.arguments, context)
+        if (isThenable(verdict)) verdict = await verdict
+        if (verdict) return blocked(d, native.blockedOutcome(call, G.VALIDATE, native.verdictErrorInfo(verdict, secrets), d.sessionId, d.runId, start))
+        break
+      }
+      case G.BEFORE_EXECUTE:
+        try {
+          const r = options.beforeExecute(call, tool, context)
+          if (isThenable(r)) await r
+        } catch (err) {
+          if (native.isRethrownError(err)) throw err
+          return blocked(d, native.blockedOutcome(call, G.BEFORE_EXECUTE, native.thrownErrorInfo(err, secrets), d.sessionId, d.runId, start))
+        }
+        break
+      case G.STARTED: {
+        const p = emitEvent(emit, { type: STARTED, sessionId: d.sessionId, runId: d.runId, call })
+        if (p) await p
+        if (ledger) await appendRow(d, 'started')
+        break
+      }
+      case G.EXECUTE:
+        try {
+          result = tool.execute(call.arguments, context)
+          if (isThenable(result)) result = await result
+          if (result === null || typeof result !== 'object' || Array.isArray(result)) throw native.toolResultError(call, result)
+        } catch (err) {
+          return failed(d, err)
+        }
+        break
+      case G.RESULT_MIDDLEWARE:
+        try {
+          result = await middleware.run('tool_result', result)
+        } catch (err) {
+          return failed(d, err)
+        }
+        break
+      case G.REDACT:
+        result = redactor.redact(result)
+        break
+      case G.FINISHED: {
+        const metadata = { durationMs: Math.max(0, Date.now() - start), status: STATUS_FINISHED }
+        const p = emitEvent(emit, { type: FINISHED, sessionId: d.sessionId, runId: d.runId, result, metadata })
+        if (p) await p
+        if (ledger) await appendRow(d, 'finished', undefined, result)
+        break
+      }
+    }
   }
-  if (runs(plan, G.REDACT)) result = redactor.redact(result)
+  return result
+}
 
-  // G.FINISHED
-  const finished = emitEvent(emit, { type: 'tool_execution_finished', sessionId: d.sessionId, runId: d.runId, result, metadata: { durationMs: Date.now() - start, status: 'finished' } })
-  if (finished) await finished
-  if (ledger) await ledgerRow(d, { status: 'finished', finishedAt: new Date().toISOString(), result })
+/** Emits the engine's blocked event, writes the blocked row and returns the blocked result. */
+async function blocked(d, [event, result]) {
+  const p = emitEvent(d.options.emit, event)
+  if (p) await p
+  if (d.options.ledger) await appendRow(d, 'blocked', event.reason, result)
   return result
 }
 
 /** The error path of a started call: one error event, an error row, `{toolCallId, name, error}`. */
 async function failed(d, err) {
-  const { options, call } = d
-  const error = errorToErrorInfo(err, options.secrets)
-  const metadata = { durationMs: Date.now() - d.start, status: 'error' }
-  const p = emitEvent(options.emit, { type: 'tool_execution_error', sessionId: d.sessionId, runId: d.runId, call, error, metadata })
+  const [event, result] = native.failedOutcome(d.call, err, d.options.secrets, d.sessionId, d.runId, d.start)
+  const p = emitEvent(d.options.emit, event)
   if (p) await p
-  const result = { toolCallId: call.id, name: call.name, error }
-  if (options.ledger) await ledgerRow(d, { status: 'error', finishedAt: new Date().toISOString(), result })
+  if (d.options.ledger) await appendRow(d, 'error', undefined, result)
   return result
 }
 
-/** Appends one ledger row of this dispatch (redacted when a redactor is set). */
-function ledgerRow(d, fields) {
-  const { options, call } = d
-  const row = {
-    id: d.ledgerId,
-    sessionId: d.sessionId,
-    runId: d.runId,
-    toolCallId: call.id,
-    name: call.name,
-    arguments: call.arguments,
-    startedAt: d.startedAt,
-    redacted: Boolean(options.redactor),
+/** Appends the engine's ledger row of this dispatch, passed through the host's redactor. */
+function appendRow(d, status, reason, result, progress, progressMetadata, withProgress = false) {
+  const { redactor, ledger } = d.options
+  const row = native.ledgerRow(d, status, reason, result, progress, progressMetadata, withProgress)
+  if (redactor) {
+    row.arguments = redactor.redact(row.arguments)
+    if (row.result !== undefined) row.result = redactor.redact(row.result)
   }
-  if (options.ownership) Object.assign(row, options.ownership)
-  Object.assign(row, fields)
-  if (options.redactor) {
-    row.arguments = options.redactor.redact(row.arguments)
-    if (row.result !== undefined) row.result = options.redactor.redact(row.result)
-  }
-  return options.ledger.appendToolCall(row)
-}
-
-/** Emits the one blocked event, writes the blocked row and returns the blocked result. */
-async function blocked(d, reason, error) {
-  const { options, call } = d
-  const metadata = { durationMs: Date.now() - d.start, status: 'blocked' }
-  const event = { type: 'tool_execution_blocked', sessionId: d.sessionId, runId: d.runId, toolCallId: call.id, name: call.name, reason, error, metadata }
-  const p = emitEvent(options.emit, event)
-  if (p) await p
-  const result = { toolCallId: call.id, name: call.name, error }
-  if (options.ledger) await ledgerRow(d, { status: 'blocked', reason, finishedAt: new Date().toISOString(), result })
-  return result
+  return ledger.appendToolCall(row)
 }
 
 /**
@@ -270,12 +242,11 @@ function buildContext(d) {
 }
 
 async function reportProgress(d, progress, metadata) {
-  const { options, base, call } = d
+  const { options, base } = d
   if (base.progress) await base.progress.call(base, progress, metadata)
-  const event = { type: 'tool_execution_progress', sessionId: d.sessionId, runId: d.runId, toolCallId: call.id, name: call.name, progress, metadata }
-  const p = emitEvent(options.emit, event)
+  const p = emitEvent(options.emit, native.progressEvent(d.call, d.sessionId, d.runId, progress, metadata))
   if (p) await p
-  if (options.ledger) await ledgerRow(d, { status: 'started', progress, progressMetadata: metadata, progressAt: new Date().toISOString() })
+  if (options.ledger) await appendRow(d, 'started', undefined, undefined, progress, metadata, true)
 }
 
 module.exports = { dispatchToolCall, InvalidDispatchError }

@@ -1,5 +1,6 @@
 'use strict'
 // Error classes with the reference's `name`, `code` and messages, and ErrorInfo conversion.
+const native = require('../native.js')
 
 class PermissionDeniedError extends Error {
   constructor(request, decision) {
@@ -31,61 +32,12 @@ class ExecutionDeniedError extends Error {
   }
 }
 
-const REDACTED = '[REDACTED]'
-
-/** `text` with every non-empty string of `secrets` replaced by `[REDACTED]`. */
-function redactText(text, secrets) {
-  if (!secrets || secrets.length === 0 || typeof text !== 'string') return text
-  let out = text
-  for (const s of secrets) {
-    if (typeof s === 'string' && s.length > 0 && out.includes(s)) out = out.split(s).join(REDACTED)
-  }
-  return out
-}
-
-/** `value` with every string redacted, deeply (objects and arrays are copied, not mutated). */
-function redactDeep(value, secrets, seen = new Set()) {
-  if (typeof value === 'string') return redactText(value, secrets)
-  if (value === null || typeof value !== 'object' || seen.has(value)) return value
-  seen.add(value)
-  let out
-  if (Array.isArray(value)) out = value.map((v) => redactDeep(v, secrets, seen))
-  else {
-    out = {}
-    for (const key of Object.keys(value)) out[key] = redactDeep(value[key], secrets, seen)
-  }
-  seen.delete(value)
-  return out
-}
-
-function stringifyCause(cause) {
-  if (cause === undefined) return undefined
-  if (cause instanceof Error) return cause.message
-  if (typeof cause === 'string') return cause
-  try {
-    return JSON.stringify(cause)
-  } catch {
-    return String(cause)
-  }
-}
-
 /**
  * The ErrorInfo of a thrown value: `{name, message, code, cause}` (+ `retryAfterMs` when the
- * error carries a number), with `secrets` replaced in the message and cause.
+ * error carries a number), with `secrets` replaced (the engine's shape and redaction).
  */
 function errorToErrorInfo(error, secrets) {
-  if (error instanceof Error || (error !== null && typeof error === 'object' && typeof error.message === 'string')) {
-    const code = typeof error.code === 'string' || typeof error.code === 'number' ? error.code : undefined
-    const info = {
-      name: typeof error.name === 'string' ? error.name : 'Error',
-      message: redactText(error.message, secrets),
-      code,
-      cause: redactText(stringifyCause(error.cause), secrets),
-    }
-    if (typeof error.retryAfterMs === 'number') info.retryAfterMs = error.retryAfterMs
-    return info
-  }
-  return { name: 'Error', message: redactText(String(error), secrets), code: undefined, cause: undefined }
+  return native.thrownErrorInfo(error, secrets)
 }
 
 /** The ErrorInfo of a permission, trust or execution denial. */
@@ -97,9 +49,6 @@ module.exports = {
   PermissionDeniedError,
   TrustDeniedError,
   ExecutionDeniedError,
-  REDACTED,
-  redactText,
-  redactDeep,
   errorToErrorInfo,
   denialToErrorInfo,
 }

@@ -1,7 +1,13 @@
 'use strict'
 // Plain-JSON checks shared by dispatch (`isJsonObject`) and the adapters.
+//
+// The walk runs here because it reads JS values: done through Node-API it costs ~25 calls for a
+// small argument object (measured 8 µs against ~0.1 µs here). The forbidden keys are the
+// engine's list (`tools::args::FORBIDDEN_KEYS`), and the decision on a failed check (reason
+// and message) is the engine's too.
+const native = require('../native.js')
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor'])
+const FORBIDDEN_KEYS = new Set(native.dispatchVocabulary().forbiddenKeys)
 
 /** Whether `value` is an object literal: its prototype is Object.prototype or null. */
 function isPlainObject(value) {

@@ -39,38 +39,27 @@ function createToolRegistry(tools = [], options = {}) {
   return registry
 }
 
+const native = require('../native.js')
+
+// Filters compiled by the engine (`tools::filter`), once per filter object.
 const compiled = new WeakMap()
 
-/** A filter input compiled to sets: the union of denies, and each non-empty allow. */
-function compileFilter(filter) {
+/** The engine's compiled form of a filter input (one filter or a list; empty entries skipped). */
+function compiledFilter(filter) {
   let c = compiled.get(filter)
-  if (c !== undefined) return c
-  const filters = Array.isArray(filter) ? filter : [filter]
-  const deny = new Set()
-  const allows = []
-  for (const f of filters) {
-    if (!f) continue
-    for (const n of f.deny ?? []) deny.add(n)
-    if (f.allow && f.allow.length > 0) allows.push(new Set(f.allow))
+  if (c === undefined) {
+    const list = Array.isArray(filter) ? filter : [filter]
+    c = new native.NativeToolFilter(list.map((f) => f || undefined))
+    compiled.set(filter, c)
   }
-  c = { deny, allows }
-  compiled.set(filter, c)
   return c
-}
-
-/** Whether the compiled filter lets `name` through: not denied, listed by every non-empty allow. */
-function filterAllows(filter, name) {
-  if (!filter) return true
-  const c = compileFilter(filter)
-  if (c.deny.has(name)) return false
-  for (const a of c.allows) if (!a.has(name)) return false
-  return true
 }
 
 /** The tools that pass `filter`, in input order. Names match exactly; deny wins. */
 function filterTools(tools, filter) {
   if (!filter) return [...tools]
-  return tools.filter((t) => filterAllows(filter, t.name))
+  const c = compiledFilter(filter)
+  return tools.filter((t) => c.allows(t.name))
 }
 
-module.exports = { createToolRegistry, filterTools, filterAllows }
+module.exports = { createToolRegistry, filterTools, compiledFilter }

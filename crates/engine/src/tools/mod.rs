@@ -2,14 +2,18 @@
 //! semantics, the JSON-object argument check and secret redaction.
 //!
 //! Host hooks (middleware, permission, validator, `execute`) are callbacks in the host's
-//! language, so the engine never calls them: [`gate::plan`] turns the set of hooks a host
-//! configured into the ordered list of steps, and the host's trampoline performs each step.
-//! The order of gates lives only in [`gate::DISPATCH_ORDER`].
+//! language, so the engine never calls them: the [`dispatch::DispatchMachine`] walks the
+//! gates a host configured and names each step, the host performs the callback and reports
+//! the outcome, and every decision on data (call check, blocked reasons and messages,
+//! `ErrorInfo` shapes with redaction, result shape, events and ledger rows) is made in
+//! [`dispatch`]. The order of gates lives only in [`gate::DISPATCH_ORDER`].
 
 pub mod args;
 pub mod blocked;
+pub mod dispatch;
 pub mod filter;
 pub mod gate;
+pub mod host;
 pub mod redact;
 pub mod registry;
 
