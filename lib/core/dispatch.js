@@ -87,6 +87,15 @@ function emitEvent(emit, event) {
   return isThenable(r) ? r : undefined
 }
 
+/** A value for an error message; a name that cannot be turned into text is shown as such. */
+function safeText(value) {
+  try {
+    return String(value)
+  } catch {
+    return '<unprintable>'
+  }
+}
+
 function nonObjectResult(name, value) {
   const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value
   const err = new TypeError(`Tool ${name} returned ${kind} instead of a ToolResult object`)
@@ -94,19 +103,74 @@ function nonObjectResult(name, value) {
   return err
 }
 
+// Reads a host object's fields once, so a Proxy or getter that throws becomes a clean
+// InvalidDispatchError with our message (never the trap's own, which may carry secrets), and
+// later reads cannot see different values.
+function readFields(object, keys, message) {
+  const out = {}
+  try {
+    for (const key of keys) out[key] = object[key]
+  } catch {
+    throw new InvalidDispatchError(message)
+  }
+  return out
+}
+
+const OPTION_KEYS = ['call', 'registry', 'context', 'emit', 'ledger', 'secrets', 'redactor', 'middleware', 'trust', 'permission', 'validate', 'beforeExecute', 'filter', 'identity', 'ownership']
+const CALL_KEYS = ['id', 'name', 'arguments', 'argumentsError']
+
+function readCall(call, message) {
+  if (call === null || typeof call !== 'object') throw new InvalidDispatchError(message)
+  return readFields(call, CALL_KEYS, message)
+}
+
+/** Whether `value` is a JSON object; a value whose traps or getters throw is not. */
+function isJsonArguments(value) {
+  try {
+    return isJsonObject(value)
+  } catch {
+    return false
+  }
+}
+
 /**
  * Runs one tool call through the frozen gate order and returns its ToolResult. Blocked and
  * failed calls are results, never throws; only contract violations (a non-object call, a
- * missing registry) and the reference's rethrown codes reject.
+ * missing registry, options, call or context that cannot be read) and the reference's
+ * rethrown codes reject.
  */
-async function dispatchToolCall(options) {
-  if (options === null || typeof options !== 'object') throw new InvalidDispatchError('dispatchToolCall needs an options object')
-  const { registry, emit, ledger, secrets, redactor, middleware } = options
-  if (options.call === null || typeof options.call !== 'object') throw new InvalidDispatchError('dispatchToolCall: options.call must be a tool call object')
-  if (registry === null || typeof registry !== 'object' || typeof registry.get !== 'function') {
-    throw new InvalidDispatchError('dispatchToolCall: options.registry must be a ToolRegistry')
+async function dispatchToolCall(input) {
+  if (input === null || typeof input !== 'object') throw new InvalidDispatchError('dispatchToolCall needs an options object')
+  const options = readFields(input, OPTION_KEYS, 'dispatchToolCall: options could not be read')
+  const { registry, emit, ledger, redactor, middleware } = options
+  // The secrets, copied once into a plain array: redaction runs on error paths, where a
+  // hostile iterable must not throw in turn.
+  let secrets = options.secrets
+  if (secrets !== undefined && secrets !== null) {
+    try {
+      secrets = Array.from(secrets)
+    } catch {
+      throw new InvalidDispatchError('dispatchToolCall: options.secrets must be an array of strings')
+    }
+    options.secrets = secrets
   }
+  let fields = readCall(options.call, 'dispatchToolCall: options.call must be a tool call object')
+  let registryGet
+  try {
+    registryGet = registry === null || typeof registry !== 'object' ? undefined : registry.get
+  } catch {
+    registryGet = undefined
+  }
+  if (typeof registryGet !== 'function') throw new InvalidDispatchError('dispatchToolCall: options.registry must be a ToolRegistry')
   const base = options.context ?? {}
+  if (typeof base !== 'object') throw new InvalidDispatchError('dispatchToolCall: options.context must be an object')
+  // The host's context, copied once (own enumerable fields, as the reference's spread).
+  let copy
+  try {
+    copy = Object.assign({}, base)
+  } catch {
+    throw new InvalidDispatchError('dispatchToolCall: options.context could not be read')
+  }
   const start = Date.now()
   const mask =
     (middleware ? H.MIDDLEWARE : 0) |
@@ -121,10 +185,15 @@ async function dispatchToolCall(options) {
   const d = {
     options,
     base,
+    copy,
     call: options.call,
+    id: fields.id,
+    name: fields.name,
+    args: fields.arguments,
     start,
-    sessionId: base.sessionId,
-    runId: base.runId,
+    hostProgress: copy.progress,
+    sessionId: copy.sessionId,
+    runId: copy.runId,
     ledgerId: ledger ? ledgerPrefix + (++ledgerSeq).toString(36) : undefined,
     startedAt: ledger ? new Date(start).toISOString() : undefined,
   }
@@ -132,34 +201,46 @@ async function dispatchToolCall(options) {
   let call = d.call
   if (runs(plan, G.TOOL_CALL_MIDDLEWARE)) {
     call = await middleware.run('tool_call', call)
-    if (call === null || typeof call !== 'object') throw new InvalidDispatchError('tool_call middleware must return a tool call object')
+    fields = readCall(call, 'tool_call middleware must return a tool call object')
     d.call = call
+    d.id = fields.id
+    d.name = fields.name
+    d.args = fields.arguments
   }
+  const name = d.name
 
   // G.CHECK_CALL
-  const tool = registry.get(call.name)
-  if (tool === undefined) return blocked(d, 'unknown_tool', { message: `Unknown tool: ${call.name}` })
-  if (options.filter && !filterAllows(options.filter, tool.name)) return blocked(d, 'tool_denied', { message: `Tool denied: ${call.name}` })
-  if (call.argumentsError) return blocked(d, 'invalid_arguments', call.argumentsError)
-  if (!isJsonObject(call.arguments)) return blocked(d, 'invalid_arguments', { message: 'Tool arguments must be a JSON object' })
+  const tool = registryGet.call(registry, name)
+  if (tool === undefined) return blocked(d, 'unknown_tool', { message: `Unknown tool: ${safeText(name)}` })
+  if (options.filter) {
+    let allowed
+    try {
+      allowed = filterAllows(options.filter, tool.name)
+    } catch {
+      throw new InvalidDispatchError('dispatchToolCall: options.filter could not be read')
+    }
+    if (!allowed) return blocked(d, 'tool_denied', { message: `Tool denied: ${safeText(name)}` })
+  }
+  if (fields.argumentsError) return blocked(d, 'invalid_arguments', fields.argumentsError)
+  if (!isJsonArguments(d.args)) return blocked(d, 'invalid_arguments', { message: 'Tool arguments must be a JSON object' })
   const context = buildContext(d)
 
   if (runs(plan, G.TRUST)) {
     try {
-      await assertTrusted(options.trust, { kind: 'tool', target: call.name, capability: 'execute', metadata: context.metadata })
+      await assertTrusted(options.trust, { kind: 'tool', target: name, capability: 'execute', metadata: context.metadata })
     } catch (err) {
       return blocked(d, 'permission_denied', errorToErrorInfo(err, secrets))
     }
   }
   if (runs(plan, G.PERMISSION)) {
     try {
-      await assertPermission(options.permission, { kind: 'tool', action: 'execute', target: call.name, metadata: context.metadata })
+      await assertPermission(options.permission, { kind: 'tool', action: 'execute', target: name, metadata: context.metadata })
     } catch (err) {
       return blocked(d, 'permission_denied', errorToErrorInfo(err, secrets))
     }
   }
   if (runs(plan, G.VALIDATE)) {
-    let verdict = options.validate(tool, call.arguments, context)
+    let verdict = options.validate(tool, d.args, context)
     if (isThenable(verdict)) verdict = await verdict
     if (verdict) {
       const error = typeof verdict === 'string' ? { message: redactText(verdict, secrets), code: undefined } : redactDeep(verdict, secrets)
@@ -184,9 +265,9 @@ async function dispatchToolCall(options) {
   let result
   try {
     // G.EXECUTE
-    result = tool.execute(call.arguments, context)
+    result = tool.execute(d.args, context)
     if (isThenable(result)) result = await result
-    if (result === null || typeof result !== 'object' || Array.isArray(result)) throw nonObjectResult(call.name, result)
+    if (result === null || typeof result !== 'object' || Array.isArray(result)) throw nonObjectResult(safeText(name), result)
     if (runs(plan, G.RESULT_MIDDLEWARE)) result = await middleware.run('tool_result', result)
   } catch (err) {
     return failed(d, err)
@@ -207,21 +288,21 @@ async function failed(d, err) {
   const metadata = { durationMs: Date.now() - d.start, status: 'error' }
   const p = emitEvent(options.emit, { type: 'tool_execution_error', sessionId: d.sessionId, runId: d.runId, call, error, metadata })
   if (p) await p
-  const result = { toolCallId: call.id, name: call.name, error }
+  const result = { toolCallId: d.id, name: d.name, error }
   if (options.ledger) await ledgerRow(d, { status: 'error', finishedAt: new Date().toISOString(), result })
   return result
 }
 
 /** Appends one ledger row of this dispatch (redacted when a redactor is set). */
 function ledgerRow(d, fields) {
-  const { options, call } = d
+  const { options } = d
   const row = {
     id: d.ledgerId,
     sessionId: d.sessionId,
     runId: d.runId,
-    toolCallId: call.id,
-    name: call.name,
-    arguments: call.arguments,
+    toolCallId: d.id,
+    name: d.name,
+    arguments: d.args,
     startedAt: d.startedAt,
     redacted: Boolean(options.redactor),
   }
@@ -236,12 +317,12 @@ function ledgerRow(d, fields) {
 
 /** Emits the one blocked event, writes the blocked row and returns the blocked result. */
 async function blocked(d, reason, error) {
-  const { options, call } = d
+  const { options } = d
   const metadata = { durationMs: Date.now() - d.start, status: 'blocked' }
-  const event = { type: 'tool_execution_blocked', sessionId: d.sessionId, runId: d.runId, toolCallId: call.id, name: call.name, reason, error, metadata }
+  const event = { type: 'tool_execution_blocked', sessionId: d.sessionId, runId: d.runId, toolCallId: d.id, name: d.name, reason, error, metadata }
   const p = emitEvent(options.emit, event)
   if (p) await p
-  const result = { toolCallId: call.id, name: call.name, error }
+  const result = { toolCallId: d.id, name: d.name, error }
   if (options.ledger) await ledgerRow(d, { status: 'blocked', reason, finishedAt: new Date().toISOString(), result })
   return result
 }
@@ -252,27 +333,25 @@ async function blocked(d, reason, error) {
  * host's, then emits `tool_execution_progress`, then writes a `started` ledger row.
  */
 function buildContext(d) {
-  const { options, base, call } = d
-  // Object.assign, not object spread: on Node 20 spreading the host's context costs ~1.5 µs
-  // per call, Object.assign ~0.1 µs (bench/dispatch.mjs).
-  let context
-  if ('idempotencyKey' in base) {
+  const { options, copy } = d
+  // `copy` is the host's context taken with Object.assign, not object spread: on Node 20
+  // spreading costs ~1.5 µs per call, Object.assign ~0.1 µs (bench/dispatch.mjs).
+  let context = copy
+  if ('idempotencyKey' in copy) {
     // Rest destructuring, not `delete`: a deleted key turns the object into a slow dictionary.
-    const { idempotencyKey: _dropped, ...rest } = base
-    context = Object.assign({}, rest)
-  } else {
-    context = Object.assign({}, base)
+    const { idempotencyKey: _dropped, ...rest } = copy
+    context = rest
   }
-  context.toolCallId = call.id
+  context.toolCallId = d.id
   if (options.identity !== undefined) context.identity = options.identity
   context.progress = (progress, metadata) => reportProgress(d, progress, metadata)
   return context
 }
 
 async function reportProgress(d, progress, metadata) {
-  const { options, base, call } = d
-  if (base.progress) await base.progress.call(base, progress, metadata)
-  const event = { type: 'tool_execution_progress', sessionId: d.sessionId, runId: d.runId, toolCallId: call.id, name: call.name, progress, metadata }
+  const { options, base, hostProgress } = d
+  if (hostProgress) await hostProgress.call(base, progress, metadata)
+  const event = { type: 'tool_execution_progress', sessionId: d.sessionId, runId: d.runId, toolCallId: d.id, name: d.name, progress, metadata }
   const p = emitEvent(options.emit, event)
   if (p) await p
   if (options.ledger) await ledgerRow(d, { status: 'started', progress, progressMetadata: metadata, progressAt: new Date().toISOString() })

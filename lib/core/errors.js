@@ -58,34 +58,70 @@ function redactDeep(value, secrets, seen = new Set()) {
   return out
 }
 
+// A thrown value is hostile input: a getter, a Proxy trap or a `toString` may throw. Every
+// read below goes through these, so converting an error never throws in turn.
+const UNREADABLE = 'thrown value could not be read'
+
+function safeGet(object, key) {
+  try {
+    return object[key]
+  } catch {
+    return undefined
+  }
+}
+
+function safeIsError(value) {
+  try {
+    return value instanceof Error
+  } catch {
+    return false
+  }
+}
+
+function safeString(value) {
+  try {
+    return String(value)
+  } catch {
+    return UNREADABLE
+  }
+}
+
 function stringifyCause(cause) {
   if (cause === undefined) return undefined
-  if (cause instanceof Error) return cause.message
   if (typeof cause === 'string') return cause
+  if (safeIsError(cause)) {
+    const message = safeGet(cause, 'message')
+    return typeof message === 'string' ? message : safeString(message)
+  }
   try {
     return JSON.stringify(cause)
   } catch {
-    return String(cause)
+    return safeString(cause)
   }
 }
 
 /**
  * The ErrorInfo of a thrown value: `{name, message, code, cause}` (+ `retryAfterMs` when the
- * error carries a number), with `secrets` replaced in the message and cause.
+ * error carries a number), with `secrets` replaced in the name, message, string code and
+ * cause. Never throws, whatever was thrown.
  */
 function errorToErrorInfo(error, secrets) {
-  if (error instanceof Error || (error !== null && typeof error === 'object' && typeof error.message === 'string')) {
-    const code = typeof error.code === 'string' || typeof error.code === 'number' ? error.code : undefined
+  const isObject = error !== null && typeof error === 'object'
+  const message = isObject ? safeGet(error, 'message') : undefined
+  if (isObject && (typeof message === 'string' || safeIsError(error))) {
+    const name = safeGet(error, 'name')
+    const code = safeGet(error, 'code')
     const info = {
-      name: typeof error.name === 'string' ? error.name : 'Error',
-      message: redactText(error.message, secrets),
-      code,
-      cause: redactText(stringifyCause(error.cause), secrets),
+      name: typeof name === 'string' ? redactText(name, secrets) : 'Error',
+      message: redactText(message, secrets),
+      code: typeof code === 'string' ? redactText(code, secrets) : typeof code === 'number' ? code : undefined,
+      cause: redactText(stringifyCause(safeGet(error, 'cause')), secrets),
     }
-    if (typeof error.retryAfterMs === 'number') info.retryAfterMs = error.retryAfterMs
+    const retryAfterMs = safeGet(error, 'retryAfterMs')
+    if (typeof retryAfterMs === 'number') info.retryAfterMs = retryAfterMs
     return info
   }
-  return { name: 'Error', message: redactText(String(error), secrets), code: undefined, cause: undefined }
+  return { name: 'Error', message: redactText(safeString(error), secrets), code: undefined, cause: undefined }
 }
 
 /** The ErrorInfo of a permission, trust or execution denial. */
