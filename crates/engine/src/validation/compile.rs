@@ -12,7 +12,7 @@ use super::draft::select_draft;
 use super::errors::{errors_text, js_number};
 use super::issue::Issue;
 use super::ordered::Ordered;
-use super::strict::{check_ref_cycles, check_strict};
+use super::strict::{check_expansion, check_ref_cycles, check_strict};
 
 /// A compiled schema, and its text for error paths (parsed on the first failed validation
 /// only: most cached schemas never need it, and the parsed trees cost more memory than text).
@@ -78,7 +78,9 @@ pub fn compile(schema: &Value, text: &str, settings: &CompileSettings) -> Result
             return Err(meta_issue(schema, draft).unwrap_or(issue));
         }
     }
-    if let Err(issue) = check_ref_cycles(schema, draft, settings.strict) {
+    if let Err(issue) =
+        check_ref_cycles(schema, draft, settings.strict).and_then(|()| check_expansion(schema))
+    {
         return Err(meta_issue(schema, draft).unwrap_or(issue));
     }
     let prepared = fold_nullable(schema);

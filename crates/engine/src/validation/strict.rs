@@ -550,6 +550,104 @@ fn percent_decode(text: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// Refuses a schema whose `$ref`s, expanded, amount to more than
+/// [`SCHEMA_MAX_EXPANSION`](crate::limits::SCHEMA_MAX_EXPANSION) subschemas: validation work
+/// grows with that expansion, so a few shared definitions could otherwise make it exponential.
+/// Iterative (explicit stacks), so no schema can exhaust the stack here.
+///
+/// # Errors
+/// `schema expands to more than N subschemas through $ref`.
+pub fn check_expansion(schema: &Value) -> Result<(), Issue> {
+    let cap = crate::limits::SCHEMA_MAX_EXPANSION;
+    // Targets: 0 is the root; the others are `#/...` reference targets, by pointer.
+    let mut pointers: Vec<&str> = vec![""];
+    let mut nodes: Vec<&Value> = vec![schema];
+    // Per target: its own subschema count and the targets its `$ref`s name.
+    let mut local: Vec<u64> = Vec::new();
+    let mut edges: Vec<Vec<usize>> = Vec::new();
+    let mut i = 0;
+    while i < nodes.len() {
+        let (count, refs) = local_walk(nodes[i]);
+        let mut out = Vec::with_capacity(refs.len());
+        for reference in refs {
+            let Some(target) = resolve_fragment(schema, reference) else {
+                continue;
+            };
+            let index = match pointers.iter().position(|p| *p == reference) {
+                Some(index) => index,
+                None => {
+                    pointers.push(reference);
+                    nodes.push(target);
+                    nodes.len() - 1
+                }
+            };
+            out.push(index);
+        }
+        local.push(count);
+        edges.push(out);
+        i += 1;
+    }
+    // Post-order over the target graph; an edge back to a target in progress counts nothing
+    // (that recursion descends into the data, or is a cycle refused or cut elsewhere).
+    let n = nodes.len();
+    let mut cost: Vec<Option<u64>> = vec![None; n];
+    let mut in_progress = vec![false; n];
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    in_progress[0] = true;
+    while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+        if let Some(&child) = edges[node].get(*next) {
+            *next += 1;
+            if cost[child].is_none() && !in_progress[child] {
+                in_progress[child] = true;
+                stack.push((child, 0));
+            }
+            continue;
+        }
+        let total = edges[node]
+            .iter()
+            .filter_map(|&c| cost[c])
+            .fold(local[node], u64::saturating_add);
+        if total > cap {
+            return fail(format!(
+                "schema expands to more than {cap} subschemas through $ref"
+            ));
+        }
+        cost[node] = Some(total);
+        in_progress[node] = false;
+        stack.pop();
+    }
+    Ok(())
+}
+
+/// The subschema objects in one target (definitions left out: they count where referenced)
+/// and the `$ref`s among them.
+fn local_walk(root: &Value) -> (u64, Vec<&str>) {
+    let mut count = 0u64;
+    let mut refs = Vec::new();
+    let mut stack = vec![root];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                count += 1;
+                for (key, child) in map {
+                    match key.as_str() {
+                        "$ref" => {
+                            if let Value::String(r) = child {
+                                refs.push(r.as_str());
+                            }
+                        }
+                        "definitions" | "$defs" | "const" | "enum" | "default" | "examples" => {}
+                        _ => stack.push(child),
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter()),
+            _ => {}
+        }
+    }
+    (count, refs)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -712,5 +810,34 @@ mod tests {
         assert_eq!(cycles(with_id, true), Ok(()));
         let nested_id = json!({"type": "object", "properties": {"a": {"$id": "http://example.com/t.json", "type": "object", "properties": {"b": {"$ref": "#"}}}}});
         assert_eq!(cycles(nested_id, true), Ok(()));
+    }
+
+    #[test]
+    fn shared_refs_that_expand_exponentially_are_refused() {
+        let mut defs = Map::new();
+        for i in 0..40 {
+            let next = format!("#/definitions/d{}", i + 1);
+            defs.insert(
+                format!("d{i}"),
+                json!({"anyOf": [{"$ref": next}, {"$ref": next}]}),
+            );
+        }
+        defs.insert("d40".into(), json!({"type": "string"}));
+        let schema = json!({"$ref": "#/definitions/d0", "definitions": defs});
+        assert_eq!(
+            check_expansion(&schema).map_err(|e| e.message),
+            Err(format!(
+                "schema expands to more than {} subschemas through $ref",
+                crate::limits::SCHEMA_MAX_EXPANSION
+            ))
+        );
+        // Recursion through the data, and a definition shared by many properties, are fine.
+        let tree = json!({"$ref": "#/definitions/n", "definitions": {"n": {"type": "object", "properties": {"c": {"type": "array", "items": {"$ref": "#/definitions/n"}}}}}});
+        assert_eq!(check_expansion(&tree), Ok(()));
+        let props: Map<String, Value> = (0..500)
+            .map(|i| (format!("p{i}"), json!({"$ref": "#/definitions/common"})))
+            .collect();
+        let shared = json!({"type": "object", "properties": props, "definitions": {"common": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}}}});
+        assert_eq!(check_expansion(&shared), Ok(()));
     }
 }
