@@ -124,11 +124,32 @@ export declare class NativeMcpHostListing {
   finish(): string
 }
 
+/** A compiled tool filter (one or several `{ allow?, deny? }`; deny wins). */
+export declare class NativeToolFilter {
+  /** Compiles the filters (absent entries are skipped). */
+  constructor(filters: Array<NativeToolFilterInput | undefined | null>)
+  /** Whether `name` passes every filter. */
+  allows(name: string): boolean
+}
+
 /**
  * The shell analysis of `command` as JSON: `{parts: [{text, argv, derived, deny?}],
  * redirects: [{op, target, write}], metacharacters, unsupported?, deny?}`.
  */
 export declare function analyzeShellCommand(command: string): string
+
+/**
+ * The blocked `[event, result]` of a denial at `gate` (`Gate as u8`: trust, permission,
+ * validate, beforeExecute) whose ErrorInfo is `error`.
+ */
+export declare function blockedOutcome(call: unknown, gate: number, error: unknown, sessionId: unknown, runId: unknown, startMs: number): unknown
+
+/**
+ * The call check's decision on the facts the driver read (tool found, filter verdict,
+ * `argumentsError`, the JSON-object walk): `undefined` when the call may proceed, or the
+ * blocked `[event, result]` pair with the engine's reason and message.
+ */
+export declare function checkToolCall(call: unknown, toolFound: boolean, filterAllows: boolean, argumentsAreJsonObject: boolean, sessionId: unknown, runId: unknown, startMs: number): unknown
 
 /**
  * One page as a host `ReadOperations.readText` returned it (the reference's
@@ -405,9 +426,18 @@ export declare function codingWrite(path: string, content: string, beneath?: Cod
 
 /**
  * The ordered gate codes (`Gate as u8`) of one dispatch whose optional hooks are the bits of
- * `hooks` (`HookSet`). The JS trampoline caches the plan per hook mask and performs each step.
+ * `hooks` (`HookSet`). The JS driver caches the steps per hook mask and performs each one.
  */
 export declare function dispatchPlan(hooks: number): Array<number>
+
+/** The dispatch vocabulary (see [`NativeDispatchVocabulary`]). */
+export declare function dispatchVocabulary(): NativeDispatchVocabulary
+
+/** The error `[event, result]` of a call whose `execute` (or result middleware) threw. */
+export declare function failedOutcome(call: unknown, error: unknown, secrets: unknown, sessionId: unknown, runId: unknown, startMs: number): unknown
+
+/** Whether a value thrown by `beforeExecute` propagates instead of blocking the call. */
+export declare function isRethrownError(error: unknown): boolean
 
 /** The kernel's Landlock ABI version (0 without Landlock), from the version query. */
 export declare function landlockAbiVersion(): number
@@ -424,6 +454,16 @@ export declare function landlockExec(writable: Array<string>, allowNetwork: bool
  * Meant for the sandbox helper process only: it cannot be undone.
  */
 export declare function landlockRestrictSelf(writable: Array<string>, allowNetwork: boolean): string
+
+/**
+ * One ledger row. `row` holds `{ id, sessionId, runId, call, startedAt, redacted,
+ * ownership }`; `status` is `"started"`, `"finished"`, `"error"` or `"blocked"`; `reason`,
+ * `result`, `progress` and `progressMetadata` are set where the status has them.
+ */
+export declare function ledgerRow(row: unknown, status: string, reason: unknown, result: unknown, progress: unknown, progressMetadata: unknown, withProgress: boolean): unknown
+
+/** A new ledger row id (`toolcall_<process-unique>`) and the ISO `startedAt` of `start_ms`. */
+export declare function ledgerStart(startMs: number): Array<string>
 
 /** `assertValidServerId`: throws unless `id` matches `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`. */
 export declare function mcpAssertValidServerId(id: string): void
@@ -517,6 +557,22 @@ export declare function mcpSummarizeContent(contentJson: string, maxBytes: numbe
  */
 export declare function mcpValidateTransport(options: McpNativeOptions): void
 
+/**
+ * The words a dispatch's events use, and the forbidden argument keys, handed to the JS
+ * driver once at load (building the two events of every successful call in JS is ~20x
+ * cheaper than through Node-API property sets).
+ */
+export interface NativeDispatchVocabulary {
+  /** `tool_execution_started`. */
+  started: string
+  /** `tool_execution_finished`. */
+  finished: string
+  /** The `status` of a finished call's metadata. */
+  statusFinished: string
+  /** Keys rejected at any depth of tool arguments. */
+  forbiddenKeys: Array<string>
+}
+
 /** The resolved bounds the JS pre-walks need. */
 export interface NativeJsonSchemaBounds {
   maxDepth: number
@@ -541,6 +597,14 @@ export interface NativeJsonSchemaOptions {
   validateFormats?: boolean
 }
 
+/** One filter as hosts write it (`{ allow?, deny? }`). */
+export interface NativeToolFilterInput {
+  /** Names allowed; absent or empty imposes no restriction. */
+  allow?: Array<string>
+  /** Names denied. */
+  deny?: Array<string>
+}
+
 /** One `{ path?, message }` error. */
 export interface NativeValidationIssue {
   path?: string
@@ -553,8 +617,29 @@ export interface NativeValidationIssue {
  */
 export declare function policyApprovalLimits(): Array<number>
 
+/** The `tool_execution_progress` event of a call. */
+export declare function progressEvent(call: unknown, sessionId: unknown, runId: unknown, progress: unknown, metadata: unknown): unknown
+
+/**
+ * The ErrorInfo of a thrown value (`{ name, message, code, cause, retryAfterMs? }`), with
+ * `secrets` replaced in the name, message, string code and cause.
+ */
+export declare function thrownErrorInfo(error: unknown, secrets: unknown): unknown
+
+/**
+ * `undefined` when `execute` resolved to a result object, otherwise the TypeError to fail
+ * the call with.
+ */
+export declare function toolResultError(call: unknown, value: unknown): unknown
+
 /**
  * How many calls of one turn run at once: 1 when any call is exclusive, otherwise
  * `max(1, min(toolConcurrency, calls))` (non-finite or < 1 concurrency counts as 1).
  */
 export declare function turnConcurrency(toolConcurrency: number, calls: number, anyExclusive: boolean): number
+
+/**
+ * The ErrorInfo of a validator's truthy verdict: a string becomes `{ message, code }`, an
+ * object is copied with every string redacted.
+ */
+export declare function verdictErrorInfo(verdict: unknown, secrets: unknown): unknown

@@ -409,3 +409,86 @@ test('a filter object is compiled once and filterTools agrees with dispatch', as
   assert.equal((await run({ filter })).result.error, undefined)
   assert.equal((await run({ filter: { deny: ['echo'] } })).result.error.message, 'Tool denied: echo')
 })
+
+// Hostile input: Proxies whose every trap throws, getters that throw, thrown values that
+// cannot be read. Each is a blocked result or an ERR_PRISM_INVALID_DISPATCH TypeError with
+// our message (never the trap's, which here carries a secret); nothing rejects otherwise.
+const TRAPS = ['get', 'has', 'ownKeys', 'getPrototypeOf', 'getOwnPropertyDescriptor', 'set', 'defineProperty', 'deleteProperty']
+const hostile = (target = {}) => new Proxy(target, Object.fromEntries(TRAPS.map((t) => [t, () => { throw new Error(`trap ${t} sk-hostile`) }])))
+
+test('arguments that are throwing Proxies (at the top or nested) are blocked as invalid_arguments', async () => {
+  for (const args of [hostile({ text: 'hi' }), { text: hostile({}) }, [hostile({})]]) {
+    const { result, events } = await run({ call: call({ arguments: args }) })
+    assert.deepEqual(result, { toolCallId: 'c1', name: 'echo', error: { message: 'Tool arguments must be a JSON object' } })
+    assert.equal(events[0].reason, 'invalid_arguments')
+  }
+})
+
+test('options, call, context, registry, filter and secrets that cannot be read reject with a clean TypeError', async () => {
+  const good = () => ({ registry: createToolRegistry([echoTool()]), context: ctx, call: call() })
+  const cases = [
+    [hostile(good()), 'dispatchToolCall: options could not be read'],
+    [{ ...good(), call: hostile(call()) }, 'dispatchToolCall: options.call must be a tool call object'],
+    [{ ...good(), context: hostile(ctx) }, 'dispatchToolCall: options.context could not be read'],
+    [{ ...good(), context: 'session' }, 'dispatchToolCall: options.context must be an object'],
+    [{ ...good(), registry: hostile(createToolRegistry([echoTool()])) }, 'dispatchToolCall: options.registry must be a ToolRegistry'],
+    [{ ...good(), filter: hostile({}) }, 'dispatchToolCall: options.filter could not be read'],
+    [{ ...good(), secrets: hostile([]) }, 'dispatchToolCall: options.secrets must be an array of strings'],
+    [{ ...good(), call: { ...call(), get name() { throw new Error('sk-hostile') } } }, 'dispatchToolCall: options.call must be a tool call object'],
+  ]
+  for (const [options, message] of cases) {
+    await assert.rejects(dispatchToolCall(options), (err) => {
+      assert.ok(err instanceof TypeError)
+      assert.equal(err.code, 'ERR_PRISM_INVALID_DISPATCH')
+      assert.equal(err.message, message)
+      return true
+    })
+  }
+})
+
+test('a tool_call middleware returning a throwing Proxy is a middleware error; the call goes on unchanged', async () => {
+  const reported = []
+  const middleware = createMiddlewareRegistry({ onError: (e) => void reported.push(e) })
+  middleware.use('tool_call', () => hostile(call()))
+  const { result } = await run({ middleware })
+  assert.deepEqual(result, { toolCallId: 'c1', name: 'echo', content: [{ type: 'text', text: 'hi' }] })
+  assert.equal(reported.length, 1)
+})
+
+test('a thrown value that cannot be read becomes an error result', async () => {
+  const throwers = [
+    () => { throw hostile({}) },
+    () => { throw { get message() { throw new Error('sk-hostile') } } },
+    () => { throw Object.assign(new Error('bad'), { get code() { throw new Error('sk-hostile') } }) },
+    () => { throw { toString() { throw new Error('sk-hostile') } } },
+  ]
+  for (const execute of throwers) {
+    const { result, events } = await run({ registry: createToolRegistry([{ name: 'echo', execute }]), secrets: ['sk-hostile'] })
+    assert.equal(result.toolCallId, 'c1')
+    assert.equal(typeof result.error.message, 'string')
+    assert.ok(!JSON.stringify(result).includes('sk-hostile'))
+    assert.equal(events.at(-1).type, 'tool_execution_error')
+  }
+})
+
+test('a thrown error has secrets redacted in its name and code as in its message', async () => {
+  const execute = () => {
+    const err = new Error('failed with sk-123')
+    err.name = 'Sk-123Error sk-123'
+    err.code = 'E_sk-123'
+    throw err
+  }
+  const { result, events } = await run({ registry: createToolRegistry([{ name: 'echo', execute }]), secrets: ['sk-123'] })
+  assert.equal(result.error.message, 'failed with [REDACTED]')
+  assert.equal(result.error.name, 'Sk-123Error [REDACTED]')
+  assert.equal(result.error.code, 'E_[REDACTED]')
+  assert.deepEqual(events.at(-1).error, result.error)
+  const denied = await run({
+    beforeExecute: () => {
+      throw Object.assign(new Error('no'), { name: 'sk-123', code: 'sk-123' })
+    },
+    secrets: ['sk-123'],
+  })
+  assert.equal(denied.result.error.name, '[REDACTED]')
+  assert.equal(denied.result.error.code, '[REDACTED]')
+})

@@ -198,3 +198,15 @@ test('the ToolValidator formats errors like the core and honours missingSchema',
   })
   assert.equal(result.error.message, "#/required: must have required property 'count'; /text: must be string")
 })
+
+test('a schema whose shared $refs expand exponentially fails at compile instead of hanging', () => {
+  const definitions = {}
+  for (let i = 0; i < 40; i++) definitions[`d${i}`] = { anyOf: [{ $ref: `#/definitions/d${i + 1}` }, { $ref: `#/definitions/d${i + 1}` }] }
+  definitions.d40 = { type: 'string' }
+  const result = create().validate({ $ref: '#/definitions/d0', definitions }, 1)
+  assert.deepEqual(result, { ok: false, errors: [{ message: 'schema expands to more than 100000 subschemas through $ref' }] })
+  // Sharing that stays small (one definition under many properties) is fine.
+  const properties = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`p${i}`, { $ref: '#/definitions/c' }]))
+  const shared = { type: 'object', properties, definitions: { c: { type: 'string' } } }
+  assert.deepEqual(create().validate(shared, { p1: 'x' }), { ok: true })
+})

@@ -56,6 +56,47 @@ class InvalidDispatchError extends TypeError {
   }
 }
 
+// Reads a host object's fields once, so a Proxy or getter that throws becomes a clean
+// InvalidDispatchError with our message (never the trap's own, which may carry secrets).
+function readFields(object, keys, message) {
+  const out = {}
+  try {
+    for (const key of keys) out[key] = object[key]
+  } catch {
+    throw new InvalidDispatchError(message)
+  }
+  return out
+}
+
+const OPTION_KEYS = ['call', 'registry', 'context', 'emit', 'ledger', 'secrets', 'redactor', 'middleware', 'trust', 'permission', 'validate', 'beforeExecute', 'filter', 'identity', 'ownership']
+const CALL_KEYS = ['id', 'name', 'arguments', 'argumentsError']
+
+/** Checks that a call object can be read (a throwing Proxy or getter cannot). */
+function checkCallReadable(call, message) {
+  if (call === null || typeof call !== 'object') throw new InvalidDispatchError(message)
+  readFields(call, CALL_KEYS, message)
+}
+
+/** Whether `value` is a JSON object; a value whose traps or getters throw is not. */
+function isJsonArguments(value) {
+  try {
+    return isJsonObject(value)
+  } catch {
+    return false
+  }
+}
+
+// A stand-in for a thrown value the engine cannot read (a Proxy whose traps throw, a getter
+// that throws): the call still ends with an error result.
+const UNREADABLE = 'A thrown value could not be read'
+function withReadableError(fn, err) {
+  try {
+    return fn(err)
+  } catch {
+    return fn(new Error(UNREADABLE))
+  }
+}
+
 function emitEvent(emit, event) {
   if (emit === undefined) return undefined
   const r = emit(event)
@@ -67,14 +108,37 @@ function emitEvent(emit, event) {
  * failed calls are results, never throws; only contract violations (a non-object call, a
  * missing registry) and the reference's rethrown codes reject.
  */
-async function dispatchToolCall(options) {
-  if (options === null || typeof options !== 'object') throw new InvalidDispatchError('dispatchToolCall needs an options object')
-  const { registry, emit, ledger, secrets, redactor, middleware } = options
-  if (options.call === null || typeof options.call !== 'object') throw new InvalidDispatchError('dispatchToolCall: options.call must be a tool call object')
-  if (registry === null || typeof registry !== 'object' || typeof registry.get !== 'function') {
-    throw new InvalidDispatchError('dispatchToolCall: options.registry must be a ToolRegistry')
+async function dispatchToolCall(input) {
+  if (input === null || typeof input !== 'object') throw new InvalidDispatchError('dispatchToolCall needs an options object')
+  // The options, read once into a plain object (a hostile Proxy is read only here).
+  const options = readFields(input, OPTION_KEYS, 'dispatchToolCall: options could not be read')
+  const { registry, emit, ledger, redactor, middleware } = options
+  // The secrets, copied once into a plain array: redaction runs on error paths, where a
+  // hostile iterable must not throw in turn.
+  if (options.secrets !== undefined && options.secrets !== null) {
+    try {
+      options.secrets = Array.from(options.secrets)
+    } catch {
+      throw new InvalidDispatchError('dispatchToolCall: options.secrets must be an array of strings')
+    }
   }
-  const base = options.context ?? {}
+  const secrets = options.secrets
+  checkCallReadable(options.call, 'dispatchToolCall: options.call must be a tool call object')
+  let registryGet
+  try {
+    registryGet = registry === null || typeof registry !== 'object' ? undefined : registry.get
+  } catch {
+    registryGet = undefined
+  }
+  if (typeof registryGet !== 'function') throw new InvalidDispatchError('dispatchToolCall: options.registry must be a ToolRegistry')
+  let base = options.context ?? {}
+  if (typeof base !== 'object') throw new InvalidDispatchError('dispatchToolCall: options.context must be an object')
+  // The host's context, copied once (own enumerable fields, as the reference's spread).
+  try {
+    base = Object.assign({}, base)
+  } catch {
+    throw new InvalidDispatchError('dispatchToolCall: options.context could not be read')
+  }
   const start = Date.now()
   const steps = stepsFor(
     (middleware ? H.MIDDLEWARE : 0) |
@@ -108,15 +172,22 @@ async function dispatchToolCall(options) {
     switch (steps[i]) {
       case G.TOOL_CALL_MIDDLEWARE:
         call = await middleware.run('tool_call', call)
-        if (call === null || typeof call !== 'object') throw new InvalidDispatchError('tool_call middleware must return a tool call object')
+        checkCallReadable(call, 'tool_call middleware must return a tool call object')
         d.call = call
         break
       case G.CHECK_CALL: {
-        tool = registry.get(call.name)
+        tool = registryGet.call(registry, call.name)
         const found = tool !== undefined
-        const allowed = !found || !options.filter || compiledFilter(options.filter).allows(tool.name)
+        let allowed = true
+        if (found && options.filter) {
+          try {
+            allowed = compiledFilter(options.filter).allows(tool.name)
+          } catch {
+            throw new InvalidDispatchError('dispatchToolCall: options.filter could not be read')
+          }
+        }
         // The walk only when every earlier fact holds (as the engine orders the checks).
-        const jsonObject = found && allowed && !call.argumentsError ? isJsonObject(call.arguments) : true
+        const jsonObject = found && allowed && !call.argumentsError ? isJsonArguments(call.arguments) : true
         if (!found || !allowed || call.argumentsError || !jsonObject) {
           const pair = native.checkToolCall(call, found, allowed, jsonObject, d.sessionId, d.runId, start)
           if (pair !== undefined) return blocked(d, pair)
@@ -128,14 +199,14 @@ async function dispatchToolCall(options) {
         try {
           await assertTrusted(options.trust, { kind: 'tool', target: call.name, capability: 'execute', metadata: context.metadata })
         } catch (err) {
-          return blocked(d, native.blockedOutcome(call, G.TRUST, native.thrownErrorInfo(err, secrets), d.sessionId, d.runId, start))
+          return blocked(d, native.blockedOutcome(call, G.TRUST, withReadableError((e) => native.thrownErrorInfo(e, secrets), err), d.sessionId, d.runId, start))
         }
         break
       case G.PERMISSION:
         try {
           await assertPermission(options.permission, { kind: 'tool', action: 'execute', target: call.name, metadata: context.metadata })
         } catch (err) {
-          return blocked(d, native.blockedOutcome(call, G.PERMISSION, native.thrownErrorInfo(err, secrets), d.sessionId, d.runId, start))
+          return blocked(d, native.blockedOutcome(call, G.PERMISSION, withReadableError((e) => native.thrownErrorInfo(e, secrets), err), d.sessionId, d.runId, start))
         }
         break
       case G.VALIDATE: {
@@ -149,8 +220,8 @@ async function dispatchToolCall(options) {
           const r = options.beforeExecute(call, tool, context)
           if (isThenable(r)) await r
         } catch (err) {
-          if (native.isRethrownError(err)) throw err
-          return blocked(d, native.blockedOutcome(call, G.BEFORE_EXECUTE, native.thrownErrorInfo(err, secrets), d.sessionId, d.runId, start))
+          if (withReadableError((e) => native.isRethrownError(e), err)) throw err
+          return blocked(d, native.blockedOutcome(call, G.BEFORE_EXECUTE, withReadableError((e) => native.thrownErrorInfo(e, secrets), err), d.sessionId, d.runId, start))
         }
         break
       case G.STARTED: {
@@ -200,7 +271,7 @@ async function blocked(d, [event, result]) {
 
 /** The error path of a started call: one error event, an error row, `{toolCallId, name, error}`. */
 async function failed(d, err) {
-  const [event, result] = native.failedOutcome(d.call, err, d.options.secrets, d.sessionId, d.runId, d.start)
+  const [event, result] = withReadableError((e) => native.failedOutcome(d.call, e, d.options.secrets, d.sessionId, d.runId, d.start), err)
   const p = emitEvent(d.options.emit, event)
   if (p) await p
   if (d.options.ledger) await appendRow(d, 'error', undefined, result)

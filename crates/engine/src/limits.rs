@@ -124,6 +124,11 @@ pub const SCHEMA_MAX_COMPILED_SCHEMAS: Limit = Limit {
     default: 256,
     hard: 1_024,
 };
+/// How many subschemas a schema may expand to once every `$ref` is replaced by its target
+/// (cycles cut). Shared targets multiply: 40 definitions that each refer to the next twice
+/// expand to 2^40, and validating one value against them never ends (in Ajv as well). Beyond
+/// this a schema fails at compile (not an option: no honest schema comes near it).
+pub const SCHEMA_MAX_EXPANSION: u64 = 100_000;
 
 // --- MCP bridge (API.md section 8) ------------------------------------------------------------
 

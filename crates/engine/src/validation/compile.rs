@@ -9,10 +9,10 @@ use jsonschema::{Draft, Retrieve, Uri, Validator};
 use serde_json::Value;
 
 use super::draft::select_draft;
-use super::errors::errors_text;
+use super::errors::{errors_text, js_number};
 use super::issue::Issue;
 use super::ordered::Ordered;
-use super::strict::check_strict;
+use super::strict::{check_expansion, check_ref_cycles, check_strict};
 
 /// A compiled schema, and its text for error paths (parsed on the first failed validation
 /// only: most cached schemas never need it, and the parsed trees cost more memory than text).
@@ -78,6 +78,11 @@ pub fn compile(schema: &Value, text: &str, settings: &CompileSettings) -> Result
             return Err(meta_issue(schema, draft).unwrap_or(issue));
         }
     }
+    if let Err(issue) =
+        check_ref_cycles(schema, draft, settings.strict).and_then(|()| check_expansion(schema))
+    {
+        return Err(meta_issue(schema, draft).unwrap_or(issue));
+    }
     let prepared = fold_nullable(schema);
     // A `$schema` naming a preloaded custom meta-schema (the suite's vocabulary tests): let
     // the crate read its vocabularies instead of forcing the draft.
@@ -94,6 +99,9 @@ pub fn compile(schema: &Value, text: &str, settings: &CompileSettings) -> Result
     if !custom_meta {
         options = options.with_draft(draft);
     }
+    if settings.strict {
+        options = options.with_keyword("multipleOf", ajv_multiple_of);
+    }
     let built = options
         .should_validate_formats(!settings.strict && settings.validate_formats)
         .with_retriever(LocalOnly(settings.resources.clone()))
@@ -106,6 +114,53 @@ pub fn compile(schema: &Value, text: &str, settings: &CompileSettings) -> Result
         }),
         Err(error) => Err(meta_issue(schema, draft).unwrap_or_else(|| build_issue(&error))),
     }
+}
+
+/// Ajv's `multipleOf` (no `multipleOfPrecision`): the quotient `value / multipleOf` in
+/// floating point must be an integer that JavaScript's `parseInt(String(q))` gives back, so
+/// `0.3` is not a multiple of `0.1` (the quotient is `2.9999999999999996`) and a quotient of
+/// `1e21` or more (printed with an exponent) never passes.
+struct AjvMultipleOf {
+    divisor: f64,
+    message: String,
+}
+
+impl AjvMultipleOf {
+    fn accepts(&self, value: &Value) -> bool {
+        let Some(x) = value.as_f64() else {
+            return true;
+        };
+        let q = x / self.divisor;
+        self.divisor != 0.0 && q.is_finite() && q.fract() == 0.0 && q.abs() < 1e21
+    }
+}
+
+impl jsonschema::Keyword<'_> for AjvMultipleOf {
+    fn validate<'i>(&self, instance: &'i Value) -> Result<(), jsonschema::ValidationError<'i>> {
+        if self.accepts(instance) {
+            Ok(())
+        } else {
+            Err(jsonschema::ValidationError::custom(self.message.clone()))
+        }
+    }
+
+    fn is_valid(&self, instance: &Value) -> bool {
+        self.accepts(instance)
+    }
+}
+
+fn ajv_multiple_of<'a>(
+    _parent: &'a serde_json::Map<String, Value>,
+    value: &'a Value,
+    _path: jsonschema::paths::Location,
+) -> Result<Box<dyn for<'i> jsonschema::Keyword<'i>>, jsonschema::ValidationError<'a>> {
+    let divisor = value.as_f64().filter(|d| *d > 0.0).ok_or_else(|| {
+        jsonschema::ValidationError::custom("multipleOf must be a positive number")
+    })?;
+    Ok(Box::new(AjvMultipleOf {
+        divisor,
+        message: format!("must be multiple of {}", js_number(divisor)),
+    }))
 }
 
 /// Ajv's `schema is invalid: data/... must ...` when the schema breaks its meta-schema.

@@ -132,9 +132,19 @@ fn flatten(error: &ValidationError<'_>, schema: &Value, out: &mut Vec<Raw>) {
     }
 }
 
-/// A number as JavaScript prints it (`2`, not `2.0`).
-fn js_number(n: f64) -> String {
-    if n.fract() == 0.0 && n.abs() < 1e21 {
+/// A number as JavaScript's `String(n)` prints it: `2`, not `2.0`; `1e-7` and `1e+21` with
+/// an exponent, `0.000001` and `100` without.
+#[must_use]
+pub fn js_number(n: f64) -> String {
+    if n != 0.0 && n.is_finite() && (n.abs() >= 1e21 || n.abs() < 1e-6) {
+        let text = format!("{n:e}");
+        match text.split_once('e') {
+            Some((mantissa, exponent)) if !exponent.starts_with('-') => {
+                format!("{mantissa}e+{exponent}")
+            }
+            _ => text,
+        }
+    } else if n.fract() == 0.0 {
         format!("{n:.0}")
     } else {
         n.to_string()
@@ -142,7 +152,10 @@ fn js_number(n: f64) -> String {
 }
 
 fn limit_text(v: &Value) -> String {
-    v.to_string()
+    match v {
+        Value::Number(n) if n.is_f64() => n.as_f64().map_or_else(|| v.to_string(), js_number),
+        _ => v.to_string(),
+    }
 }
 
 /// Ajv's message for one error kind.
@@ -215,6 +228,7 @@ fn message(error: &ValidationError<'_>, schema: &Value) -> String {
             "must NOT have unevaluated properties".into()
         }
         ValidationErrorKind::UniqueItems => unique_message(error.instance()),
+        ValidationErrorKind::Custom { message, .. } => message.clone(),
         _ => error.to_string(),
     }
 }
@@ -241,18 +255,63 @@ fn contains_message(error: &ValidationError<'_>, schema: &Value) -> String {
 }
 
 /// Ajv: `must NOT have duplicate items (items ## j and i are identical)`, for the last `i`
-/// that repeats an earlier item and the last such earlier `j`.
+/// that repeats an earlier item and the last such earlier `j`. One pass with a map from each
+/// item's text to its latest index, so a 100,000-item array costs linear time, not the
+/// quadratic pair scan.
 fn unique_message(instance: &Value) -> String {
     if let Value::Array(items) = instance {
-        for i in (0..items.len()).rev() {
-            if let Some(j) = (0..i).rev().find(|&j| json_equal(&items[i], &items[j])) {
-                return format!(
-                    "must NOT have duplicate items (items ## {j} and {i} are identical)"
-                );
+        let mut latest: std::collections::HashMap<String, Vec<usize>> =
+            std::collections::HashMap::with_capacity(items.len());
+        let mut found = None;
+        for (i, item) in items.iter().enumerate() {
+            let bucket = latest.entry(unique_key(item)).or_default();
+            // Items in one bucket are almost always equal; the check keeps `1` and `"1"` or
+            // differently written equal numbers apart or together exactly.
+            if let Some(&j) = bucket.iter().rev().find(|&&j| json_equal(item, &items[j])) {
+                found = Some((j, i));
             }
+            bucket.push(i);
+        }
+        if let Some((j, i)) = found {
+            return format!("must NOT have duplicate items (items ## {j} and {i} are identical)");
         }
     }
     "must NOT have duplicate items".into()
+}
+
+/// A bucket key under which equal items (by [`json_equal`]) always meet: the item's JSON
+/// with numbers written from their `f64` value (so `1` and `1.0` agree) and object keys in
+/// sorted order (as `serde_json::Map` holds them). Nesting is bounded by the instance walk.
+fn unique_key(item: &Value) -> String {
+    fn write(value: &Value, out: &mut String) {
+        match value {
+            Value::Number(n) => {
+                out.push_str(&n.as_f64().unwrap_or(f64::NAN).to_string());
+            }
+            Value::Array(items) => {
+                out.push('[');
+                for item in items {
+                    write(item, out);
+                    out.push(',');
+                }
+                out.push(']');
+            }
+            Value::Object(map) => {
+                out.push('{');
+                for (key, item) in map {
+                    out.push_str(&Value::String(key.clone()).to_string());
+                    out.push(':');
+                    write(item, out);
+                    out.push(',');
+                }
+                out.push('}');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut out = String::new();
+    write(item, &mut out);
+    out
 }
 
 /// JSON equality where `1` equals `1.0`.
@@ -450,6 +509,22 @@ mod tests {
                 pair("#/anyOf", "must match a schema in anyOf"),
             ]
         );
+    }
+
+    #[test]
+    fn numbers_print_as_javascript_prints_them() {
+        for (n, text) in [
+            (2.0, "2"),
+            (0.1, "0.1"),
+            (1e-7, "1e-7"),
+            (1.5e-7, "1.5e-7"),
+            (0.000_001, "0.000001"),
+            (1e21, "1e+21"),
+            (123_456.0, "123456"),
+            (-0.25, "-0.25"),
+        ] {
+            assert_eq!(js_number(n), text);
+        }
     }
 
     #[test]

@@ -87,6 +87,25 @@ pub fn is_known(keyword: &str, draft: Draft) -> bool {
     }
 }
 
+/// Whether `keyword` is one of Ajv's rules for this draft (`RULES.all`): a keyword that
+/// validates something, as opposed to annotations and containers (`title`, `default`,
+/// `definitions`, `$id`, ...). A schema with no rules always passes; one whose only rule is
+/// `$ref` is a pure reference.
+#[must_use]
+pub fn is_rule(keyword: &str, draft: Draft) -> bool {
+    is_known(keyword, draft)
+        && (RULE_ORDER.contains(&keyword)
+            || matches!(
+                keyword,
+                "$comment"
+                    | "id"
+                    | "$dynamicAnchor"
+                    | "$dynamicRef"
+                    | "$recursiveAnchor"
+                    | "$recursiveRef"
+            ))
+}
+
 /// The instance types a keyword applies to (Ajv's `definition.type`); empty for any type.
 #[must_use]
 pub fn applies_to(keyword: &str) -> &'static [&'static str] {

@@ -1,0 +1,3 @@
+//! Shared helpers for the engine's integration tests.
+
+pub mod fuzz;
