@@ -90,6 +90,9 @@ export declare class NativeMcpBridge {
  */
 export declare function analyzeShellCommand(command: string): string
 
+/** [`analyze_shell_command`] on the blocking pool (for long commands). */
+export declare function analyzeShellCommandAsync(command: string): Promise<string>
+
 /**
  * The root an execution policy approved a write or edit beneath (`decision.writeBeneath`):
  * the file is then opened and replaced through that root's directory handle.

@@ -840,6 +840,7 @@ module.exports.NativeJsonSchemaSuite = nativeBinding.NativeJsonSchemaSuite
 module.exports.NativeJsonSchemaValidator = nativeBinding.NativeJsonSchemaValidator
 module.exports.NativeMcpBridge = nativeBinding.NativeMcpBridge
 module.exports.analyzeShellCommand = nativeBinding.analyzeShellCommand
+module.exports.analyzeShellCommandAsync = nativeBinding.analyzeShellCommandAsync
 module.exports.codingEdit = nativeBinding.codingEdit
 module.exports.codingEditText = nativeBinding.codingEditText
 module.exports.codingFormatSize = nativeBinding.codingFormatSize
