@@ -138,6 +138,9 @@ export declare class NativeToolFilter {
  */
 export declare function analyzeShellCommand(command: string): string
 
+/** [`analyze_shell_command`] on the blocking pool (for long commands). */
+export declare function analyzeShellCommandAsync(command: string): Promise<string>
+
 /**
  * The blocked `[event, result]` of a denial at `gate` (`Gate as u8`: trust, permission,
  * validate, beforeExecute) whose ErrorInfo is `error`.

@@ -1,8 +1,10 @@
 //! Node-API glue for the engine's `policy` module.
 //!
-//! One synchronous call per policy check: the command line goes in as a string, the analysis
-//! (every simple command, redirections, flags) comes back as one JSON string that the facade
-//! parses. Parsing is microseconds, so it runs on the calling thread.
+//! One call per policy check: the command line goes in as a string, the analysis (every simple
+//! command, redirections, flags) comes back as one JSON string that the facade parses. A
+//! typical command takes microseconds, so it runs on the calling thread; `policy.check` sends
+//! commands longer than `POLICY_ANALYSIS_ASYNC_BYTES` to the blocking pool instead, so a long
+//! hostile command never holds the JavaScript thread.
 
 use napi_derive::napi;
 
@@ -11,6 +13,14 @@ use napi_derive::napi;
 #[napi]
 pub fn analyze_shell_command(command: String) -> String {
     prism_engine::policy::analyze_json(&command)
+}
+
+/// [`analyze_shell_command`] on the blocking pool (for long commands).
+#[napi]
+pub async fn analyze_shell_command_async(command: String) -> napi::Result<String> {
+    tokio::task::spawn_blocking(move || prism_engine::policy::analyze_json(&command))
+        .await
+        .map_err(|e| napi::Error::from_reason(format!("shell analysis failed: {e}")))
 }
 
 /// The kernel's Landlock ABI version (0 without Landlock), from the version query.
@@ -53,12 +63,16 @@ pub fn landlock_exec(
 }
 
 /// The approval policy's fixed numbers, from the engine's limits: `[approvalTimeoutMs default,
-/// approval cache entries]`.
+/// approval cache entries, command length analysed off the JS thread]`.
 #[napi]
 pub fn policy_approval_limits() -> Vec<u32> {
-    use prism_engine::limits::{POLICY_APPROVAL_CACHE_ENTRIES, POLICY_APPROVAL_TIMEOUT_MS_DEFAULT};
+    use prism_engine::limits::{
+        POLICY_ANALYSIS_ASYNC_BYTES, POLICY_APPROVAL_CACHE_ENTRIES,
+        POLICY_APPROVAL_TIMEOUT_MS_DEFAULT,
+    };
     vec![
         u32::try_from(POLICY_APPROVAL_TIMEOUT_MS_DEFAULT).unwrap_or(u32::MAX),
         u32::try_from(POLICY_APPROVAL_CACHE_ENTRIES).unwrap_or(u32::MAX),
+        u32::try_from(POLICY_ANALYSIS_ASYNC_BYTES).unwrap_or(u32::MAX),
     ]
 }

@@ -324,6 +324,28 @@ pub const POLICY_ANALYSIS_MAX_NESTING: usize = 8;
 /// approval). Fixed at 4,096.
 pub const POLICY_ANALYSIS_MAX_PARTS: usize = 4_096;
 
+/// How deep the shell analysis walks the syntax tree (every `$(`, `"`, `${`, `(`, `{`, `if`,
+/// pipeline or list is a level or two). Deeper syntax is not walked and the command needs
+/// approval: the walk's recursion, and so its stack use, is bounded whatever the input.
+/// Fixed at 128.
+pub const POLICY_ANALYSIS_MAX_DEPTH: usize = 128;
+
+/// The most bytes one analysis parses: the command line plus every `sh -c` string, `eval`
+/// argument and unmodelled substitution inside it that is parsed again. Past it the command
+/// needs approval. Fixed at 1 MiB (four times [`POLICY_ANALYSIS_MAX_COMMAND_BYTES`]).
+pub const POLICY_ANALYSIS_MAX_PARSED_BYTES: usize = 4 * POLICY_ANALYSIS_MAX_COMMAND_BYTES;
+
+/// The most bytes of command text and argv one analysis reports (nested substitutions repeat
+/// their text in every enclosing command). Past it, further commands are still checked against
+/// the default deny rules but reported without their text, and the command needs approval.
+/// Fixed at 1 MiB.
+pub const POLICY_ANALYSIS_MAX_OUTPUT_BYTES: usize = 1024 * 1024;
+
+/// Commands longer than this (UTF-8 bytes) are analysed off the JavaScript thread by
+/// `policy.check` (the synchronous `evaluateCommandRules` and `explainCommand` analyse on the
+/// calling thread at any length). Fixed at 16 KiB.
+pub const POLICY_ANALYSIS_ASYNC_BYTES: usize = 16 * 1024;
+
 #[cfg(test)]
 mod tests {
     use super::*;

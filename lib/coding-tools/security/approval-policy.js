@@ -4,7 +4,7 @@
 const os = require('node:os')
 const path = require('node:path')
 const { createHash } = require('node:crypto')
-const { analyzeCommand, judge, validateRules } = require('./command-rules.js')
+const { analyzeCommand, analyzeCommandAsync, judge, validateRules } = require('./command-rules.js')
 const { assertPathInsideRoots, containingRoot } = require('./paths.js')
 
 const APPROVAL_KINDS = new Set(['shell', 'write', 'edit', 'delete', 'move'])
@@ -12,8 +12,8 @@ const APPROVAL_KINDS = new Set(['shell', 'write', 'edit', 'delete', 'move'])
 // the read, write and edit tools then open the file beneath that root's directory handle.
 const CONFINED_KINDS = new Set(['read', 'write', 'edit'])
 const SCOPES = new Set(['session', 'run', 'none'])
-// 30,000 ms and 1,000 entries, from the engine's limits (crates/engine/src/limits.rs).
-const [DEFAULT_APPROVAL_TIMEOUT_MS, CACHE_ENTRIES] = require('../../native.js').policyApprovalLimits()
+// 30,000 ms, 1,000 entries and 16 KiB, from the engine's limits (crates/engine/src/limits.rs).
+const [DEFAULT_APPROVAL_TIMEOUT_MS, CACHE_ENTRIES, ASYNC_ANALYSIS_BYTES] = require('../../native.js').policyApprovalLimits()
 
 const deny = (reason) => ({ allowed: false, reason })
 
@@ -83,7 +83,10 @@ function createCodingApprovalPolicy(options) {
     }
     let needsApproval = APPROVAL_KINDS.has(action.kind)
     if (action.kind === 'shell' && action.command) {
-      const analysis = analyzeCommand(action.command)
+      // A long command is analysed off the JS thread. Its UTF-8 length is at most three
+      // times its UTF-16 length, so every command over the byte threshold goes there.
+      const long = typeof action.command === 'string' && action.command.length * 3 > ASYNC_ANALYSIS_BYTES
+      const analysis = long ? await analyzeCommandAsync(action.command) : analyzeCommand(action.command)
       const { evaluation, coveredByAllowRules } = judge(analysis, rules, denyMetacharacters)
       if (evaluation.action === 'deny') return deny(evaluation.reason ?? 'command denied by policy')
       for (const r of analysis.redirects) {

@@ -2,7 +2,7 @@
 // Command rules over the parsed command (API.md section 9, Decision 7): the native shell
 // analysis yields every simple command once; host rules (strings and JavaScript RegExps) and
 // the default deny rules then apply to each of them.
-const { analyzeShellCommand } = require('../../native.js')
+const { analyzeShellCommand, analyzeShellCommandAsync } = require('../../native.js')
 
 const DEFAULT_DENY_REASON = 'command matches default deny pattern'
 const METACHARACTER_REASON = 'command contains shell metacharacters'
@@ -15,24 +15,41 @@ function hasShellMetacharacters(command) {
   return /[;|&`$()<>]|\\n|\$\(/.test(command)
 }
 
-/** The native analysis of `command` (one crossing). */
+const NOT_A_STRING = () => ({ parts: [], redirects: [], metacharacters: true, unsupported: 'the command is not a string' })
+
+/** The native analysis of `command` (one crossing, on this thread). */
 function analyzeCommand(command) {
-  if (typeof command !== 'string') {
-    return { parts: [], redirects: [], metacharacters: true, unsupported: 'the command is not a string' }
-  }
+  if (typeof command !== 'string') return NOT_A_STRING()
   return JSON.parse(analyzeShellCommand(command))
 }
 
-/** A matcher for one rule: a string names a command prefix on word boundaries; a RegExp is tested against the part's text. */
+/** The native analysis of `command` on the native blocking pool (for long commands). */
+async function analyzeCommandAsync(command) {
+  if (typeof command !== 'string') return NOT_A_STRING()
+  return JSON.parse(await analyzeShellCommandAsync(command))
+}
+
+/**
+ * A matcher for one rule: a string names a command prefix on word boundaries; a RegExp is
+ * tested against the part's text. Deny and requireApproval rules also match the part's
+ * normalised spelling (the program's name without its directory or quotes, the words
+ * unquoted: `/usr/bin/touch`, `'touch'` and `t\ouch` all meet a `touch` rule); allow rules
+ * match only what was written, so `./ls` is not allowed by an `ls` rule.
+ */
 function compileRule(rule) {
   const p = rule.pattern
+  const loose = rule.action !== 'allow'
   if (typeof p === 'string') {
     const want = p.trim().split(/\s+/).filter(Boolean)
-    return (part) => want.length <= part.argv.length && want.every((w, i) => part.argv[i] === w)
+    const prefix = (argv) => want.length <= argv.length && want.every((w, i) => argv[i] === w)
+    return (part) => prefix(part.argv) || (loose && typeof part.name === 'string' && prefix([part.name, ...part.argv.slice(1)]))
   }
   return (part) => {
     p.lastIndex = 0
-    return p.test(part.text)
+    if (p.test(part.text)) return true
+    if (!loose || typeof part.name !== 'string') return false
+    p.lastIndex = 0
+    return p.test([part.name, ...part.argv.slice(1)].join(' '))
   }
 }
 
@@ -115,6 +132,7 @@ function explainCommand(command, options) {
 
 module.exports = {
   analyzeCommand,
+  analyzeCommandAsync,
   judge,
   validateRules,
   evaluateCommandRules,

@@ -1,11 +1,11 @@
 //! Coding execution policy: roots, command analysis, approvals and sandboxes.
 //!
 //! - [`shell`]: parses a command line with tree-sitter-bash into every simple command it runs,
-//!   its redirection targets and whether it is more than one plain command; unknown syntax
-//!   fails closed.
+//!   its redirection targets and whether it is more than one plain command; unknown syntax,
+//!   code the grammar does not show, and anything past the depth and size caps fail closed.
 //! - [`deny_rules`]: the default deny rules as data, with their example commands.
-//! - [`wrappers`]: where the inner command of `env`, `timeout`, `sudo`, `xargs`, `sh -c`, ...
-//!   starts.
+//! - [`wrappers`]: one option table per wrapper (`env`, `timeout`, `sudo`, `xargs`, `script`,
+//!   ...), read like GNU `getopt_long`, and where the inner command starts; shell invocations.
 //! - [`beneath`]: opening and writing files beneath a root directory so that no symlink, even
 //!   one swapped in after a path check, can redirect the write outside it.
 //!

@@ -76,9 +76,11 @@ fn words(src: &str, from: usize, to: usize) -> Option<Vec<Word>> {
         }
         let start = i;
         let mut value = String::new();
+        let mut pattern = false;
         while i < to && bytes[i] != b' ' && bytes[i] != b'\t' {
             let b = bytes[i];
             if plain_byte(b) {
+                pattern |= b == b'*' || b == b'?';
                 value.push(char::from(b));
                 i += 1;
             } else if b == b'\'' || b == b'"' {
@@ -106,6 +108,7 @@ fn words(src: &str, from: usize, to: usize) -> Option<Vec<Word>> {
             raw: raw.to_string(),
             start,
             end: i,
+            pattern,
         });
     }
     (!words.is_empty()).then_some(words)

@@ -8,16 +8,30 @@
 //! [`wrappers`](super::wrappers)) and `find -exec`. Syntax outside an explicit allow-list
 //! (function definitions, parse errors, a command name that is not a static word, a dynamic
 //! `sh -c` string) is reported in [`Analysis::unsupported`]: the command then needs approval.
+//!
+//! The work is bounded: the syntax tree is walked at most [`POLICY_ANALYSIS_MAX_DEPTH`] levels
+//! deep (recursion never goes further, whatever the input), every parse of the line and of the
+//! strings inside it counts against [`POLICY_ANALYSIS_MAX_PARSED_BYTES`], and the text the
+//! analysis reports against [`POLICY_ANALYSIS_MAX_OUTPUT_BYTES`]; past any of them the command
+//! needs approval.
+//!
+//! After the walk, the line is scanned once more for the places where bash runs code
+//! (`$(`, backticks, `<(`, `>(`) outside single quotes, comments and quoted heredocs: each
+//! must be a substitution the walk visited. One the grammar did not model (an indented
+//! heredoc line, a backtick inside `${...}`) makes the command unsupported, and its text is
+//! still analysed, so a default deny rule inside it applies.
 
 use std::cell::RefCell;
+use std::ops::Range;
 
 use serde::Serialize;
 use tree_sitter::{Node, Parser, Tree};
 
 use super::deny_rules::{self, is_block_device, is_download, is_shell, Matcher};
-use super::wrappers::{self, is_dangerous_env};
+use super::wrappers::{self, is_dangerous_env, Inner, Shell};
 use crate::limits::{
-    POLICY_ANALYSIS_MAX_COMMAND_BYTES, POLICY_ANALYSIS_MAX_NESTING, POLICY_ANALYSIS_MAX_PARTS,
+    POLICY_ANALYSIS_MAX_COMMAND_BYTES, POLICY_ANALYSIS_MAX_DEPTH, POLICY_ANALYSIS_MAX_NESTING,
+    POLICY_ANALYSIS_MAX_OUTPUT_BYTES, POLICY_ANALYSIS_MAX_PARSED_BYTES, POLICY_ANALYSIS_MAX_PARTS,
 };
 
 /// One simple command the command line runs.
@@ -28,6 +42,9 @@ pub struct SimpleCommand {
     pub text: String,
     /// Its words, unquoted; a word with an expansion keeps its source text.
     pub argv: Vec<String>,
+    /// The program's name: the last path component of the unquoted first word
+    /// (`/usr/bin/sudo` and `'sudo'` are `sudo`).
+    pub name: String,
     /// Whether it was found inside another command (a wrapper, `sh -c`, `eval`, `find -exec`).
     pub derived: bool,
     /// The id of the default deny rule it matches.
@@ -63,6 +80,15 @@ pub struct Analysis {
     /// A default deny rule matched by a redirection of a compound statement.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deny: Option<&'static str>,
+    /// Bytes parsed so far (the line and the strings inside it).
+    #[serde(skip)]
+    parsed: usize,
+    /// Bytes of text and argv reported so far.
+    #[serde(skip)]
+    output: usize,
+    /// Parts already reported by the analyses enclosing this one (a nested string's).
+    #[serde(skip)]
+    base_parts: usize,
 }
 
 impl Analysis {
@@ -71,10 +97,39 @@ impl Analysis {
         self.parts.iter().filter_map(|p| p.deny).chain(self.deny)
     }
 
+    /// Parts reported so far, enclosing analyses included.
+    fn total_parts(&self) -> usize {
+        self.base_parts + self.parts.len()
+    }
+
+    /// A fresh analysis for a string inside this one, sharing its budgets.
+    fn inner(&self) -> Analysis {
+        Analysis {
+            parsed: self.parsed,
+            output: self.output,
+            base_parts: self.total_parts(),
+            ..Analysis::default()
+        }
+    }
+
     fn unsupported(&mut self, why: impl Into<String>) {
+        self.metacharacters = true;
         if self.unsupported.is_none() {
             self.unsupported = Some(why.into());
         }
+    }
+
+    /// Folds the analysis of a string run by this line into it.
+    fn absorb(&mut self, inner: Analysis) {
+        self.metacharacters |= inner.metacharacters;
+        if let Some(u) = inner.unsupported {
+            self.unsupported(u);
+        }
+        self.deny = self.deny.or(inner.deny);
+        self.parts.extend(inner.parts);
+        self.redirects.extend(inner.redirects);
+        self.parsed = inner.parsed;
+        self.output = inner.output;
     }
 }
 
@@ -99,15 +154,45 @@ fn parse(src: &str) -> Option<Tree> {
 #[must_use]
 pub fn analyze(command: &str) -> Analysis {
     let mut out = Analysis::default();
+    if !wrappers::tables_hold() {
+        out.unsupported("the wrapper tables failed their self-check");
+        return out;
+    }
     if command.len() > POLICY_ANALYSIS_MAX_COMMAND_BYTES {
-        out.metacharacters = true;
         out.unsupported(format!(
             "command longer than {POLICY_ANALYSIS_MAX_COMMAND_BYTES} bytes"
         ));
         return out;
     }
-    run(command, 0, false, &mut out);
+    if bracket_depth(command) > POLICY_ANALYSIS_MAX_DEPTH {
+        // Refused before parsing: the grammar's own work on thousands of nested brackets
+        // is not worth spending on a command that needs approval anyway.
+        out.unsupported(format!(
+            "shell syntax nested more than {POLICY_ANALYSIS_MAX_DEPTH} levels deep"
+        ));
+        return out;
+    }
+    run(command, Ctx::default(), &mut out);
     out
+}
+
+/// The deepest nesting of `(`, `{` and `[` in `s`, counted without regard to quotes (each
+/// bracket bash reads as syntax is at least one level of the syntax tree, so real syntax
+/// under the depth cap is never refused by this count).
+fn bracket_depth(s: &str) -> usize {
+    let mut depth = 0usize;
+    let mut max = 0usize;
+    for b in s.bytes() {
+        match b {
+            b'(' | b'{' | b'[' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
 }
 
 /// [`analyze`] without the plain-command fast path (for the agreement test).
@@ -115,7 +200,7 @@ pub fn analyze(command: &str) -> Analysis {
 pub(super) fn analyze_with_grammar(command: &str) -> Analysis {
     let mut out = Analysis::default();
     FAST_PATH.with(|f| f.set(false));
-    run(command, 0, false, &mut out);
+    run(command, Ctx::default(), &mut out);
     FAST_PATH.with(|f| f.set(true));
     out
 }
@@ -124,20 +209,32 @@ thread_local! {
     static FAST_PATH: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
 }
 
+/// Where a walk stands: how many command strings deep, how many syntax levels deep (carried
+/// into nested strings, so the recursion as a whole is bounded), and whether its commands are
+/// run by another command.
+#[derive(Debug, Clone, Copy, Default)]
+struct Ctx {
+    nest: usize,
+    level: usize,
+    derived: bool,
+}
+
 /// Analyses `src` (the whole line, or a nested `sh -c` string) into `out`.
-fn run(src: &str, depth: usize, derived: bool, out: &mut Analysis) {
-    if depth > POLICY_ANALYSIS_MAX_NESTING {
+fn run(src: &str, ctx: Ctx, out: &mut Analysis) {
+    if ctx.nest > POLICY_ANALYSIS_MAX_NESTING {
         out.unsupported("commands nested too deeply");
+        return;
+    }
+    out.parsed += src.len();
+    if out.parsed > POLICY_ANALYSIS_MAX_PARSED_BYTES {
+        out.unsupported(format!(
+            "the command and the strings inside it exceed {POLICY_ANALYSIS_MAX_PARSED_BYTES} bytes"
+        ));
         return;
     }
     if FAST_PATH.with(std::cell::Cell::get) {
         if let Some(list) = super::plain::split(src) {
-            let mut w = Walker {
-                src,
-                out,
-                depth,
-                derived,
-            };
+            let mut w = Walker::new(src, out, ctx);
             if list.len() > 1 {
                 w.out.metacharacters = true;
             }
@@ -167,13 +264,10 @@ fn run(src: &str, depth: usize, derived: bool, out: &mut Analysis) {
     {
         out.metacharacters = true;
     }
-    let mut w = Walker {
-        src,
-        out,
-        depth,
-        derived,
-    };
+    let mut w = Walker::new(src, out, ctx);
     w.visit(root);
+    w.account();
+    w.continuations();
 }
 
 /// One word of a simple command.
@@ -185,13 +279,23 @@ pub(super) struct Word {
     /// Byte offsets in the analysed source.
     pub(super) start: usize,
     pub(super) end: usize,
+    /// Whether bash may expand it into other words: an unquoted glob (`*`, `?`, `[`) or
+    /// brace (`{a,b}`) character.
+    pub(super) pattern: bool,
 }
 
 struct Walker<'s, 'o> {
     src: &'s str,
     out: &'o mut Analysis,
-    depth: usize,
-    derived: bool,
+    ctx: Ctx,
+    /// Ranges of the source bash reads literally (single quotes, comments, quoted heredocs).
+    literal: Vec<Range<usize>>,
+    /// Start offsets of the substitutions the walk visited.
+    visited: Vec<usize>,
+    /// Inside a heredoc body (where quotes are literal characters).
+    heredoc: usize,
+    /// The walk stopped at the depth cap somewhere (what lies deeper was not visited).
+    capped: bool,
 }
 
 fn text<'a>(node: Node, src: &'a str) -> &'a str {
@@ -268,7 +372,7 @@ fn static_value(node: Node, src: &str) -> Option<String> {
             let mut s = String::new();
             for child in node.children(&mut cursor) {
                 if child.is_named() {
-                    s.push_str(&static_value(child, src)?);
+                    s.push_str(&static_leaf(child, src)?);
                 } else {
                     s.push_str(&unescape(text(child, src)));
                 }
@@ -279,9 +383,152 @@ fn static_value(node: Node, src: &str) -> Option<String> {
     }
 }
 
-impl Walker<'_, '_> {
+/// [`static_value`] of a part of a concatenation (not itself a concatenation).
+fn static_leaf(node: Node, src: &str) -> Option<String> {
+    if node.kind() == "concatenation" {
+        return None;
+    }
+    static_value(node, src)
+}
+
+/// Whether the unquoted text `s` has a glob (`*`, `?`, `[...]`) or a brace expansion
+/// (`{a,b}`, `{1..3}`) bash would expand.
+fn unquoted_pattern(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut open = 0usize;
+    let mut listy = false;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'\\' => i += 1,
+            b'*' | b'?' => return true,
+            b'[' if b.get(i + 1..).is_some_and(|r| r.contains(&b']')) => return true,
+            b'{' => open += 1,
+            b',' if open > 0 => listy = true,
+            b'.' if open > 0 && b.get(i + 1) == Some(&b'.') => listy = true,
+            b'}' if open > 0 => {
+                if listy {
+                    return true;
+                }
+                open -= 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether a word node may expand into other words (see [`Word::pattern`]).
+fn is_pattern(node: Node, src: &str) -> bool {
+    match node.kind() {
+        "word" => unquoted_pattern(text(node, src)),
+        "concatenation" => {
+            let mut cursor = node.walk();
+            let mut unquoted = String::new();
+            for child in node.children(&mut cursor) {
+                match child.kind() {
+                    "word" => unquoted.push_str(text(child, src)),
+                    "brace_expression" | "extglob_pattern" => return true,
+                    _ if !child.is_named() => unquoted.push_str(text(child, src)),
+                    _ => unquoted.push('x'),
+                }
+            }
+            unquoted_pattern(&unquoted)
+        }
+        "brace_expression" | "extglob_pattern" => true,
+        _ => false,
+    }
+}
+
+/// Whether a static value holds command text that bash could run when it evaluates the value
+/// as an arithmetic expression or a subscript (`a[$(id)]`).
+fn holds_code(value: &str) -> bool {
+    value.contains("$(") || value.contains('`')
+}
+
+/// Whether arithmetic text (`$((...))`, `((...))`, a `[[ -eq ]]` operand, a subscript) has
+/// something bash evaluates that the analysis does not model: a quote, a subscript or a
+/// substitution.
+fn arithmetic_unmodelled(t: &str) -> bool {
+    t.contains(['\'', '"', '`', '[']) || t.contains("$(") || t.contains("${")
+}
+
+/// Lexically normalises an absolute path (`/dev/./sda`, `//dev/../dev/sda` are `/dev/sda`).
+fn normalize_absolute(p: &str) -> Option<String> {
+    if !p.starts_with('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(format!("/{}", parts.join("/")))
+}
+
+/// The end (exclusive) of the `$(...)`/`<(...)` whose body starts at `from`: the matching
+/// parenthesis, counted naively, or the end of the source.
+fn balanced_end(bytes: &[u8], from: usize) -> usize {
+    let mut depth = 1usize;
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\\' => i += 1,
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+impl<'s, 'o> Walker<'s, 'o> {
+    fn new(src: &'s str, out: &'o mut Analysis, ctx: Ctx) -> Self {
+        Walker {
+            src,
+            out,
+            ctx,
+            literal: Vec::new(),
+            visited: Vec::new(),
+            heredoc: 0,
+            capped: false,
+        }
+    }
+
+    /// Enters one syntax level; `false` (and the command unsupported) past the depth cap.
+    fn enter(&mut self) -> bool {
+        if self.ctx.level >= POLICY_ANALYSIS_MAX_DEPTH {
+            self.capped = true;
+            self.out.unsupported(format!(
+                "shell syntax nested more than {POLICY_ANALYSIS_MAX_DEPTH} levels deep"
+            ));
+            return false;
+        }
+        self.ctx.level += 1;
+        true
+    }
+
     fn visit(&mut self, node: Node) {
-        if self.out.parts.len() >= POLICY_ANALYSIS_MAX_PARTS {
+        if self.enter() {
+            self.visit_node(node);
+            self.ctx.level -= 1;
+        }
+    }
+
+    fn visit_node(&mut self, node: Node) {
+        if self.out.total_parts() >= POLICY_ANALYSIS_MAX_PARTS {
             self.out.unsupported("too many commands");
             return;
         }
@@ -297,6 +544,7 @@ impl Walker<'_, '_> {
             "pipeline" => self.pipeline(node),
             "redirected_statement" => self.redirected(node),
             "file_redirect" => self.redirect(node, None),
+            "heredoc_redirect" => self.heredoc(node),
             "variable_assignment"
             | "variable_assignments"
             | "declaration_command"
@@ -304,9 +552,40 @@ impl Walker<'_, '_> {
                 self.out.metacharacters = true;
                 self.builtin_statement(node);
             }
+            "arithmetic_expansion" | "c_style_for_statement" => {
+                self.arithmetic(node);
+                self.out.metacharacters = true;
+                self.children(node);
+            }
+            "test_command" => {
+                self.test_command(node);
+                self.out.metacharacters = true;
+                self.children(node);
+            }
+            "subscript" => {
+                self.subscript(node);
+                self.out.metacharacters = true;
+                self.children(node);
+            }
+            "command_substitution" | "process_substitution" => {
+                self.visited.push(node.start_byte());
+                self.out.metacharacters = true;
+                self.children(node);
+            }
+            "heredoc_body" => {
+                self.out.metacharacters = true;
+                self.heredoc += 1;
+                self.children(node);
+                self.heredoc -= 1;
+            }
+            "compound_statement" => {
+                // `((...))` is a compound statement of this grammar: arithmetic.
+                self.test_command(node);
+                self.out.metacharacters = true;
+                self.children(node);
+            }
             "list"
             | "subshell"
-            | "compound_statement"
             | "negated_command"
             | "do_group"
             | "if_statement"
@@ -314,35 +593,26 @@ impl Walker<'_, '_> {
             | "else_clause"
             | "while_statement"
             | "for_statement"
-            | "c_style_for_statement"
             | "case_statement"
             | "case_item"
-            | "test_command"
             | "binary_expression"
             | "unary_expression"
             | "parenthesized_expression"
             | "postfix_expression"
             | "ternary_expression"
-            | "arithmetic_expansion"
             | "expansion"
             | "simple_expansion"
             | "string"
             | "concatenation"
             | "array"
-            | "subscript"
-            | "heredoc_body"
-            | "heredoc_redirect"
             | "herestring_redirect"
             | "brace_expression"
-            | "translated_string"
-            | "command_substitution"
-            | "process_substitution" => {
+            | "translated_string" => {
                 self.out.metacharacters = true;
                 self.children(node);
             }
-            "comment"
-            | "word"
-            | "raw_string"
+            "raw_string" | "ansi_c_string" | "comment" => self.literal(node),
+            "word"
             | "number"
             | "string_content"
             | "variable_name"
@@ -354,13 +624,19 @@ impl Walker<'_, '_> {
             | "test_operator"
             | "regex"
             | "extglob_pattern"
-            | "ansi_c_string"
             | "command_name" => {}
             other => {
-                self.out.metacharacters = true;
                 self.out
                     .unsupported(format!("unsupported shell syntax: {other}"));
             }
+        }
+    }
+
+    /// Notes a range bash reads literally (outside heredoc bodies, where quotes are plain
+    /// characters).
+    fn literal(&mut self, node: Node) {
+        if self.heredoc == 0 {
+            self.literal.push(node.byte_range());
         }
     }
 
@@ -372,17 +648,128 @@ impl Walker<'_, '_> {
         }
     }
 
+    /// Arithmetic (`$((...))`, `for ((...))`): fails closed on what it cannot model.
+    fn arithmetic(&mut self, node: Node) {
+        let t = text(node, self.src);
+        let inner = t
+            .strip_prefix("$((")
+            .or_else(|| t.strip_prefix("$["))
+            .unwrap_or(t);
+        let inner = if node.kind() == "c_style_for_statement" {
+            // Only the `((...))` header is arithmetic.
+            node.child_by_field_name("body")
+                .and_then(|b| t.get(..b.start_byte().saturating_sub(node.start_byte())))
+                .unwrap_or(t)
+        } else {
+            inner
+        };
+        if arithmetic_unmodelled(inner) {
+            self.out.unsupported(
+                "arithmetic with a quote, subscript or substitution (bash may run code in it)",
+            );
+        }
+    }
+
+    /// `((...))` is arithmetic; in `[[ ]]`, `-eq`, `-ne`, `-lt`, `-le`, `-gt` and `-ge`
+    /// evaluate their operands as arithmetic (a subscript in them can run a command).
+    fn test_command(&mut self, node: Node) {
+        let t = text(node, self.src);
+        if t.starts_with("((") {
+            if arithmetic_unmodelled(t.get(2..).unwrap_or("")) {
+                self.out.unsupported(
+                    "arithmetic with a quote, subscript or substitution (bash may run code in it)",
+                );
+            }
+            return;
+        }
+        if !t.starts_with("[[") {
+            return;
+        }
+        let mut stack = vec![node];
+        let mut seen = 0usize;
+        while let Some(n) = stack.pop() {
+            seen += 1;
+            if seen > 4 * POLICY_ANALYSIS_MAX_DEPTH {
+                self.out
+                    .unsupported("a test expression too large to analyse");
+                return;
+            }
+            if n.kind() == "binary_expression" {
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| text(o, self.src))
+                    .unwrap_or("");
+                if matches!(op, "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge") {
+                    for side in ["left", "right"] {
+                        if let Some(s) = n.child_by_field_name(side) {
+                            if text(s, self.src).contains(['[', '`']) {
+                                self.out.unsupported(
+                                    "an arithmetic test operand with a subscript (bash may run code in it)",
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            let mut cursor = n.walk();
+            stack.extend(
+                n.named_children(&mut cursor)
+                    .filter(|c| c.kind().ends_with("expression")),
+            );
+        }
+    }
+
+    /// `${a[...]}`, `a[...]=`: the index of an indexed array is arithmetic.
+    fn subscript(&mut self, node: Node) {
+        if let Some(index) = node.child_by_field_name("index") {
+            if arithmetic_unmodelled(text(index, self.src)) {
+                self.out.unsupported(
+                    "a subscript with a quote, subscript or substitution (bash may run code in it)",
+                );
+            }
+        }
+    }
+
     /// A standalone assignment or declaration: reported as a command of its own, so that only
     /// an explicit allow rule covers it.
     fn builtin_statement(&mut self, node: Node) {
         let t = text(node, self.src).to_string();
-        self.out.parts.push(SimpleCommand {
-            argv: t.split_whitespace().map(String::from).collect(),
+        if holds_code(&unescape(&t)) {
+            self.out
+                .unsupported("an assigned value holds command text (bash may evaluate it)");
+        }
+        let argv: Vec<String> = t.split_whitespace().map(String::from).collect();
+        let name = argv
+            .first()
+            .map(|a| wrappers::program(a).to_string())
+            .unwrap_or_default();
+        self.push(SimpleCommand {
+            argv,
             text: t,
-            derived: self.derived,
+            name,
+            derived: self.ctx.derived,
             deny: None,
         });
         self.children(node);
+    }
+
+    /// Adds a part, within the output budget (past it the part is kept for the default deny
+    /// rules but without its text, and the command needs approval).
+    fn push(&mut self, mut part: SimpleCommand) {
+        if self.out.total_parts() >= POLICY_ANALYSIS_MAX_PARTS {
+            self.out.unsupported("too many commands");
+            return;
+        }
+        let size = part.text.len() + part.argv.iter().map(String::len).sum::<usize>();
+        self.out.output += size;
+        if self.out.output > POLICY_ANALYSIS_MAX_OUTPUT_BYTES {
+            self.out.unsupported(format!(
+                "the commands found exceed {POLICY_ANALYSIS_MAX_OUTPUT_BYTES} bytes of text"
+            ));
+            part.text.clear();
+            part.argv.clear();
+        }
+        self.out.parts.push(part);
     }
 
     fn pipeline(&mut self, node: Node) {
@@ -405,7 +792,7 @@ impl Walker<'_, '_> {
         let mut downloaded = false;
         for stage in stages {
             let from = self.out.parts.len();
-            self.emit(stage, self.derived, 0);
+            self.emit(stage, self.ctx.derived, 0);
             self.pipe_stage(from, &mut downloaded);
         }
     }
@@ -431,7 +818,10 @@ impl Walker<'_, '_> {
         let mut own = None;
         if let Some(body) = node.child_by_field_name("body") {
             if body.kind() == "command" {
-                own = self.command(body);
+                if self.enter() {
+                    own = self.command(body);
+                    self.ctx.level -= 1;
+                }
             } else {
                 self.visit(body);
             }
@@ -445,8 +835,53 @@ impl Walker<'_, '_> {
         }
     }
 
+    /// A heredoc: with a quoted delimiter (`<<'EOF'`, `<<"EOF"`, `<<\EOF`) its body is
+    /// literal; otherwise bash expands it like a double-quoted string (the accounting after
+    /// the walk checks that every substitution in it was seen).
+    fn heredoc(&mut self, node: Node) {
+        self.out.metacharacters = true;
+        let mut cursor = node.walk();
+        let kids: Vec<Node> = node.children(&mut cursor).collect();
+        let quoted = kids
+            .iter()
+            .find(|k| k.kind() == "heredoc_start")
+            .is_some_and(|s| text(*s, self.src).contains(['\'', '"', '\\']));
+        if quoted {
+            let start = kids
+                .iter()
+                .find(|k| k.kind() == "heredoc_start")
+                .map_or(node.start_byte(), Node::end_byte);
+            let end = kids
+                .iter()
+                .find(|k| k.kind() == "heredoc_end")
+                .map_or(node.end_byte(), Node::start_byte);
+            // The body starts on the line after the operator.
+            let body_start = self
+                .src
+                .get(start..end)
+                .and_then(|s| s.find('\n'))
+                .map_or(end, |nl| start + nl + 1);
+            if body_start < end {
+                self.literal.push(body_start..end);
+            }
+            for k in kids.iter().filter(|k| k.kind() != "heredoc_body") {
+                if k.is_named() {
+                    self.visit(*k);
+                }
+            }
+        } else {
+            for k in kids.iter().filter(|k| k.is_named()) {
+                self.visit(*k);
+            }
+        }
+    }
+
     fn redirect(&mut self, node: Node, part: Option<usize>) {
         self.out.metacharacters = true;
+        if node.kind() == "heredoc_redirect" {
+            self.heredoc(node);
+            return;
+        }
         if node.kind() != "file_redirect" {
             self.visit(node);
             return;
@@ -465,14 +900,20 @@ impl Walker<'_, '_> {
         let write = op.contains('>');
         if let Some(v) = &value {
             let dup = op.ends_with('&') && (v == "-" || v.chars().all(|c| c.is_ascii_digit()));
-            let stream = matches!(
-                v.as_str(),
-                "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/stdin" | "/dev/tty"
-            ) || v.starts_with("/dev/fd/");
+            let norm = normalize_absolute(v);
+            let stream = norm.as_deref().is_some_and(|n| {
+                matches!(
+                    n,
+                    "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/stdin" | "/dev/tty"
+                ) || n.starts_with("/dev/fd/")
+            });
             if dup || stream {
                 return;
             }
-            if write && is_block_device(v) {
+            let device = norm.as_deref().is_some_and(|n| {
+                is_block_device(n) || (n.starts_with("/dev/") && is_pattern(dest, self.src))
+            });
+            if write && device {
                 let id = deny_rules::id_of(|m| matches!(m, Matcher::BlockDeviceWrite));
                 match part.and_then(|i| self.out.parts.get_mut(i)) {
                     Some(p) if p.deny.is_none() => p.deny = Some(id),
@@ -490,19 +931,38 @@ impl Walker<'_, '_> {
 
     /// Visits the substitutions inside a word; any expansion makes the line non-plain.
     fn scan(&mut self, node: Node) {
+        if self.enter() {
+            self.scan_node(node);
+            self.ctx.level -= 1;
+        }
+    }
+
+    fn scan_node(&mut self, node: Node) {
         match node.kind() {
             "command_substitution" | "process_substitution" => {
+                self.visited.push(node.start_byte());
                 self.out.metacharacters = true;
                 self.children(node);
             }
-            "simple_expansion"
-            | "expansion"
-            | "arithmetic_expansion"
-            | "ansi_c_string"
-            | "translated_string" => {
+            "arithmetic_expansion" => {
+                self.arithmetic(node);
                 self.out.metacharacters = true;
                 self.scan_children(node);
             }
+            "subscript" => {
+                self.subscript(node);
+                self.out.metacharacters = true;
+                self.scan_children(node);
+            }
+            "simple_expansion" | "expansion" | "translated_string" => {
+                self.out.metacharacters = true;
+                self.scan_children(node);
+            }
+            "ansi_c_string" => {
+                self.out.metacharacters = true;
+                self.literal(node);
+            }
+            "raw_string" => self.literal(node),
             _ => self.scan_children(node),
         }
     }
@@ -536,10 +996,18 @@ impl Walker<'_, '_> {
                                 .unsupported(format!("the prefix {name}= can change what runs"));
                         }
                     }
+                    let value = child
+                        .child_by_field_name("value")
+                        .and_then(|v| static_value(v, self.src));
+                    if value.as_deref().is_some_and(holds_code) {
+                        self.out.unsupported(
+                            "an assigned value holds command text (bash may evaluate it)",
+                        );
+                    }
                     self.scan(child);
                 }
                 "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
-                    redirects.push(child)
+                    redirects.push(child);
                 }
                 "command_name" => {
                     let word = child.named_child(0).unwrap_or(child);
@@ -553,8 +1021,8 @@ impl Walker<'_, '_> {
             }
         }
         let substitutions = from..self.out.parts.len();
-        let own = self.emit(&words, self.derived, 0);
-        if let (Some(i), true) = (own, self.depth < POLICY_ANALYSIS_MAX_NESTING) {
+        let own = self.emit(&words, self.ctx.derived, 0);
+        if let (Some(i), true) = (own, self.ctx.nest < POLICY_ANALYSIS_MAX_NESTING) {
             let fed = self
                 .out
                 .parts
@@ -579,6 +1047,7 @@ impl Walker<'_, '_> {
             raw: text(node, self.src).to_string(),
             start: r.start,
             end: r.end,
+            pattern: is_pattern(node, self.src),
         }
     }
 
@@ -589,19 +1058,40 @@ impl Walker<'_, '_> {
             self.out.unsupported("commands nested too deeply");
             return None;
         }
-        if self.out.parts.len() >= POLICY_ANALYSIS_MAX_PARTS {
+        if self.out.total_parts() >= POLICY_ANALYSIS_MAX_PARTS {
             self.out.unsupported("too many commands");
             return None;
         }
         if first.value.is_none() {
-            self.out.metacharacters = true;
             self.out
                 .unsupported("the command name is not a static word");
+        } else if first.pattern {
+            self.out.unsupported(
+                "the command name is a pattern bash expands (it could name any program)",
+            );
         }
         let argv: Vec<String> = words
             .iter()
             .map(|w| w.value.clone().unwrap_or_else(|| w.raw.clone()))
             .collect();
+        if words
+            .iter()
+            .skip(1)
+            .any(|w| w.pattern && w.raw.contains('{'))
+        {
+            self.out
+                .unsupported("an argument with brace expansion (bash turns it into other words)");
+        }
+        if words
+            .iter()
+            .skip(1)
+            .filter_map(|w| w.value.as_deref())
+            .any(|a| a.contains('[') && holds_code(a))
+        {
+            self.out.unsupported(
+                "an argument holding a subscript with command text (bash may evaluate it)",
+            );
+        }
         let text = self
             .src
             .get(first.start..last.end)
@@ -609,65 +1099,60 @@ impl Walker<'_, '_> {
             .to_string();
         let deny = deny_rules::check_argv(&argv);
         let own = self.out.parts.len();
-        self.out.parts.push(SimpleCommand {
+        let name = argv
+            .first()
+            .map(|a| wrappers::program(a).to_string())
+            .unwrap_or_default();
+        self.push(SimpleCommand {
             text,
             argv: argv.clone(),
+            name: name.clone(),
             derived,
             deny,
         });
-
-        if let Some(u) = wrappers::unwrap(&argv) {
-            let runs_input = argv
-                .first()
-                .is_some_and(|a| wrappers::program(a) == "xargs");
-            if runs_input
-                && argv.get(u.start).is_some_and(|p| {
-                    is_shell(std::slice::from_ref(p))
-                        || matches!(
-                            wrappers::program(p),
-                            "eval"
-                                | "env"
-                                | "xargs"
-                                | "sudo"
-                                | "timeout"
-                                | "nice"
-                                | "nohup"
-                                | "command"
-                                | "exec"
-                        )
-                })
-            {
-                self.out
-                    .unsupported("xargs runs a shell or wrapper on its input");
-            }
-            if let Some(name) = u.env.iter().find(|n| is_dangerous_env(n)) {
-                self.out
-                    .unsupported(format!("the prefix {name}= can change what runs"));
-            }
-            self.emit(words.get(u.start..).unwrap_or_default(), true, hops + 1);
+        if name == "git" {
+            self.git_options(&argv);
         }
-        if wrappers::shell_reads_stdin(&argv) {
-            self.out
-                .unsupported("a shell reading commands from standard input");
-        }
-        if let Some(i) = wrappers::shell_command_string(&argv) {
-            match words.get(i).and_then(|w| w.value.clone()) {
+        match wrappers::unwrap(&argv) {
+            Some(Inner::Argv { start, env }) => {
+                if name == "xargs"
+                    && argv.get(start).is_some_and(|p| {
+                        wrappers::SHELLS.contains(&wrappers::program(p))
+                            || wrappers::program(p) == "eval"
+                            || wrappers::wrapper(p).is_some()
+                    })
+                {
+                    self.out
+                        .unsupported("xargs runs a shell or wrapper on its input");
+                }
+                if let Some(n) = env.iter().find(|n| is_dangerous_env(n)) {
+                    self.out
+                        .unsupported(format!("the prefix {n}= can change what runs"));
+                }
+                if argv
+                    .get(1..start)
+                    .is_some_and(|a| a.iter().any(|w| w.contains('=') && holds_code(w)))
+                {
+                    self.out
+                        .unsupported("an assigned value holds command text (bash may evaluate it)");
+                }
+                self.emit(words.get(start..).unwrap_or_default(), true, hops + 1);
+            }
+            Some(Inner::Word(i)) => match words.get(i).and_then(|w| w.value.clone()) {
                 Some(script) => self.nested(&script),
                 None => self
                     .out
-                    .unsupported("a shell -c string that is not a static word"),
-            }
-        }
-        match wrappers::command_text(&argv) {
-            Some(wrappers::CommandText::Word(i)) => {
-                match words.get(i).and_then(|w| w.value.clone()) {
-                    Some(script) => self.nested(&script),
-                    None => self
-                        .out
-                        .unsupported("a command string that is not a static word"),
+                    .unsupported("a command string that is not a static word"),
+            },
+            Some(Inner::Attached { index, text }) => {
+                if words.get(index).is_some_and(|w| w.value.is_some()) {
+                    self.nested(&text);
+                } else {
+                    self.out
+                        .unsupported("a command string that is not a static word");
                 }
             }
-            Some(wrappers::CommandText::Joined(i)) => {
+            Some(Inner::Joined(i)) => {
                 let args: Option<Vec<String>> =
                     words.iter().skip(i).map(|w| w.value.clone()).collect();
                 match args {
@@ -677,14 +1162,82 @@ impl Walker<'_, '_> {
                         .unsupported("a command string that is not a static word"),
                 }
             }
+            Some(Inner::Split {
+                words: split,
+                through,
+            }) => {
+                let at = words
+                    .get(through)
+                    .map_or(first.start..last.end, |w| w.start..w.end);
+                let mut next = vec![Word {
+                    value: first.value.clone(),
+                    raw: first.raw.clone(),
+                    start: first.start,
+                    end: first.end,
+                    pattern: false,
+                }];
+                next.extend(split.into_iter().map(|s| Word {
+                    raw: s.clone(),
+                    value: Some(s),
+                    start: at.start,
+                    end: at.end,
+                    pattern: false,
+                }));
+                next.extend(words.iter().skip(through + 1).map(|w| Word {
+                    value: w.value.clone(),
+                    raw: w.raw.clone(),
+                    start: w.start,
+                    end: w.end,
+                    pattern: w.pattern,
+                }));
+                self.emit(&next, true, hops + 1);
+            }
+            Some(Inner::Stdin) => self
+                .out
+                .unsupported(format!("{name} reading commands from standard input")),
+            Some(Inner::Unknown(why)) => self.out.unsupported(format!(
+                "a wrapper's arguments could not be followed ({why})"
+            )),
             None => {}
         }
-        if argv.first().is_some_and(|a| a == "eval") {
-            let args: Option<Vec<String>> = words.iter().skip(1).map(|w| w.value.clone()).collect();
-            match args {
-                Some(args) => self.nested(&args.join(" ")),
-                None => self.out.unsupported("eval of an expansion"),
+        match wrappers::shell_invocation(&argv) {
+            Some(Shell::String(i)) => match words.get(i).and_then(|w| w.value.clone()) {
+                Some(script) => self.nested(&script),
+                None => self
+                    .out
+                    .unsupported("a shell -c string that is not a static word"),
+            },
+            Some(Shell::Stdin) => self
+                .out
+                .unsupported("a shell reading commands from standard input"),
+            Some(Shell::Unknown(why)) => self
+                .out
+                .unsupported(format!("a shell's arguments could not be followed ({why})")),
+            Some(Shell::Script(_)) | None => {}
+        }
+        match name.as_str() {
+            "eval" if argv.first().is_some_and(|a| a == "eval") => {
+                let skip = if argv.get(1).is_some_and(|a| a == "--") {
+                    2
+                } else {
+                    1
+                };
+                let args: Option<Vec<String>> =
+                    words.iter().skip(skip).map(|w| w.value.clone()).collect();
+                match args {
+                    Some(args) => self.nested(&args.join(" ")),
+                    None => self.out.unsupported("eval of an expansion"),
+                }
             }
+            "trap" => self.trap(words, &argv),
+            "let" => {
+                if argv.iter().skip(1).any(|a| arithmetic_unmodelled(a)) {
+                    self.out.unsupported(
+                        "let with a quote, subscript or substitution (bash may run code in it)",
+                    );
+                }
+            }
+            _ => {}
         }
         for (a, b) in wrappers::find_exec_ranges(&argv) {
             self.emit(words.get(a..b).unwrap_or_default(), true, hops + 1);
@@ -692,17 +1245,182 @@ impl Walker<'_, '_> {
         Some(own)
     }
 
+    /// `trap [--] ACTION SIGNAL...`: the action is a command string bash runs later.
+    fn trap(&mut self, words: &[Word], argv: &[String]) {
+        // The action runs later, when a signal arrives: never a plain command.
+        self.out.metacharacters = true;
+        let mut i = 1;
+        while argv.get(i).is_some_and(|a| a.starts_with('-') && a != "-") {
+            let end = argv.get(i).is_some_and(|a| a == "--");
+            i += 1;
+            if end {
+                break;
+            }
+        }
+        if argv.len() > i + 1 && argv.get(i).is_some_and(|a| a != "-") {
+            match words.get(i).and_then(|w| w.value.clone()) {
+                Some(action) => self.nested(&action),
+                None => self
+                    .out
+                    .unsupported("a trap action that is not a static word"),
+            }
+        }
+    }
+
+    /// `git -c NAME=VALUE`, `--config-env` and `--exec-path` before the subcommand can name
+    /// commands git runs (`core.pager`, `core.fsmonitor`, aliases).
+    fn git_options(&mut self, argv: &[String]) {
+        let mut args = argv.iter().skip(1);
+        while let Some(a) = args.next() {
+            if !a.starts_with('-') {
+                return;
+            }
+            if matches!(
+                a.as_str(),
+                "-C" | "--git-dir" | "--work-tree" | "--namespace"
+            ) {
+                args.next();
+                continue;
+            }
+            if a.starts_with("-c") || a.starts_with("--config-env") || a.starts_with("--exec-path")
+            {
+                self.out
+                    .unsupported("git configuration on its command line can run commands");
+                return;
+            }
+        }
+    }
+
     /// Analyses a command string run by this command (`sh -c`, `eval`).
     fn nested(&mut self, script: &str) {
-        let mut inner = Analysis::default();
-        run(script, self.depth + 1, true, &mut inner);
-        self.out.metacharacters |= inner.metacharacters;
-        if let Some(u) = inner.unsupported {
-            self.out.unsupported(u);
+        let mut inner = self.out.inner();
+        let ctx = Ctx {
+            nest: self.ctx.nest + 1,
+            level: self.ctx.level,
+            derived: true,
+        };
+        run(script, ctx, &mut inner);
+        self.out.absorb(inner);
+    }
+
+    /// After the walk: every place bash runs code (`$(`, a backtick, `<(`, `>(`) outside the
+    /// literal ranges must be a substitution the walk visited. One that is not makes the
+    /// command unsupported; its text is analysed all the same (for the default deny rules).
+    fn account(&mut self) {
+        if self.capped {
+            // Syntax past the depth cap was not walked: the command already needs approval,
+            // and analysing what lies deeper would only repeat the walk that stopped.
+            return;
         }
+        self.literal.sort_by_key(|r| r.start);
+        self.visited.sort_unstable();
+        let bytes = self.src.as_bytes();
+        let mut literal = std::mem::take(&mut self.literal).into_iter().peekable();
+        let mut unmodelled: Vec<Range<usize>> = Vec::new();
+        let mut in_backticks: Option<usize> = None;
+        let mut i = 0;
+        // Only the first few unmodelled substitutions are analysed; finding them is enough to
+        // fail closed, and stopping there keeps the scan linear.
+        while let Some(&b) = bytes.get(i) {
+            if unmodelled.len() >= POLICY_ANALYSIS_MAX_NESTING {
+                break;
+            }
+            while literal.peek().is_some_and(|r| r.end <= i) {
+                literal.next();
+            }
+            if let Some(r) = literal.peek() {
+                if r.start <= i {
+                    i = r.end;
+                    continue;
+                }
+            }
+            let next = bytes.get(i + 1).copied();
+            let opens = match b {
+                b'\\' => {
+                    if next == Some(b'`') && in_backticks.is_some() {
+                        // A backtick escaped inside backticks is a nested substitution.
+                        unmodelled.push(i..i + 2);
+                    }
+                    i += 2;
+                    continue;
+                }
+                b'`' => {
+                    match in_backticks.take() {
+                        Some(open) => {
+                            if self.visited.binary_search(&open).is_err() {
+                                unmodelled.push(open + 1..i);
+                            }
+                        }
+                        None => in_backticks = Some(i),
+                    }
+                    false
+                }
+                b'$' => next == Some(b'(') && bytes.get(i + 2) != Some(&b'('),
+                b'<' | b'>' => next == Some(b'('),
+                _ => false,
+            };
+            if opens && self.visited.binary_search(&i).is_err() {
+                let end = balanced_end(bytes, i + 2);
+                unmodelled.push(i + 2..end);
+            }
+            i += 1;
+        }
+        if let Some(open) = in_backticks.filter(|_| unmodelled.len() < POLICY_ANALYSIS_MAX_NESTING)
+        {
+            if self.visited.binary_search(&open).is_err() {
+                unmodelled.push(open + 1..bytes.len());
+            }
+        }
+        if unmodelled.is_empty() {
+            return;
+        }
+        self.out
+            .unsupported("a command substitution the analysis could not follow");
+        for r in unmodelled.into_iter().take(POLICY_ANALYSIS_MAX_NESTING) {
+            if let Some(t) = self.src.get(r) {
+                let t = t.to_string();
+                self.nested(&t);
+            }
+        }
+    }
+
+    /// A backslash-newline inside a word joins it with the next line (`s\⏎udo` is `sudo`).
+    /// Such a line needs approval, and the joined text is analysed for the default deny rules.
+    fn continuations(&mut self) {
+        if !self.src.contains("\\\n") {
+            return;
+        }
+        let bytes = self.src.as_bytes();
+        let inside_word = bytes.windows(3).enumerate().any(|(i, w)| {
+            w[0] == b'\\'
+                && w[1] == b'\n'
+                && !w[2].is_ascii_whitespace()
+                && i > 0
+                && !bytes[i - 1].is_ascii_whitespace()
+                && !b";&|()<>".contains(&bytes[i - 1])
+        });
+        if !inside_word {
+            return;
+        }
+        self.out.unsupported("a line continuation inside a word");
+        let joined = self.src.replace("\\\n", "");
+        let mut inner = self.out.inner();
+        let ctx = Ctx {
+            nest: self.ctx.nest + 1,
+            level: self.ctx.level,
+            derived: true,
+        };
+        run(&joined, ctx, &mut inner);
+        self.out.parsed = inner.parsed;
+        self.out.output = inner.output;
+        let denied: Vec<SimpleCommand> = inner
+            .parts
+            .into_iter()
+            .filter(|p| p.deny.is_some())
+            .collect();
+        let room = POLICY_ANALYSIS_MAX_PARTS.saturating_sub(self.out.total_parts());
+        self.out.parts.extend(denied.into_iter().take(room));
         self.out.deny = self.out.deny.or(inner.deny);
-        self.out.parts.extend(inner.parts);
-        self.out.redirects.extend(inner.redirects);
     }
 }
 
@@ -885,6 +1603,223 @@ mod tests {
         assert_eq!(at.parts.last().map(|p| p.text.as_str()), Some("ls"));
         cmd = format!("bash -c {}", shell_quote(&cmd));
         assert!(analyze(&cmd).unsupported.is_some());
+    }
+
+    /// Runs `f` on a thread with a small stack: a recursion the caps do not bound overflows it.
+    fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let handle = std::thread::Builder::new().stack_size(256 * 1024).spawn(f);
+        match handle.map(std::thread::JoinHandle::join) {
+            Ok(Ok(v)) => v,
+            _ => panic!("the analysis thread failed"),
+        }
+    }
+
+    fn deep(open: &str, inner: &str, close: &str, n: usize) -> String {
+        format!("echo {}{inner}{}", open.repeat(n), close.repeat(n))
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_without_recursing() {
+        for (open, inner, close, refused) in [
+            ("$(", "x", ")", true),
+            ("<(", "x", ")", true),
+            ("${a:-$(", "x", ")}", true),
+            ("$((", "1", "))", true),
+            ("\"$(", "x", ")\"", true),
+            ("(", "x", ")", true),
+            ("{ ", "x", "; }", true),
+            ("$[", "1", "]", true),
+            ("`", "x", "`", false),
+            ("a[", "1", "]", false),
+        ] {
+            // The issue's sizes (12,000 levels) and the command cap.
+            let n = if open.len() % 2 == 0 {
+                12_000
+            } else {
+                POLICY_ANALYSIS_MAX_COMMAND_BYTES / (open.len() + close.len()) - 4
+            };
+            let cmd = deep(open, inner, close, n);
+            assert!(cmd.len() <= POLICY_ANALYSIS_MAX_COMMAND_BYTES);
+            let a = on_small_stack(move || analyze(&cmd));
+            assert!(
+                !refused || a.unsupported.is_some(),
+                "{open}: {:?}",
+                a.unsupported
+            );
+        }
+    }
+
+    #[test]
+    fn nesting_under_the_depth_cap_is_analysed() {
+        // Each `$(` is a few syntax levels; ten are well inside the cap.
+        let a = analyze(&deep("$(true; ", "sudo id", ")", 10));
+        assert_eq!(a.denies().next(), Some("sudo"));
+        let a = analyze(&deep("$(echo ", "x", ")", POLICY_ANALYSIS_MAX_DEPTH));
+        assert!(a.unsupported.is_some_and(|u| u.contains("levels deep")));
+    }
+
+    #[test]
+    fn reported_text_is_bounded() {
+        // Nested substitutions around a long word: every enclosing command repeats the text.
+        let cmd = deep("$(echo x ", &"a".repeat(40_000), ")", 20);
+        let a = analyze(&cmd);
+        let size: usize = a
+            .parts
+            .iter()
+            .map(|p| p.text.len() + p.argv.iter().map(String::len).sum::<usize>())
+            .sum();
+        assert!(size <= POLICY_ANALYSIS_MAX_OUTPUT_BYTES, "{size}");
+        assert!(
+            a.unsupported
+                .as_deref()
+                .is_some_and(|u| u.contains("bytes of text")),
+            "{:?}",
+            a.unsupported
+        );
+    }
+
+    fn unsupported(cmd: &str) -> bool {
+        analyze(cmd).unsupported.is_some()
+    }
+
+    #[test]
+    fn code_the_grammar_does_not_model_fails_closed() {
+        for cmd in [
+            "cat <<EOF\n  $(id)\nEOF",
+            "cat <<-EOF\n\t$(id)\nEOF",
+            "cat <<EOF\n`id`\nEOF",
+            "echo ${x:-`id`}",
+            "[[ 'a[$(id)]' -eq 0 ]]",
+            "[[ x -lt 'a[`id`]' ]]",
+            "(( 'a[$(id)]' ))",
+            "echo $(( 'a[$(id)]' ))",
+            "echo ${x['a[$(id)]']}",
+            "x='a[$(id)]'; echo $((x))",
+            "x='a[$(id)]' bash -c 'echo $((x))'",
+            "env X='a[`id`]' ls",
+            "let 'a[$(id)]'",
+            "printf -v 'a[$(id)]' x",
+            "echo `echo \\`id\\``",
+            "for ((i='a[$(id)]'; i<1; i++)); do :; done",
+        ] {
+            assert!(unsupported(cmd), "{cmd:?}: {:?}", analyze(cmd));
+        }
+        for cmd in [
+            "cat <<'EOF'\n$(id)\nEOF",
+            "cat <<\"EOF\"\n  `id`\nEOF",
+            "echo '$(id) `id`'",
+            "echo \"\\$(id)\"",
+            "echo $((1 + 2))",
+            "[[ $x -eq 0 ]]",
+            "cat <<EOF\nhello $(date)\nEOF",
+            "echo ${x:-default}",
+        ] {
+            assert!(!unsupported(cmd), "{cmd:?}: {:?}", analyze(cmd));
+        }
+    }
+
+    #[test]
+    fn code_hidden_from_the_grammar_still_meets_the_deny_rules() {
+        for cmd in [
+            "cat <<EOF\n  $(sudo id)\nEOF",
+            "echo ${x:-`sudo id`}",
+            "s\\\nudo id",
+            "ls; su\\\ndo id",
+        ] {
+            assert_eq!(analyze(cmd).denies().next(), Some("sudo"), "{cmd:?}");
+        }
+    }
+
+    #[test]
+    fn environment_prefixes_that_run_code_need_approval() {
+        for cmd in [
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=id git status",
+            "GIT_CONFIG_PARAMETERS=\"'core.pager'='id'\" git log",
+            "env GIT_CONFIG_GLOBAL=/tmp/x git status",
+            "BASH_ENV=/tmp/x bash -c ls",
+            "ENV=/tmp/x sh -c ls",
+            "LD_PRELOAD=/tmp/x.so ls",
+            "LD_LIBRARY_PATH=/tmp ls",
+            "PROMPT_COMMAND=id bash -i",
+            "PYTHONSTARTUP=/tmp/x python3",
+            "NODE_OPTIONS='--require /tmp/x' node a.js",
+            "PERL5OPT=-Mx perl a.pl",
+            "BASH_FUNC_ls%%='() { id; }' bash -c ls",
+            "sudo LD_PRELOAD=x ls",
+            "git -c core.pager=id log",
+            "git -C sub -c alias.x='!id' x",
+            "git --config-env=core.pager=X log",
+        ] {
+            assert!(unsupported(cmd), "{cmd:?}");
+        }
+        for cmd in [
+            "GIT_AUTHOR_NAME=x git commit -m y",
+            "CI=1 npm test",
+            "git -C sub status",
+        ] {
+            assert!(!unsupported(cmd), "{cmd:?}: {:?}", analyze(cmd));
+        }
+    }
+
+    #[test]
+    fn command_names_are_normalised() {
+        let names = |cmd: &str| -> Vec<String> {
+            analyze(cmd).parts.iter().map(|p| p.name.clone()).collect()
+        };
+        assert_eq!(names("/usr/bin/touch x"), ["touch"]);
+        assert_eq!(names("'touch' x"), ["touch"]);
+        assert_eq!(names("t\\ouch x"), ["touch"]);
+        for cmd in [
+            "/usr/bin/sud? id",
+            "s*do id",
+            "/usr/bin/[s]udo id",
+            "{s,}udo id",
+            "s{u,x}do id",
+        ] {
+            assert!(unsupported(cmd), "{cmd:?}");
+        }
+        assert!(unsupported("chmod {777,x} f"));
+        assert!(!unsupported("[ -f x ]"));
+        assert!(!unsupported("find . -exec rm {} +"));
+    }
+
+    #[test]
+    fn wrapper_spellings_are_followed() {
+        for cmd in [
+            "env -S 'sudo id'",
+            "env --split-string='sudo id'",
+            "env -i -S'sudo id'",
+            "env - sudo id",
+            "timeout -vk 1 5 sudo id",
+            "timeout --kill=1 --sig KILL 5 sudo id",
+            "script -qc 'sudo id' /dev/null",
+            "script /dev/null --command 'sudo id'",
+            "bash --rcfile /dev/null -c 'sudo id'",
+            "bash --init-file x -c 'sudo id'",
+            "bash -eo pipefail -c 'sudo id'",
+            "rbash -c 'sudo id'",
+            "eval -- 'sudo id'",
+            "trap -- 'sudo id' EXIT",
+            "flock -w 1 f --command 'sudo id'",
+            "nice -5 sudo id",
+            "xargs -0rn1 sudo",
+            "sg wheel -c 'sudo id'",
+            "exec -a x sudo id",
+        ] {
+            assert_eq!(
+                analyze(cmd).denies().next(),
+                Some("sudo"),
+                "{cmd:?}: {:?}",
+                analyze(cmd)
+            );
+        }
+        for cmd in [
+            "env -S 'sudo \"id\"'",
+            "timeout --nope 5 ls",
+            "env --ign ls",
+        ] {
+            assert!(unsupported(cmd), "{cmd:?}");
+        }
     }
 
     fn shell_quote(s: &str) -> String {

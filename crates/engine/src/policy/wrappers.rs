@@ -1,8 +1,18 @@
-//! Commands that run another command: where the inner command starts in their argv.
+//! Commands that run another command, as data: one option table per wrapper, read the way GNU
+//! `getopt_long` reads it, and where the inner command starts.
 //!
-//! `env`, `timeout`, `nice`, `nohup`, `command`, `exec`, `time`, `sudo`, `doas`, `xargs`,
-//! `setsid`, `stdbuf`, `ionice` and `builtin` run the rest of their argv as a command;
-//! `sh -c`/`bash -c` (and the other POSIX shells) run a string; `find -exec` runs a slice.
+//! Every option spelling a wrapper documents is in its table: short options alone or in a
+//! cluster (`-vk 1`, `-vk1`), long options whole, abbreviated to a unique prefix (`--kill`),
+//! or with `=value` (`--signal=KILL`). An option the table does not know, an ambiguous
+//! abbreviation, or a value that cannot be followed (`env -S` with quotes) is reported as
+//! [`Inner::Unknown`]: the command then needs approval. Each table carries example command
+//! lines with the inner command they must yield; [`tables_hold`] checks them on first use
+//! (the analysis fails closed if one does not hold) and a unit test checks them too.
+//!
+//! Shells (`sh -c STRING`, a script operand, or commands on standard input) have their own
+//! reader, [`shell_invocation`]; `find -exec` has [`find_exec_ranges`].
+
+use std::sync::OnceLock;
 
 /// The program name of `argv0`: its last path component (`/usr/bin/sudo` is `sudo`).
 #[must_use]
@@ -10,10 +20,15 @@ pub fn program(argv0: &str) -> &str {
     argv0.rsplit('/').next().unwrap_or(argv0)
 }
 
-/// Shells whose `-c` operand is a command string.
-pub const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "busybox"];
+/// Shells: with `-c` their first operand is a command string; without it they run a script
+/// operand or read commands from standard input.
+pub const SHELLS: &[&str] = &[
+    "sh", "bash", "rbash", "zsh", "dash", "ksh", "ksh93", "mksh", "pdksh", "oksh", "ash", "yash",
+    "posh", "fish", "csh", "tcsh",
+];
 
-/// Environment names whose value changes which program runs or what a shell does at start.
+/// Environment names whose value changes which program runs, what a shell, interpreter or
+/// loader runs at start, or which configuration (able to name commands) a tool reads.
 const DANGEROUS_ENV: &[&str] = &[
     "PATH",
     "BASH_ENV",
@@ -21,64 +36,94 @@ const DANGEROUS_ENV: &[&str] = &[
     "IFS",
     "SHELLOPTS",
     "BASHOPTS",
+    "PS0",
+    "PS1",
+    "PS2",
+    "PS3",
     "PS4",
     "PROMPT_COMMAND",
-    "GIT_SSH_COMMAND",
-    "GIT_EXTERNAL_DIFF",
-    "GIT_PAGER",
+    "HOME",
+    "ZDOTDIR",
+    "XDG_CONFIG_HOME",
+    "XDG_CONFIG_DIRS",
     "PAGER",
+    "MANPAGER",
+    "LESSOPEN",
+    "LESSCLOSE",
     "EDITOR",
     "VISUAL",
+    "BROWSER",
+    "SHELL",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
     "NODE_OPTIONS",
+    "NODE_PATH",
     "PYTHONPATH",
     "PYTHONSTARTUP",
+    "PYTHONHOME",
+    "PYTHONWARNINGS",
+    "PYTHONINSPECT",
     "PERL5OPT",
+    "PERL5LIB",
+    "PERLLIB",
+    "PERL5DB",
     "RUBYOPT",
+    "RUBYLIB",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "JDK_JAVA_OPTIONS",
+    "CLASSPATH",
+    "GCONV_PATH",
+    "RUSTC",
+    "RUSTC_WRAPPER",
+    "RUSTC_WORKSPACE_WRAPPER",
+    "RUSTDOCFLAGS",
+    "RUSTFLAGS",
+    "CC",
+    "CXX",
+    "LD",
+    "MAKEFLAGS",
+    "MAKEFILES",
+    "TERMINFO",
+];
+
+/// Prefixes of environment names that are dangerous as a family (`LD_PRELOAD`, exported bash
+/// functions, git configuration, npm and cargo configuration).
+const DANGEROUS_ENV_PREFIXES: &[&str] = &[
+    "LD_",
+    "DYLD_",
+    "BASH_FUNC_",
+    "GIT_",
+    "npm_config_",
+    "NPM_CONFIG_",
+    "CARGO_",
+];
+
+/// `GIT_*` names that only label or trace (they cannot name a command or a configuration).
+const INERT_GIT_ENV: &[&str] = &[
+    "GIT_AUTHOR_NAME",
+    "GIT_AUTHOR_EMAIL",
+    "GIT_AUTHOR_DATE",
+    "GIT_COMMITTER_NAME",
+    "GIT_COMMITTER_EMAIL",
+    "GIT_COMMITTER_DATE",
+    "GIT_TRACE",
+    "GIT_TRACE_PERFORMANCE",
+    "GIT_TRACE_SETUP",
+    "GIT_TRACE_PACKET",
+    "GIT_CURL_VERBOSE",
+    "GIT_TERMINAL_PROMPT",
+    "GIT_FLUSH",
+    "GIT_OPTIONAL_LOCKS",
 ];
 
 /// Whether assigning `name` in front of a command can change what runs.
 #[must_use]
 pub fn is_dangerous_env(name: &str) -> bool {
-    name.starts_with("LD_") || name.starts_with("DYLD_") || DANGEROUS_ENV.contains(&name)
-}
-
-/// The inner command of a wrapper: where it starts in the argv and the `NAME=value`
-/// assignments the wrapper itself makes (`env FOO=1 cmd`, `sudo FOO=1 cmd`).
-#[derive(Debug, PartialEq, Eq)]
-pub struct Unwrapped {
-    /// Index of the inner command's program in the argv.
-    pub start: usize,
-    /// Names assigned by the wrapper.
-    pub env: Vec<String>,
-}
-
-/// Skips options from `i`: `with_value` options take the next word unless written
-/// `--opt=value` or (for one-letter options) attached (`-n10`). Stops at `--` (skipped) or the
-/// first word not starting with `-`.
-fn skip_options(argv: &[String], mut i: usize, with_value: &[&str]) -> usize {
-    while let Some(a) = argv.get(i) {
-        if a == "--" {
-            return i + 1;
-        }
-        if !a.starts_with('-') || a == "-" {
-            return i;
-        }
-        let takes_next = with_value.contains(&a.as_str());
-        i += if takes_next { 2 } else { 1 };
+    if INERT_GIT_ENV.contains(&name) {
+        return false;
     }
-    i
-}
-
-/// Skips leading `NAME=value` words from `i`, collecting the names.
-fn skip_assignments(argv: &[String], mut i: usize, env: &mut Vec<String>) -> usize {
-    while let Some(a) = argv.get(i) {
-        match a.split_once('=') {
-            Some((name, _)) if is_name(name) => env.push(name.to_string()),
-            _ => return i,
-        }
-        i += 1;
-    }
-    i
+    DANGEROUS_ENV.contains(&name) || DANGEROUS_ENV_PREFIXES.iter().any(|p| name.starts_with(p))
 }
 
 /// Whether `s` is a shell variable name.
@@ -89,230 +134,1327 @@ pub fn is_name(s: &str) -> bool {
         && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
 }
 
-/// The inner command of a wrapper command, or `None` when `argv` is not a wrapper or the
-/// wrapper runs no command (`sudo -i`, `env` alone).
-#[must_use]
-pub fn unwrap(argv: &[String]) -> Option<Unwrapped> {
-    let first = argv.first()?;
-    let mut env = Vec::new();
-    let start = match program(first) {
-        "env" => {
-            let mut i = 1;
-            loop {
-                i = skip_options(
-                    argv,
-                    i,
-                    &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
-                );
-                let next = skip_assignments(argv, i, &mut env);
-                if next == i {
-                    break i;
-                }
-                i = next;
-            }
-        }
-        "timeout" => skip_options(argv, 1, &["-s", "--signal", "-k", "--kill-after"]) + 1,
-        "nice" => skip_options(argv, 1, &["-n", "--adjustment"]),
-        "ionice" => skip_options(
-            argv,
-            1,
-            &["-c", "--class", "-n", "--classdata", "-p", "-P", "-u"],
-        ),
-        "nohup" | "builtin" | "setsid" | "coproc" => skip_options(argv, 1, &[]),
-        "command" | "time" => skip_options(argv, 1, &[]),
-        "exec" => skip_options(argv, 1, &["-a"]),
-        "stdbuf" => skip_options(
-            argv,
-            1,
-            &["-i", "-o", "-e", "--input", "--output", "--error"],
-        ),
-        "chroot" => skip_options(argv, 1, &["--userspec", "--groups"]) + 1,
-        "unshare" => skip_options(
-            argv,
-            1,
-            &[
-                "-S",
-                "--setuid",
-                "-G",
-                "--setgid",
-                "-R",
-                "--root",
-                "-w",
-                "--wd",
-                "--propagation",
-                "--setgroups",
-            ],
-        ),
-        "strace" | "ltrace" => skip_options(
-            argv,
-            1,
-            &[
-                "-e", "-o", "-p", "-s", "-u", "-E", "-a", "-P", "-I", "-b", "-X", "-O",
-            ],
-        ),
-        "taskset" => skip_options(argv, 1, &[]) + 1,
-        "flock" if !argv.iter().any(|a| a == "-c" || a == "--command") => {
-            skip_options(argv, 1, &["-w", "--timeout", "-E", "--conflict-exit-code"]) + 1
-        }
-        "sudo" | "doas" | "pkexec" | "run0" => {
-            let i = skip_options(
-                argv,
-                1,
-                &[
-                    "-u",
-                    "--user",
-                    "-g",
-                    "--group",
-                    "-U",
-                    "--other-user",
-                    "-C",
-                    "--close-from",
-                    "-D",
-                    "--chdir",
-                    "-h",
-                    "--host",
-                    "-p",
-                    "--prompt",
-                    "-r",
-                    "--role",
-                    "-t",
-                    "--type",
-                    "-T",
-                    "--command-timeout",
-                    "-R",
-                    "--chroot",
-                ],
-            );
-            skip_assignments(argv, i, &mut env)
-        }
-        "xargs" => skip_options(
-            argv,
-            1,
-            &[
-                "-a",
-                "--arg-file",
-                "-d",
-                "--delimiter",
-                "-E",
-                "-I",
-                "-L",
-                "--max-lines",
-                "-n",
-                "--max-args",
-                "-P",
-                "--max-procs",
-                "-s",
-                "--max-chars",
-            ],
-        ),
-        _ => return None,
-    };
-    (start < argv.len()).then_some(Unwrapped { start, env })
+/// Whether an option takes a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arg {
+    /// No value (`-i`, `--ignore-environment`).
+    No,
+    /// A value: attached (`-n10`, `--adjustment=10`) or the next word.
+    Required,
+    /// A value only when attached (`-t5`, `--mount=/x`).
+    Optional,
 }
 
-/// A command given as text to a program that runs it through a shell.
-#[derive(Debug, PartialEq, Eq)]
-pub enum CommandText {
-    /// The word at this index is the command (`flock f -c CMD`, `script -c CMD`, `su -c CMD`).
+/// One option of a wrapper: its short letter (`'\0'` for none), its long name (`""` for none)
+/// and whether it takes a value.
+#[derive(Debug, Clone, Copy)]
+pub struct Opt {
+    /// The short letter, or `'\0'`.
+    pub short: char,
+    /// The long name without `--`, or `""`.
+    pub long: &'static str,
+    /// Its value.
+    pub arg: Arg,
+}
+
+const fn no(short: char, long: &'static str) -> Opt {
+    Opt {
+        short,
+        long,
+        arg: Arg::No,
+    }
+}
+const fn req(short: char, long: &'static str) -> Opt {
+    Opt {
+        short,
+        long,
+        arg: Arg::Required,
+    }
+}
+const fn opt(short: char, long: &'static str) -> Opt {
+    Opt {
+        short,
+        long,
+        arg: Arg::Optional,
+    }
+}
+
+/// What a wrapper runs once its options are read.
+#[derive(Debug, Clone, Copy)]
+pub enum Run {
+    /// `operands` words (`timeout DURATION`, `chroot NEWROOT`), then `NAME=value` words when
+    /// `assignments`, then the inner command's argv.
+    Argv {
+        /// Operands before the command.
+        operands: usize,
+        /// `NAME=value` words may follow (`env`, `sudo`).
+        assignments: bool,
+    },
+    /// The value of option `option` is a command string run by a shell (`script -c`,
+    /// `su -c`); without that option: after `operands` words, the `-c STRING` form again or
+    /// the rest as an argv (`flock FILE -c STRING`, `flock FILE cmd`) or joined into a string
+    /// (`sg GROUP cmd`); `stdin` when the program then reads commands from standard input.
+    Text {
+        /// The short letter of the command option.
+        option: char,
+        /// Operands before an argv or `-c` form, when the option is absent.
+        operands: usize,
+        /// What the words after those operands are.
+        rest: Rest,
+    },
+    /// The operands are a command: joined by spaces and run by a shell (`watch`), or as an
+    /// argv when option `exec` is given (`watch -x`).
+    Joined {
+        /// The short letter of the option that makes it an argv.
+        exec: char,
+    },
+}
+
+/// The words after a [`Run::Text`] wrapper's operands when it has no command option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rest {
+    /// They are an argv (`flock FILE cmd args`).
+    Argv,
+    /// They are joined into a command string (`sg GROUP cmd args`).
+    Joined,
+    /// There is no command; the program reads one from standard input (`script` alone).
+    Stdin,
+    /// There is no command (`su` alone starts a login shell).
+    Nothing,
+}
+
+/// One wrapper: its names, options and what it runs, with examples that must hold.
+#[derive(Debug)]
+pub struct Wrapper {
+    /// Program names (basenames) it goes by.
+    pub names: &'static [&'static str],
+    /// Its options.
+    pub opts: &'static [Opt],
+    /// Options may follow operands (GNU argument permutation); otherwise the first operand
+    /// ends the options.
+    pub permute: bool,
+    /// `-NUM` is an option (`nice -5`).
+    pub numeric: bool,
+    /// A lone `-` is an option (`env -` is `env -i`, `su -` is `su -l`).
+    pub dash: bool,
+    /// What it runs.
+    pub run: Run,
+    /// Command lines (split on spaces) and what each must run: the inner command's words
+    /// joined by spaces, or `None` when the analysis must give up on it.
+    pub examples: &'static [(&'static str, Option<&'static str>)],
+}
+
+const HELP: Opt = no('\0', "help");
+const VERSION: Opt = no('\0', "version");
+
+/// The wrappers, one table each.
+pub const WRAPPERS: &[Wrapper] = &[
+    Wrapper {
+        names: &["env"],
+        opts: &[
+            no('i', "ignore-environment"),
+            no('0', "null"),
+            req('u', "unset"),
+            req('C', "chdir"),
+            req('S', "split-string"),
+            req('a', "argv0"),
+            no('v', "debug"),
+            opt('\0', "block-signal"),
+            opt('\0', "default-signal"),
+            opt('\0', "ignore-signal"),
+            no('\0', "list-signal-handling"),
+            HELP,
+            VERSION,
+        ],
+        permute: false,
+        numeric: false,
+        dash: true,
+        run: Run::Argv {
+            operands: 0,
+            assignments: true,
+        },
+        examples: &[
+            ("env FOO=1 sudo id", Some("sudo id")),
+            ("env - sudo id", Some("sudo id")),
+            ("env -i -u HOME A=1 B=2 sudo id", Some("sudo id")),
+            ("env -iuHOME sudo id", Some("sudo id")),
+            ("env --unset=HOME --chdir /tmp sudo id", Some("sudo id")),
+            ("env --ignore-e --ch=/ sudo id", Some("sudo id")),
+            ("env --ign sudo id", None),
+            ("env -S sudo id", Some("sudo id")),
+            ("env --split-string=sudo id", Some("sudo id")),
+            ("env --default-signal sudo id", Some("sudo id")),
+            ("env --nope sudo id", None),
+            ("env -- sudo id", Some("sudo id")),
+        ],
+    },
+    Wrapper {
+        names: &["timeout"],
+        opts: &[
+            req('k', "kill-after"),
+            req('s', "signal"),
+            no('f', "foreground"),
+            no('p', "preserve-status"),
+            no('v', "verbose"),
+            HELP,
+            VERSION,
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 1,
+            assignments: false,
+        },
+        examples: &[
+            ("timeout 5 sudo id", Some("sudo id")),
+            ("timeout -vk 1 5 sudo id", Some("sudo id")),
+            ("timeout -vk1 5 sudo id", Some("sudo id")),
+            ("timeout -s KILL 5 sudo id", Some("sudo id")),
+            ("timeout --signal=KILL --kill=3 5 sudo id", Some("sudo id")),
+            ("timeout --foreground -- 5 sudo id", Some("sudo id")),
+            ("timeout -x 5 sudo id", None),
+        ],
+    },
+    Wrapper {
+        names: &["nice"],
+        opts: &[req('n', "adjustment"), HELP, VERSION],
+        permute: false,
+        numeric: true,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[
+            ("nice sudo id", Some("sudo id")),
+            ("nice -n 5 sudo id", Some("sudo id")),
+            ("nice -n5 sudo id", Some("sudo id")),
+            ("nice -5 sudo id", Some("sudo id")),
+            ("nice --adj=5 sudo id", Some("sudo id")),
+        ],
+    },
+    Wrapper {
+        names: &["ionice"],
+        opts: &[
+            req('c', "class"),
+            req('n', "classdata"),
+            req('p', "pid"),
+            req('P', "pgid"),
+            req('u', "uid"),
+            no('t', "ignore"),
+            no('h', "help"),
+            no('V', "version"),
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[
+            ("ionice -c2 -n7 sudo id", Some("sudo id")),
+            ("ionice -tc 3 sudo id", Some("sudo id")),
+            ("ionice --class=idle sudo id", Some("sudo id")),
+        ],
+    },
+    Wrapper {
+        names: &["nohup", "builtin", "coproc"],
+        opts: &[HELP, VERSION],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[
+            ("nohup sudo id", Some("sudo id")),
+            ("nohup -- sudo id", Some("sudo id")),
+        ],
+    },
+    Wrapper {
+        names: &["busybox", "toybox"],
+        opts: &[],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[
+            ("busybox sudo id", Some("sudo id")),
+            ("busybox sh -c x", Some("sh -c x")),
+        ],
+    },
+    Wrapper {
+        names: &["setsid"],
+        opts: &[
+            no('c', "ctty"),
+            no('f', "fork"),
+            no('w', "wait"),
+            no('h', "help"),
+            no('V', "version"),
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[("setsid -fw sudo id", Some("sudo id"))],
+    },
+    Wrapper {
+        names: &["stdbuf"],
+        opts: &[
+            req('i', "input"),
+            req('o', "output"),
+            req('e', "error"),
+            HELP,
+            VERSION,
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[
+            ("stdbuf -oL -e 0 sudo id", Some("sudo id")),
+            ("stdbuf --output=L sudo id", Some("sudo id")),
+        ],
+    },
+    Wrapper {
+        names: &["chroot"],
+        opts: &[
+            req('\0', "userspec"),
+            req('\0', "groups"),
+            no('\0', "skip-chdir"),
+            HELP,
+            VERSION,
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 1,
+            assignments: false,
+        },
+        examples: &[
+            ("chroot / sudo id", Some("sudo id")),
+            ("chroot --userspec 0:0 / sudo id", Some("sudo id")),
+        ],
+    },
+    Wrapper {
+        names: &["unshare"],
+        opts: &[
+            no('f', "fork"),
+            no('m', ""),
+            opt('\0', "mount"),
+            no('u', ""),
+            opt('\0', "uts"),
+            no('i', ""),
+            opt('\0', "ipc"),
+            no('n', ""),
+            opt('\0', "net"),
+            no('p', ""),
+            opt('\0', "pid"),
+            no('U', ""),
+            opt('\0', "user"),
+            no('C', ""),
+            opt('\0', "cgroup"),
+            no('T', ""),
+            opt('\0', "time"),
+            no('r', "map-root-user"),
+            no('c', "map-current-user"),
+            req('R', "root"),
+            req('w', "wd"),
+            req('S', "setuid"),
+            req('G', "setgid"),
+            req('l', "load-interp"),
+            opt('\0', "kill-child"),
+            opt('\0', "mount-proc"),
+            opt('\0', "mount-binfmt"),
+            req('\0', "map-user"),
+            req('\0', "map-group"),
+            req('\0', "map-users"),
+            req('\0', "map-groups"),
+            no('\0', "map-auto"),
+            req('\0', "propagation"),
+            req('\0', "setgroups"),
+            no('\0', "keep-caps"),
+            req('\0', "monotonic"),
+            req('\0', "boottime"),
+            no('h', "help"),
+            no('V', "version"),
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[
+            ("unshare -rm sudo id", Some("sudo id")),
+            ("unshare --mount=/x -w / sudo id", Some("sudo id")),
+        ],
+    },
+    Wrapper {
+        names: &["nsenter"],
+        opts: &[
+            no('a', "all"),
+            req('t', "target"),
+            opt('m', "mount"),
+            opt('u', "uts"),
+            opt('i', "ipc"),
+            opt('n', "net"),
+            opt('p', "pid"),
+            opt('C', "cgroup"),
+            opt('U', "user"),
+            opt('T', "time"),
+            req('S', "setuid"),
+            req('G', "setgid"),
+            opt('r', "root"),
+            opt('w', "wd"),
+            req('W', "wdns"),
+            no('e', "env"),
+            no('F', "no-fork"),
+            no('Z', "follow-context"),
+            no('c', "join-cgroup"),
+            no('\0', "preserve-credentials"),
+            no('\0', "keep-caps"),
+            no('\0', "user-parent"),
+            no('h', "help"),
+            no('V', "version"),
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[("nsenter -t 1 -m -u sudo id", Some("sudo id"))],
+    },
+    Wrapper {
+        names: &["strace"],
+        opts: &[
+            req('a', "columns"),
+            no('A', ""),
+            req('b', "detach-on"),
+            no('c', "summary-only"),
+            no('C', "summary"),
+            no('d', "debug"),
+            no('D', "daemonize"),
+            req('e', ""),
+            req('E', "env"),
+            no('f', "follow-forks"),
+            no('F', ""),
+            no('h', "help"),
+            no('i', "instruction-pointer"),
+            req('I', "interruptible"),
+            no('k', "stack-trace"),
+            no('n', "syscall-number"),
+            req('o', "output"),
+            req('O', "summary-syscall-overhead"),
+            req('p', "attach"),
+            req('P', "trace-path"),
+            no('q', "quiet"),
+            no('r', "relative-timestamps"),
+            req('s', "string-limit"),
+            req('S', "summary-sort-by"),
+            no('t', "absolute-timestamps"),
+            no('T', "syscall-times"),
+            req('u', "user"),
+            req('U', "summary-columns"),
+            no('v', "no-abbrev"),
+            no('V', "version"),
+            no('w', "summary-wall-clock"),
+            no('x', ""),
+            req('X', "const-print-style"),
+            no('y', "decode-fds"),
+            no('z', "successful-only"),
+            no('Z', "failed-only"),
+            req('\0', "trace"),
+            req('\0', "signal"),
+            req('\0', "status"),
+            req('\0', "raw"),
+            req('\0', "read"),
+            req('\0', "write"),
+            req('\0', "inject"),
+            req('\0', "fault"),
+            no('\0', "seccomp-bpf"),
+            no('\0', "output-separately"),
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[
+            ("strace -f sudo id", Some("sudo id")),
+            ("strace -fo log -e trace=all sudo id", Some("sudo id")),
+            ("strace --output=log sudo id", Some("sudo id")),
+        ],
+    },
+    Wrapper {
+        names: &["ltrace"],
+        opts: &[
+            req('a', "align"),
+            req('A', ""),
+            no('b', "no-signals"),
+            no('c', ""),
+            no('C', "demangle"),
+            req('D', "debug"),
+            req('e', ""),
+            no('f', ""),
+            req('F', "config"),
+            no('h', "help"),
+            no('i', ""),
+            req('l', "library"),
+            no('L', ""),
+            req('n', "indent"),
+            req('o', "output"),
+            req('p', ""),
+            no('r', ""),
+            req('s', ""),
+            no('S', ""),
+            no('t', ""),
+            no('T', ""),
+            req('u', ""),
+            no('V', "version"),
+            req('w', "where"),
+            req('x', ""),
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[("ltrace -f -o log sudo id", Some("sudo id"))],
+    },
+    Wrapper {
+        names: &["taskset"],
+        opts: &[
+            no('a', "all-tasks"),
+            no('p', "pid"),
+            no('c', "cpu-list"),
+            no('h', "help"),
+            no('V', "version"),
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 1,
+            assignments: false,
+        },
+        examples: &[
+            ("taskset -c 0 sudo id", Some("sudo id")),
+            ("taskset 0x1 sudo id", Some("sudo id")),
+        ],
+    },
+    Wrapper {
+        names: &["chrt"],
+        opts: &[
+            no('b', "batch"),
+            no('d', "deadline"),
+            no('f', "fifo"),
+            no('i', "idle"),
+            no('o', "other"),
+            no('r', "rr"),
+            no('R', "reset-on-fork"),
+            no('a', "all-tasks"),
+            no('m', "max"),
+            no('p', "pid"),
+            no('v', "verbose"),
+            req('T', "sched-runtime"),
+            req('P', "sched-period"),
+            req('D', "sched-deadline"),
+            no('h', "help"),
+            no('V', "version"),
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 1,
+            assignments: false,
+        },
+        examples: &[("chrt -f 10 sudo id", Some("sudo id"))],
+    },
+    Wrapper {
+        names: &["sudo"],
+        opts: &[
+            no('A', "askpass"),
+            no('b', "background"),
+            no('B', "bell"),
+            req('C', "close-from"),
+            req('D', "chdir"),
+            opt('\0', "preserve-env"),
+            no('E', ""),
+            no('e', "edit"),
+            req('g', "group"),
+            no('H', "set-home"),
+            no('h', "help"),
+            req('\0', "host"),
+            no('i', "login"),
+            no('K', "remove-timestamp"),
+            no('k', "reset-timestamp"),
+            no('l', "list"),
+            no('n', "non-interactive"),
+            no('N', "no-update"),
+            no('P', "preserve-groups"),
+            req('p', "prompt"),
+            req('R', "chroot"),
+            req('r', "role"),
+            no('S', "stdin"),
+            no('s', "shell"),
+            req('t', "type"),
+            req('T', "command-timeout"),
+            req('U', "other-user"),
+            req('u', "user"),
+            no('V', "version"),
+            no('v', "validate"),
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: true,
+        },
+        examples: &[
+            ("sudo -u root rm x", Some("rm x")),
+            ("sudo -nEu root A=1 rm x", Some("rm x")),
+            ("sudo --user=root rm x", Some("rm x")),
+        ],
+    },
+    Wrapper {
+        names: &["doas"],
+        opts: &[
+            req('a', ""),
+            req('C', ""),
+            no('L', ""),
+            no('n', ""),
+            no('s', ""),
+            req('u', ""),
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[("doas -u root rm x", Some("rm x"))],
+    },
+    Wrapper {
+        names: &["pkexec"],
+        opts: &[
+            req('\0', "user"),
+            no('\0', "disable-internal-agent"),
+            no('\0', "keep-cwd"),
+            HELP,
+            VERSION,
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[("pkexec --user root rm x", Some("rm x"))],
+    },
+    Wrapper {
+        names: &["run0"],
+        opts: &[
+            req('u', "user"),
+            req('g', "group"),
+            req('\0', "nice"),
+            req('D', "chdir"),
+            req('\0', "setenv"),
+            req('\0', "unit"),
+            req('\0', "property"),
+            req('\0', "description"),
+            req('\0', "slice"),
+            no('\0', "slice-inherit"),
+            req('\0', "background"),
+            no('\0', "no-ask-password"),
+            req('\0', "machine"),
+            no('\0', "pty"),
+            no('\0', "pipe"),
+            no('h', "help"),
+            no('V', "version"),
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[("run0 -u root rm x", Some("rm x"))],
+    },
+    Wrapper {
+        names: &["systemd-run"],
+        opts: &[
+            no('\0', "user"),
+            no('\0', "system"),
+            no('\0', "scope"),
+            req('u', "unit"),
+            req('p', "property"),
+            req('E', "setenv"),
+            no('t', "pty"),
+            no('P', "pipe"),
+            no('q', "quiet"),
+            no('G', "collect"),
+            no('r', "remain-after-exit"),
+            no('d', "same-dir"),
+            no('S', "shell"),
+            req('M', "machine"),
+            req('H', "host"),
+            req('\0', "uid"),
+            req('\0', "gid"),
+            req('\0', "nice"),
+            req('\0', "slice"),
+            req('\0', "description"),
+            req('\0', "service-type"),
+            req('\0', "working-directory"),
+            no('\0', "wait"),
+            no('\0', "no-block"),
+            no('\0', "no-ask-password"),
+            no('h', "help"),
+            VERSION,
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[
+            ("systemd-run --user -t sudo id", Some("sudo id")),
+            ("systemd-run --on-active=5 sudo id", None),
+        ],
+    },
+    Wrapper {
+        names: &["xargs"],
+        opts: &[
+            no('0', "null"),
+            req('a', "arg-file"),
+            req('d', "delimiter"),
+            req('E', ""),
+            opt('e', "eof"),
+            req('I', ""),
+            opt('i', "replace"),
+            req('L', ""),
+            opt('l', "max-lines"),
+            req('n', "max-args"),
+            req('P', "max-procs"),
+            no('p', "interactive"),
+            no('r', "no-run-if-empty"),
+            req('s', "max-chars"),
+            no('t', "verbose"),
+            no('x', "exit"),
+            no('o', "open-tty"),
+            req('\0', "process-slot-var"),
+            no('\0', "show-limits"),
+            HELP,
+            VERSION,
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[
+            ("xargs -n 1 -I {} rm {}", Some("rm {}")),
+            ("xargs -0rn1 rm", Some("rm")),
+            ("xargs --max-args=1 rm", Some("rm")),
+            ("xargs -i rm {}", Some("rm {}")),
+        ],
+    },
+    Wrapper {
+        names: &["command"],
+        opts: &[no('p', ""), no('v', ""), no('V', "")],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[("command -p sudo id", Some("sudo id"))],
+    },
+    Wrapper {
+        names: &["exec"],
+        opts: &[no('c', ""), no('l', ""), req('a', "")],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[("exec -cla x sudo id", Some("sudo id"))],
+    },
+    Wrapper {
+        names: &["time"],
+        opts: &[
+            no('p', "portability"),
+            req('f', "format"),
+            req('o', "output"),
+            no('a', "append"),
+            no('v', "verbose"),
+            no('q', "quiet"),
+            HELP,
+            VERSION,
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Argv {
+            operands: 0,
+            assignments: false,
+        },
+        examples: &[("time -p sudo id", Some("sudo id"))],
+    },
+    Wrapper {
+        names: &["flock"],
+        opts: &[
+            no('s', "shared"),
+            no('x', "exclusive"),
+            no('e', ""),
+            no('u', "unlock"),
+            no('n', "nonblock"),
+            no('\0', "nb"),
+            no('o', "close"),
+            no('F', "no-fork"),
+            req('w', "timeout"),
+            req('\0', "wait"),
+            req('E', "conflict-exit-code"),
+            req('c', "command"),
+            no('\0', "verbose"),
+            no('h', "help"),
+            no('V', "version"),
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Text {
+            option: 'c',
+            operands: 1,
+            rest: Rest::Argv,
+        },
+        examples: &[
+            ("flock /tmp/l sudo id", Some("sudo id")),
+            ("flock -w 5 /tmp/l -c id", Some("id")),
+            ("flock -nx /tmp/l --command id", Some("id")),
+            // After the file only `-c STRING` or `--command STRING` is the option form.
+            ("flock /tmp/l --command=id", Some("--command=id")),
+        ],
+    },
+    Wrapper {
+        names: &["script"],
+        opts: &[
+            no('a', "append"),
+            req('c', "command"),
+            no('e', "return"),
+            req('E', "echo"),
+            no('f', "flush"),
+            no('\0', "force"),
+            no('q', "quiet"),
+            opt('t', "timing"),
+            req('T', "log-timing"),
+            req('I', "log-in"),
+            req('O', "log-out"),
+            req('B', "log-io"),
+            req('m', "logging-format"),
+            req('o', "output-limit"),
+            no('h', "help"),
+            no('V', "version"),
+        ],
+        permute: true,
+        numeric: false,
+        dash: false,
+        run: Run::Text {
+            option: 'c',
+            operands: 0,
+            rest: Rest::Stdin,
+        },
+        examples: &[
+            ("script -qc id /dev/null", Some("id")),
+            ("script /dev/null -q -c id", Some("id")),
+            ("script --command=id", Some("id")),
+            ("script --comm id", Some("id")),
+            ("script -q /dev/null", None),
+        ],
+    },
+    Wrapper {
+        names: &["su", "runuser"],
+        opts: &[
+            req('c', "command"),
+            req('\0', "session-command"),
+            no('f', "fast"),
+            req('g', "group"),
+            req('G', "supp-group"),
+            no('l', "login"),
+            no('m', "preserve-environment"),
+            no('p', ""),
+            no('P', "pty"),
+            req('s', "shell"),
+            req('u', "user"),
+            req('w', "whitelist-environment"),
+            no('h', "help"),
+            no('V', "version"),
+        ],
+        permute: true,
+        numeric: false,
+        dash: true,
+        run: Run::Text {
+            option: 'c',
+            operands: 0,
+            rest: Rest::Nothing,
+        },
+        examples: &[
+            ("su -c id", Some("id")),
+            ("su - root -c id", Some("id")),
+            ("su -lc id root", Some("id")),
+            ("su --comm=id", Some("id")),
+            ("runuser -u nobody -c id", Some("id")),
+        ],
+    },
+    Wrapper {
+        names: &["sg"],
+        opts: &[],
+        permute: false,
+        numeric: false,
+        dash: true,
+        run: Run::Text {
+            option: 'c',
+            operands: 1,
+            rest: Rest::Joined,
+        },
+        examples: &[
+            ("sg wheel -c id", Some("id")),
+            ("sg wheel sudo id", Some("sudo id")),
+        ],
+    },
+    Wrapper {
+        names: &["watch"],
+        opts: &[
+            no('b', "beep"),
+            no('c', "color"),
+            no('C', "no-color"),
+            opt('d', "differences"),
+            no('e', "errexit"),
+            no('g', "chgexit"),
+            req('n', "interval"),
+            no('p', "precise"),
+            req('q', "equexit"),
+            no('r', "no-rerun"),
+            no('t', "no-title"),
+            no('w', "no-wrap"),
+            no('x', "exec"),
+            no('s', "shotsdir"),
+            no('h', "help"),
+            no('v', "version"),
+        ],
+        permute: false,
+        numeric: false,
+        dash: false,
+        run: Run::Joined { exec: 'x' },
+        examples: &[
+            ("watch sudo id", Some("sudo id")),
+            ("watch -n1 -d sudo id", Some("sudo id")),
+            ("watch --interval=1 --diff sudo id", Some("sudo id")),
+            ("watch -x sudo id", Some("sudo id")),
+        ],
+    },
+];
+
+/// The wrapper table for `argv0`'s program name.
+#[must_use]
+pub fn wrapper(argv0: &str) -> Option<&'static Wrapper> {
+    let p = program(argv0);
+    WRAPPERS.iter().find(|w| w.names.contains(&p))
+}
+
+/// The options read from a wrapper's argv.
+#[derive(Debug, Default)]
+struct Parsed {
+    /// Each option given: its short letter (or `'\0'`), and the index of its value word or
+    /// its attached value.
+    given: Vec<(char, &'static str, Value, usize)>,
+    /// Operand indexes (only when the wrapper permutes).
+    operands: Vec<usize>,
+    /// The first index after the options (when the wrapper does not permute).
+    end: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Value {
+    None,
     Word(usize),
-    /// The words from this index, joined by spaces, are the command (`watch CMD ...`).
-    Joined(usize),
+    Attached(String),
 }
 
-/// The command text that `watch`, `flock -c`, `script -c`, `su -c`, `runuser -c` or `sg -c`
-/// runs through a shell, if `argv` is one of those.
-#[must_use]
-pub fn command_text(argv: &[String]) -> Option<CommandText> {
-    match program(argv.first()?) {
-        "watch" => {
-            let i = skip_options(
-                argv,
-                1,
-                &["-n", "--interval", "-d", "-q", "--equexit", "-s", "--shell"],
-            );
-            (i < argv.len()).then_some(CommandText::Joined(i))
-        }
-        "flock" | "script" | "su" | "runuser" | "sg" => {
-            let i = argv.iter().position(|a| a == "-c" || a == "--command")?;
-            (i + 1 < argv.len()).then_some(CommandText::Word(i + 1))
-        }
-        _ => None,
+/// The long option `name` abbreviates, GNU style: an exact name, else the one option it is a
+/// prefix of.
+fn long_option(opts: &'static [Opt], name: &str) -> Result<&'static Opt, String> {
+    if let Some(o) = opts.iter().find(|o| !o.long.is_empty() && o.long == name) {
+        return Ok(o);
+    }
+    let mut found = opts
+        .iter()
+        .filter(|o| !o.long.is_empty() && !name.is_empty() && o.long.starts_with(name));
+    match (found.next(), found.next()) {
+        (Some(o), None) => Ok(o),
+        (Some(_), Some(_)) => Err(format!("--{name} is ambiguous")),
+        _ => Err(format!("--{name} is not a known option")),
     }
 }
 
-/// The index of the command string of `sh -c STRING` (any shell in [`SHELLS`], flags such
-/// as `-lc`/`-ec` included), or `None` when the shell runs a script or reads stdin.
-#[must_use]
-pub fn shell_command_string(argv: &[String]) -> Option<usize> {
+/// Reads `w`'s options from `argv[1..]` as `getopt_long` would.
+fn parse(w: &'static Wrapper, argv: &[String]) -> Result<Parsed, String> {
+    let mut p = Parsed::default();
     let mut i = 1;
-    if program(argv.first()?) == "busybox" {
-        // `busybox sh -c ...`: the applet comes first.
-        if !SHELLS.contains(&program(argv.get(1)?)) {
-            return None;
-        }
-        i = 2;
-    } else if !SHELLS.contains(&program(argv.first()?)) {
-        return None;
-    }
-    let mut has_c = false;
     while let Some(a) = argv.get(i) {
         if a == "--" {
+            i += 1;
+            if w.permute {
+                p.operands.extend(i..argv.len());
+                i = argv.len();
+            }
+            break;
+        }
+        let is_option = (a.len() > 1 && a.starts_with('-')) || (a == "-" && w.dash);
+        if !is_option {
+            if w.permute {
+                p.operands.push(i);
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        if a == "-" {
+            p.given.push(('-', "", Value::None, i));
+            i += 1;
+            continue;
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            let at = i;
+            let (name, attached) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            let o = long_option(w.opts, name)?;
+            let value = match (o.arg, attached) {
+                (Arg::No, Some(_)) => return Err(format!("--{} takes no value", o.long)),
+                (Arg::No | Arg::Optional, None) => Value::None,
+                (_, Some(v)) => Value::Attached(v.to_string()),
+                (Arg::Required, None) => {
+                    i += 1;
+                    if i >= argv.len() {
+                        return Err(format!("--{} needs a value", o.long));
+                    }
+                    Value::Word(i)
+                }
+            };
+            p.given.push((o.short, o.long, value, at));
+            i += 1;
+            continue;
+        }
+        let cluster = &a[1..];
+        if w.numeric && cluster.bytes().all(|b| b.is_ascii_digit()) {
+            i += 1;
+            continue;
+        }
+        let word = i;
+        let mut chars = cluster.char_indices();
+        while let Some((at, c)) = chars.next() {
+            let Some(o) = w.opts.iter().find(|o| o.short != '\0' && o.short == c) else {
+                return Err(format!("-{c} is not a known option"));
+            };
+            let rest = &cluster[at + c.len_utf8()..];
+            match o.arg {
+                Arg::No => p.given.push((o.short, o.long, Value::None, word)),
+                Arg::Optional => {
+                    let v = if rest.is_empty() {
+                        Value::None
+                    } else {
+                        Value::Attached(rest.to_string())
+                    };
+                    p.given.push((o.short, o.long, v, word));
+                    break;
+                }
+                Arg::Required => {
+                    let v = if rest.is_empty() {
+                        i += 1;
+                        if i >= argv.len() {
+                            return Err(format!("-{c} needs a value"));
+                        }
+                        Value::Word(i)
+                    } else {
+                        Value::Attached(rest.to_string())
+                    };
+                    p.given.push((o.short, o.long, v, word));
+                    break;
+                }
+            }
+        }
+        i += 1;
+    }
+    p.end = i;
+    Ok(p)
+}
+
+/// What a wrapper command runs.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Inner {
+    /// `argv[start..]` is the inner command; `env` names the `NAME=value` words the wrapper
+    /// assigns.
+    Argv {
+        /// Index of the inner command's program.
+        start: usize,
+        /// Names assigned by the wrapper.
+        env: Vec<String>,
+    },
+    /// The word at this index is a command string run by a shell.
+    Word(usize),
+    /// The option value attached to the word at `index` (`--command=STRING`, `-cSTRING`) is
+    /// a command string.
+    Attached {
+        /// The word holding it.
+        index: usize,
+        /// The string.
+        text: String,
+    },
+    /// The words from this index, joined by spaces, are a command string.
+    Joined(usize),
+    /// `env -S STRING`: the string's words (split on spaces) stand for the words
+    /// `argv[1..=through]`; the command to analyse is `env` followed by them and the rest.
+    Split {
+        /// The words of the string.
+        words: Vec<String>,
+        /// The last word they replace.
+        through: usize,
+    },
+    /// The program reads commands from standard input.
+    Stdin,
+    /// The wrapper's arguments could not be followed (why).
+    Unknown(String),
+}
+
+/// What `argv` runs when its program is a wrapper; `None` when it is not one or runs nothing
+/// (`sudo -i`, `env` alone, `su`).
+#[must_use]
+pub fn unwrap(argv: &[String]) -> Option<Inner> {
+    let w = wrapper(argv.first()?)?;
+    let name = program(argv.first()?);
+    let p = match parse(w, argv) {
+        Ok(p) => p,
+        Err(why) => return Some(Inner::Unknown(format!("{name}: {why}"))),
+    };
+    if name == "env" {
+        if let Some((_, _, v, at)) = p.given.iter().find(|(s, _, _, _)| *s == 'S') {
+            let (through, text) = match v {
+                Value::Word(i) => (*i, argv.get(*i).cloned().unwrap_or_default()),
+                Value::Attached(t) => (*at, t.clone()),
+                Value::None => return Some(Inner::Unknown("env -S without a value".into())),
+            };
+            if text.contains(['\\', '\'', '"', '$', '#']) {
+                return Some(Inner::Unknown(
+                    "env -S with quotes, escapes or variables".into(),
+                ));
+            }
+            // Options before -S are kept by re-reading the words after it in their place.
+            let words = text.split_whitespace().map(String::from).collect();
+            return Some(Inner::Split { words, through });
+        }
+    }
+    let option_value = |c: char| {
+        p.given.iter().rev().find_map(|(s, _, v, at)| match v {
+            _ if *s != c => None,
+            Value::Word(i) => Some(Inner::Word(*i)),
+            Value::Attached(t) => Some(Inner::Attached {
+                index: *at,
+                text: t.clone(),
+            }),
+            Value::None => None,
+        })
+    };
+    let first_operand = if w.permute {
+        p.operands.first().copied().unwrap_or(argv.len())
+    } else {
+        p.end
+    };
+    let inner = match w.run {
+        Run::Argv {
+            operands,
+            assignments,
+        } => {
+            let mut i = first_operand + operands;
+            let mut env = Vec::new();
+            if assignments {
+                // Like `env` itself, any `NAME=value` word with a name counts (exported bash
+                // functions are named `BASH_FUNC_f%%`).
+                while let Some((n, _)) = argv.get(i).and_then(|a| a.split_once('=')) {
+                    if n.is_empty() || n.starts_with('-') {
+                        break;
+                    }
+                    env.push(n.to_string());
+                    i += 1;
+                }
+            }
+            Inner::Argv { start: i, env }
+        }
+        Run::Text {
+            option,
+            operands,
+            rest,
+        } => {
+            if let Some(found) = option_value(option) {
+                return Some(found);
+            }
+            let i = first_operand + operands;
+            let o = w.opts.iter().find(|o| o.short == option);
+            let long = o.map_or("", |o| o.long);
+            match argv.get(i).map(String::as_str) {
+                Some(a)
+                    if a == format!("-{option}")
+                        || (!long.is_empty() && a == format!("--{long}")) =>
+                {
+                    Inner::Word(i + 1)
+                }
+                _ => match rest {
+                    Rest::Argv => Inner::Argv {
+                        start: i,
+                        env: Vec::new(),
+                    },
+                    Rest::Joined => Inner::Joined(i),
+                    Rest::Stdin => Inner::Stdin,
+                    Rest::Nothing => return None,
+                },
+            }
+        }
+        Run::Joined { exec } => {
+            if p.given.iter().any(|(s, _, _, _)| *s == exec) {
+                Inner::Argv {
+                    start: first_operand,
+                    env: Vec::new(),
+                }
+            } else {
+                Inner::Joined(first_operand)
+            }
+        }
+    };
+    match &inner {
+        Inner::Argv { start, .. } | Inner::Word(start) | Inner::Joined(start)
+            if *start >= argv.len() =>
+        {
+            None
+        }
+        _ => Some(inner),
+    }
+}
+
+/// How a shell invocation runs commands.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Shell {
+    /// `-c`: the word at this index is the command string.
+    String(usize),
+    /// It runs the script file at this index (not analysed).
+    Script(usize),
+    /// It reads commands from standard input.
+    Stdin,
+    /// Its options could not be followed.
+    Unknown(String),
+}
+
+/// Long options of bash and its kin that take a value.
+const SHELL_LONG_VALUES: &[&str] = &["--rcfile", "--init-file"];
+
+/// How `argv` runs commands when its program is a shell in [`SHELLS`], or `None`.
+///
+/// Options are read as bash reads them: long options first (`--rcfile FILE` and
+/// `--init-file FILE` take a value), then clusters of `-`/`+` letters in which each `o` or `O`
+/// takes the next word (`-eo pipefail`); `--` or a lone `-` ends the options. With `c`
+/// among them, the first operand is the command string; `-s` or no operand means standard
+/// input.
+#[must_use]
+pub fn shell_invocation(argv: &[String]) -> Option<Shell> {
+    if !SHELLS.contains(&program(argv.first()?)) {
+        return None;
+    }
+    let mut i = 1;
+    let mut has_c = false;
+    let mut has_s = false;
+    while let Some(a) = argv.get(i) {
+        if a == "--" || a == "-" {
             i += 1;
             break;
         }
-        if a == "-o" || a == "+o" || a == "-O" || a == "+O" {
-            i += 2;
+        if let Some(long) = a.strip_prefix("--") {
+            i += if SHELL_LONG_VALUES.iter().any(|l| &l[2..] == long) {
+                2
+            } else {
+                1
+            };
             continue;
         }
-        if let Some(flags) = a.strip_prefix('-').or_else(|| a.strip_prefix('+')) {
-            if !flags.starts_with('-') && flags.contains('c') {
-                has_c = true;
+        let Some(flags) = a.strip_prefix('-').or_else(|| a.strip_prefix('+')) else {
+            break;
+        };
+        if flags.is_empty() {
+            break;
+        }
+        let mut takes = 0;
+        for c in flags.chars() {
+            match c {
+                'c' => has_c = true,
+                's' => has_s = true,
+                'o' | 'O' => takes += 1,
+                c if c.is_ascii_alphabetic() => {}
+                other => return Some(Shell::Unknown(format!("the shell option {other:?}"))),
             }
-            i += 1;
-            continue;
         }
-        break;
+        i += 1 + takes;
     }
-    (has_c && i < argv.len()).then_some(i)
+    Some(if has_c {
+        if i < argv.len() {
+            Shell::String(i)
+        } else {
+            Shell::Unknown("a shell -c without a command string".into())
+        }
+    } else if has_s || i >= argv.len() {
+        Shell::Stdin
+    } else {
+        Shell::Script(i)
+    })
 }
 
-/// Whether a shell in `argv` reads its commands from standard input (no `-c` string and no
-/// script operand), where the analysis cannot see them.
+/// The index of the command string of `sh -c STRING`, if `argv` is one.
 #[must_use]
-pub fn shell_reads_stdin(argv: &[String]) -> bool {
-    let Some(first) = argv.first() else {
-        return false;
-    };
-    let mut i = 1;
-    if program(first) == "busybox" {
-        if !argv.get(1).is_some_and(|a| SHELLS.contains(&program(a))) {
-            return false;
-        }
-        i = 2;
-    } else if !SHELLS.contains(&program(first)) {
-        return false;
+pub fn shell_command_string(argv: &[String]) -> Option<usize> {
+    match shell_invocation(argv)? {
+        Shell::String(i) => Some(i),
+        _ => None,
     }
-    if shell_command_string(argv).is_some() {
-        return false;
-    }
-    while let Some(a) = argv.get(i) {
-        if a == "--" {
-            return argv.get(i + 1).is_none();
-        }
-        if a == "-o" || a == "+o" || a == "-O" || a == "+O" {
-            i += 2;
-            continue;
-        }
-        if a.starts_with('-') || a.starts_with('+') {
-            if !a.starts_with("--") && a.contains('s') {
-                return true;
-            }
-            i += 1;
-            continue;
-        }
-        return false;
-    }
-    true
 }
 
 /// The `[start, end)` argv slices `find` runs with `-exec`, `-execdir`, `-ok` and `-okdir`.
@@ -340,6 +1482,41 @@ pub fn find_exec_ranges(argv: &[String]) -> Vec<(usize, usize)> {
     out
 }
 
+/// What the example `cmd` (split on spaces) runs, in the examples' notation.
+fn example_result(cmd: &str) -> Option<String> {
+    let argv: Vec<String> = cmd.split(' ').map(String::from).collect();
+    let mut argv = argv;
+    for _ in 0..4 {
+        match unwrap(&argv)? {
+            Inner::Argv { start, .. } => return Some(argv.get(start..)?.join(" ")),
+            Inner::Word(i) => return argv.get(i).cloned(),
+            Inner::Attached { text, .. } => return Some(text),
+            Inner::Joined(i) => return Some(argv.get(i..)?.join(" ")),
+            Inner::Split { words, through } => {
+                let mut next = vec![argv.first()?.clone()];
+                next.extend(words);
+                next.extend(argv.get(through + 1..)?.iter().cloned());
+                argv = next;
+            }
+            Inner::Stdin | Inner::Unknown(_) => return None,
+        }
+    }
+    None
+}
+
+/// Whether every wrapper's examples hold (checked once; the analysis fails closed if not).
+#[must_use]
+pub fn tables_hold() -> bool {
+    static HOLD: OnceLock<bool> = OnceLock::new();
+    *HOLD.get_or_init(|| {
+        WRAPPERS.iter().all(|w| {
+            w.examples
+                .iter()
+                .all(|(cmd, want)| example_result(cmd).as_deref() == *want)
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -349,30 +1526,50 @@ mod tests {
     }
 
     #[test]
+    fn every_wrapper_example_holds() {
+        for w in WRAPPERS {
+            assert!(!w.examples.is_empty(), "{:?} has no examples", w.names);
+            for (cmd, want) in w.examples {
+                assert_eq!(example_result(cmd).as_deref(), *want, "{cmd}");
+            }
+            for o in w.opts {
+                assert!(o.short != '\0' || !o.long.is_empty(), "{:?}", w.names);
+            }
+        }
+        assert!(tables_hold());
+    }
+
+    #[test]
+    fn long_options_abbreviate_only_uniquely() {
+        let timeout = wrapper("timeout").map(|w| w.opts).unwrap_or_default();
+        assert_eq!(long_option(timeout, "sig").map(|o| o.short), Ok('s'));
+        assert_eq!(long_option(timeout, "signal").map(|o| o.short), Ok('s'));
+        assert!(long_option(timeout, "x").is_err());
+        let env = wrapper("env").map(|w| w.opts).unwrap_or_default();
+        // --ignore-environment and --ignore-signal share "--ignore".
+        assert!(long_option(env, "ignore").is_err());
+    }
+
+    #[test]
     fn wrappers_find_their_inner_command() {
-        assert_eq!(unwrap(&v("timeout 5 sudo x")).map(|u| u.start), Some(2));
-        assert_eq!(
-            unwrap(&v("timeout -s KILL 5 make")).map(|u| u.start),
-            Some(4)
-        );
-        assert_eq!(
-            unwrap(&v("env -i FOO=1 PATH=/x ls")).map(|u| u.start),
-            Some(4)
-        );
-        assert_eq!(
-            unwrap(&v("env FOO=1 ls")).map(|u| u.env),
-            Some(vec!["FOO".to_string()])
-        );
-        assert_eq!(unwrap(&v("nice -n 10 make")).map(|u| u.start), Some(3));
-        assert_eq!(unwrap(&v("sudo -u root rm x")).map(|u| u.start), Some(3));
-        assert_eq!(
-            unwrap(&v("xargs -n 1 -I {} rm {}")).map(|u| u.start),
-            Some(5)
-        );
+        let start = |s: &str| match unwrap(&v(s)) {
+            Some(Inner::Argv { start, .. }) => Some(start),
+            _ => None,
+        };
+        assert_eq!(start("timeout 5 sudo x"), Some(2));
+        assert_eq!(start("timeout -s KILL 5 make"), Some(4));
+        assert_eq!(start("env -i FOO=1 PATH=/x ls"), Some(4));
+        assert_eq!(start("nice -n 10 make"), Some(3));
+        assert_eq!(start("sudo -u root rm x"), Some(3));
+        assert_eq!(start("xargs -n 1 -I {} rm {}"), Some(5));
         assert_eq!(unwrap(&v("sudo -i")), None);
-        assert_eq!(unwrap(&v("coproc sudo id")).map(|u| u.start), Some(1));
-        assert_eq!(unwrap(&v("pkexec rm x")).map(|u| u.start), Some(1));
+        assert_eq!(start("coproc sudo id"), Some(1));
+        assert_eq!(start("pkexec rm x"), Some(1));
         assert_eq!(unwrap(&v("ls -la")), None);
+        assert!(matches!(
+            unwrap(&v("env FOO=1 ls")),
+            Some(Inner::Argv { env, .. }) if env == ["FOO"]
+        ));
     }
 
     #[test]
@@ -380,8 +1577,16 @@ mod tests {
         assert_eq!(shell_command_string(&v("bash -c x")), Some(2));
         assert_eq!(shell_command_string(&v("/bin/sh -lc x")), Some(2));
         assert_eq!(shell_command_string(&v("bash -o pipefail -c x")), Some(4));
+        assert_eq!(shell_command_string(&v("bash -eo pipefail -c x")), Some(4));
+        assert_eq!(shell_command_string(&v("bash --rcfile F -c x")), Some(4));
+        assert_eq!(shell_command_string(&v("rbash -c x")), Some(2));
         assert_eq!(shell_command_string(&v("bash script.sh")), None);
-        assert_eq!(shell_command_string(&v("busybox sh -c x")), Some(3));
+        assert_eq!(
+            shell_invocation(&v("bash script.sh")),
+            Some(Shell::Script(1))
+        );
+        assert_eq!(shell_invocation(&v("bash -s x")), Some(Shell::Stdin));
+        assert_eq!(shell_invocation(&v("bash --norc")), Some(Shell::Stdin));
         assert_eq!(
             find_exec_ranges(&v("find . -exec rm {} ; -print")),
             vec![(3, 5)]

@@ -1,0 +1,146 @@
+// The adversarial shell corpus (fixtures/policy-adversarial.tsv): hostile command lines, one
+// class per bypass the analysis closed (code bash evaluates where a parser walk can miss it,
+// environment prefixes that run code, wrapper option spellings, spellings of the command name,
+// gaps in the default rules) and harmless look-alikes. Every case gets its exact verdict, none
+// runs without approval under `allowRulesSkipApproval`, and each executable case is run by
+// real bash in a scratch directory, with stub programs, to prove what it executes.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { evaluateCommandRules, explainCommand, createCodingApprovalPolicy } from '../lib/coding-tools/security.mjs'
+
+const RULES = [
+  { pattern: /^(cat|echo|ls|true|grep|printf)\b/, action: 'allow' },
+  { pattern: 'git status', action: 'allow' },
+  { pattern: 'touch', action: 'deny', reason: 'no touching' },
+]
+
+function loadCorpus() {
+  const text = fs.readFileSync(new URL('./fixtures/policy-adversarial.tsv', import.meta.url), 'utf8')
+  return text
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => {
+      const [expected, runs] = l.split('\t', 2)
+      const raw = l.slice(expected.length + runs.length + 2)
+      const command = raw.replace(/\\(n|\\)/g, (_, c) => (c === 'n' ? '\n' : '\\'))
+      return { expected, runs, command }
+    })
+}
+
+const corpus = loadCorpus()
+
+test('the adversarial corpus covers every class and verdict', () => {
+  assert.ok(corpus.length >= 100, `${corpus.length} cases`)
+  for (const v of ['allow', 'requireApproval', 'deny']) assert.ok(corpus.filter((c) => c.expected === v).length >= 10, v)
+  assert.ok(corpus.filter((c) => c.runs !== '-').length >= 50)
+})
+
+test('every adversarial case gets its verdict (0 bypasses, 0 false denials)', () => {
+  const wrong = []
+  for (const c of corpus) {
+    const got = evaluateCommandRules(c.command, RULES).action
+    if (got !== c.expected) wrong.push({ command: c.command, expected: c.expected, got, why: explainCommand(c.command, { rules: RULES }).unsupported })
+  }
+  assert.deepEqual(wrong, [])
+})
+
+test('with allowRulesSkipApproval, only the allow cases run without approval', async () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'prism-adv-')))
+  try {
+    let asked = 0
+    let allowed = 0
+    const policy = createCodingApprovalPolicy({ roots: [root], commandRules: RULES, allowRulesSkipApproval: true, approve: () => (asked++, false) })
+    for (const c of corpus) {
+      const d = await policy.check({ kind: 'shell', operation: 'exec', command: c.command, paths: [root], metadata: { cwd: root } })
+      // Only an allow case may run without a person (one no host rule covers still asks).
+      if (d.allowed) allowed++
+      assert.ok(!d.allowed || c.expected === 'allow', c.command)
+    }
+    assert.ok(asked > 0)
+    assert.ok(allowed >= 8, `${allowed} allowed`)
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+})
+
+const which = (name) => spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim()
+const STUBS = ['hidden', 'sudo', 'touch', 'id', 'curl', 'wget']
+
+test('real bash runs what the corpus says each case runs', (t) => {
+  const bash = which('bash')
+  if (!bash) {
+    if (process.env.PRISM_REQUIRE_OPTIONAL === '1') assert.fail('bash is required')
+    t.skip('bash not found: install bash to run the corpus through it')
+    return
+  }
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'prism-adv-bash-')))
+  try {
+    const bin = path.join(dir, 'bin')
+    fs.mkdirSync(bin)
+    const log = path.join(dir, 'log')
+    for (const name of STUBS) {
+      // Each stub records that it ran; curl and wget print a script that runs `hidden`.
+      const body = name === 'curl' || name === 'wget' ? 'echo hidden' : ''
+      fs.writeFileSync(path.join(bin, name), `#!/bin/sh\necho "$(basename "$0") $*" >> "$LOG"\n${body}\n`, { mode: 0o755 })
+    }
+    const work = path.join(dir, 'work')
+    fs.mkdirSync(work)
+    const git = which('git')
+    if (git) {
+      fs.writeFileSync(path.join(work, 'a'), 'a')
+      spawnSync(git, ['-c', 'init.defaultBranch=main', 'init', '-q'], { cwd: work })
+      spawnSync(git, ['add', 'a'], { cwd: work })
+    }
+    const env = { PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`, HOME: dir, LOG: log, SHELL: bash, LANG: 'C' }
+    const missing = new Set()
+    let ran = 0
+    for (const c of corpus) {
+      if (c.runs === '-') continue
+      const needs = ['git', 'script', 'rbash', 'python3', 'flock', 'setsid', 'stdbuf', 'timeout'].filter((tool) => new RegExp(`(^|[\\s;|(])${tool}\\b`).test(c.command))
+      const absent = needs.filter((tool) => !which(tool))
+      if (absent.length) {
+        absent.forEach((a) => missing.add(a))
+        continue
+      }
+      fs.rmSync(log, { force: true })
+      const r = spawnSync(bash, ['-c', c.command], { cwd: work, env, encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'pipe'] })
+      assert.notEqual(r.signal, 'SIGTERM', `timed out: ${c.command}`)
+      const lines = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n') : []
+      const stub = c.runs.replace(/^!/, '')
+      const didRun = lines.some((l) => l === stub || l.startsWith(`${stub} `))
+      assert.equal(didRun, !c.runs.startsWith('!'), `${c.command}: log ${JSON.stringify(lines)} stderr ${r.stderr}`)
+      ran++
+    }
+    if (missing.size) {
+      const msg = `cases skipped: ${[...missing].join(', ')} not installed`
+      if (process.env.PRISM_REQUIRE_OPTIONAL === '1') assert.fail(msg)
+      t.diagnostic(msg)
+    }
+    assert.ok(ran >= 40, `${ran} cases ran`)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a long hostile command is analysed off the JS thread and never crashes', async () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'prism-adv-long-')))
+  try {
+    const policy = createCodingApprovalPolicy({ roots: [root], commandRules: RULES, allowRulesSkipApproval: true, approve: () => false })
+    for (const [open, close] of [['$(', ')'], ['<(', ')'], ['${a:-$(', ')}'], ['$((', '))'], ['"$(', ')"']]) {
+      const n = Math.floor((256 * 1024 - 64) / (open.length + close.length))
+      const command = `echo ${open.repeat(n)}x${close.repeat(n)}`
+      // Over the async threshold: the check analyses on the native blocking pool.
+      const d = await policy.check({ kind: 'shell', operation: 'exec', command, paths: [root] })
+      assert.deepEqual(d, { allowed: false, reason: 'approval denied' }, open)
+      const e = explainCommand(command, { rules: RULES })
+      assert.equal(e.action, 'requireApproval', open)
+      assert.match(e.unsupported, /nested more than \d+ levels|could not follow|does not parse/, open)
+    }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+})

@@ -1,0 +1,279 @@
+//! Fuzzing the shell analysis: random bytes and structured hostile command lines (deep
+//! nesting, heredocs, quotes, wrappers, continuations) must never panic or overflow the stack,
+//! and the work and output of each case stay within the analysis caps.
+
+mod common;
+
+use prism_engine::limits::{
+    POLICY_ANALYSIS_MAX_COMMAND_BYTES, POLICY_ANALYSIS_MAX_OUTPUT_BYTES, POLICY_ANALYSIS_MAX_PARTS,
+};
+use prism_engine::policy::shell::analyze;
+
+/// Fragments that open or close the constructs bash nests, or that the analysis treats
+/// specially.
+const FRAGMENTS: &[&str] = &[
+    "$(",
+    ")",
+    "`",
+    "\\`",
+    "\"",
+    "'",
+    "${a:-",
+    "}",
+    "${x[",
+    "]",
+    "$((",
+    "))",
+    "$[",
+    "<(",
+    ">(",
+    "(",
+    "((",
+    "{ ",
+    "; }",
+    "[[ ",
+    " -eq ",
+    " ]]",
+    "a[",
+    "<<EOF\n",
+    "<<-EOF\n\t",
+    "<<'EOF'\n",
+    "\nEOF\n",
+    "\\\n",
+    "\n",
+    " ",
+    "\t",
+    ";",
+    "|",
+    "||",
+    "&&",
+    "&",
+    "#",
+    "x=",
+    "sudo ",
+    "id",
+    "rm -rf / ",
+    "chmod 777 ",
+    "curl x | sh",
+    "> /dev/sda",
+    "env -S ",
+    "env - ",
+    "timeout -vk 1 5 ",
+    "script -qc ",
+    "bash --rcfile F -c ",
+    "sh -c ",
+    "eval -- ",
+    "trap ",
+    "xargs ",
+    "find . -exec ",
+    " \\;",
+    "nice -5 ",
+    "su -c ",
+    "watch ",
+    "flock f -c ",
+    "if true; then ",
+    "; fi",
+    "for i in 1; do ",
+    "; done",
+    "case x in y) ",
+    ";; esac",
+    "f() { ",
+    "$'\\x41'",
+    "*",
+    "?",
+    "{a,b}",
+    "\u{202e}",
+    "é",
+    "\0",
+    "GIT_CONFIG_COUNT=1 ",
+    "LD_PRELOAD=x ",
+];
+
+/// Opener/closer pairs for deep nesting.
+const NESTS: &[(&str, &str)] = &[
+    ("$(", ")"),
+    ("\"$(", ")\""),
+    ("<(", ")"),
+    ("${a:-$(", ")}"),
+    ("$((", "))"),
+    ("(", ")"),
+    ("{ ", "; }"),
+    ("`", "`"),
+    ("bash -c '", "'"),
+    ("eval \"", "\""),
+    ("[[ ", " ]]"),
+    ("((", "))"),
+    ("if true; then ", "; fi"),
+    ("x=$(", ")"),
+    ("a[", "]"),
+];
+
+fn random_bytes(rng: &mut fastrand::Rng) -> String {
+    let n = rng.usize(0..512);
+    let bytes: Vec<u8> = (0..n)
+        .map(|_| {
+            if rng.bool() {
+                rng.u8(0x20..0x7f)
+            } else {
+                *rng.choice(b"$()`\"'{}[]<>|&;\\\n \t#=*?!").unwrap_or(&b' ')
+            }
+        })
+        .collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+fn fragments(rng: &mut fastrand::Rng) -> String {
+    let n = rng.usize(1..200);
+    let mut s = String::new();
+    for _ in 0..n {
+        s.push_str(rng.choice(FRAGMENTS).copied().unwrap_or(" "));
+    }
+    s
+}
+
+fn nested(rng: &mut fastrand::Rng) -> String {
+    let (open, close) = rng.choice(NESTS).copied().unwrap_or(("(", ")"));
+    let per = open.len() + close.len();
+    // Up to the command cap: the depth that used to overflow the stack (thousands) included.
+    let max = (POLICY_ANALYSIS_MAX_COMMAND_BYTES - 64) / per;
+    let depth = if rng.u8(..4) == 0 {
+        max
+    } else {
+        rng.usize(0..max.min(3000))
+    };
+    let inner = rng.choice(["sudo id", "x", "1", "rm -rf ~"]).unwrap_or("x");
+    let closed = rng.u8(..8) != 0;
+    let mut s = String::with_capacity(depth * per + 16);
+    s.push_str("echo ");
+    for _ in 0..depth {
+        s.push_str(open);
+    }
+    s.push_str(inner);
+    if closed {
+        for _ in 0..depth {
+            s.push_str(close);
+        }
+    }
+    s
+}
+
+fn wrappers(rng: &mut fastrand::Rng) -> String {
+    const W: &[&str] = &[
+        "env -i ",
+        "env -S ",
+        "env - ",
+        "timeout -k1 5 ",
+        "nice -n 3 ",
+        "nohup ",
+        "sudo -u r ",
+        "xargs -0 ",
+        "stdbuf -oL ",
+        "setsid -w ",
+        "chroot / ",
+        "taskset 1 ",
+        "script -qc ",
+        "su -c ",
+        "flock f ",
+        "watch -n1 ",
+        "busybox ",
+        "command -p ",
+        "exec -a x ",
+        "time -p ",
+        "strace -f ",
+        "bash -c ",
+        "sh -ec ",
+        "eval ",
+        "trap ",
+        "--",
+        "-x ",
+        "--nope ",
+        "A=1 ",
+    ];
+    let n = rng.usize(1..40);
+    let mut s = String::new();
+    for _ in 0..n {
+        s.push_str(rng.choice(W).copied().unwrap_or(""));
+    }
+    s.push_str("sudo id");
+    s
+}
+
+fn heredocs(rng: &mut fastrand::Rng) -> String {
+    let mut s = String::from("cat");
+    let n = rng.usize(1..20);
+    for i in 0..n {
+        let q = rng.choice(["", "'", "\""]).unwrap_or("");
+        let dash = if rng.bool() { "-" } else { "" };
+        s.push_str(&format!(" <<{dash}{q}E{i}{q}"));
+    }
+    s.push('\n');
+    for i in 0..n {
+        for _ in 0..rng.usize(0..5) {
+            s.push_str(
+                rng.choice([
+                    "\t$(sudo id)",
+                    "  `id`",
+                    "${x:-`id`}",
+                    "plain",
+                    "\\$(x)",
+                    "'$(y)'",
+                ])
+                .unwrap_or(""),
+            );
+            s.push('\n');
+        }
+        if rng.u8(..6) != 0 {
+            s.push_str(&format!("E{i}\n"));
+        }
+    }
+    s
+}
+
+#[test]
+fn shell_analysis_never_panics_and_stays_bounded() {
+    // A small stack: the analysis must bound its recursion itself.
+    let worker = std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(|| {
+            common::fuzz::run("shell_analysis", |rng| {
+                let cmd = match rng.u8(..5) {
+                    0 => random_bytes(rng),
+                    1 => fragments(rng),
+                    2 => nested(rng),
+                    3 => wrappers(rng),
+                    _ => heredocs(rng),
+                };
+                let a = analyze(&cmd);
+                assert!(
+                    a.parts.len() <= POLICY_ANALYSIS_MAX_PARTS + 64,
+                    "{} parts",
+                    a.parts.len()
+                );
+                let text: usize = a
+                    .parts
+                    .iter()
+                    .map(|p| p.text.len() + p.argv.iter().map(String::len).sum::<usize>())
+                    .sum();
+                assert!(
+                    text <= POLICY_ANALYSIS_MAX_OUTPUT_BYTES,
+                    "{text} bytes reported"
+                );
+                // Every default deny found is a known rule id.
+                for id in a.denies() {
+                    assert!(
+                        prism_engine::policy::deny_rules::DEFAULT_DENY_RULES
+                            .iter()
+                            .any(|r| r.id == id),
+                        "{id}"
+                    );
+                }
+                // The JSON the binding hands over is produced for every case.
+                let json = prism_engine::policy::analyze_json(&cmd);
+                assert!(json.starts_with('{'));
+            })
+        });
+    match worker.map(std::thread::JoinHandle::join) {
+        Ok(Ok(n)) => assert!(n > 0),
+        _ => panic!("the fuzz worker failed (see the replay line above)"),
+    }
+}
