@@ -616,7 +616,7 @@ export interface NativeValidationIssue {
 
 /**
  * The approval policy's fixed numbers, from the engine's limits: `[approvalTimeoutMs default,
- * approval cache entries]`.
+ * approval cache entries, command length analysed off the JS thread]`.
  */
 export declare function policyApprovalLimits(): Array<number>
 

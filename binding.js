@@ -843,6 +843,7 @@ module.exports.NativeMcpHostClient = nativeBinding.NativeMcpHostClient
 module.exports.NativeMcpHostListing = nativeBinding.NativeMcpHostListing
 module.exports.NativeToolFilter = nativeBinding.NativeToolFilter
 module.exports.analyzeShellCommand = nativeBinding.analyzeShellCommand
+module.exports.analyzeShellCommandAsync = nativeBinding.analyzeShellCommandAsync
 module.exports.blockedOutcome = nativeBinding.blockedOutcome
 module.exports.checkToolCall = nativeBinding.checkToolCall
 module.exports.codingEdit = nativeBinding.codingEdit
