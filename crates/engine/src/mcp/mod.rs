@@ -1,8 +1,10 @@
 //! The MCP client bridge on `rmcp`: remote tools as ordinary tool definitions.
 //!
 //! - [`session`]: one connected server (stdio or Streamable HTTP), listing and calls.
+//! - [`frame`]: our bounded framing of the stdio stream ahead of rmcp.
 //! - [`stdio`]: the server process in its own process group, ended as a whole.
 //! - [`http`]: URL, origin and address checks, DNS pinning, the bounded HTTP client.
+//! - [`http_client`]: the framer's checks over rmcp's reqwest client.
 //! - [`catalogue`]: `tools/list` pages within every bound.
 //! - [`call_result`]: a raw call result (or failure) as a prism `ToolResult`.
 //! - [`content`]: MCP content blocks as prism content blocks within a byte budget.
@@ -14,7 +16,9 @@ pub mod call_result;
 pub mod catalogue;
 pub mod content;
 pub mod error;
+pub mod frame;
 pub mod http;
+pub mod http_client;
 pub mod measure;
 pub mod options;
 pub mod session;
