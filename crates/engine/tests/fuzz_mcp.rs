@@ -17,17 +17,48 @@ use rmcp::model::RequestId;
 use serde_json::{json, Map, Value};
 
 const KEYS: &[&str] = &[
-    "type", "text", "data", "mimeType", "resource", "uri", "blob", "content", "isError",
-    "structuredContent", "toolResult", "name", "size", "annotations", "tools", "nextCursor",
-    "inputSchema", "description", "id", "result", "error", "code", "message", "jsonrpc",
+    "type",
+    "text",
+    "data",
+    "mimeType",
+    "resource",
+    "uri",
+    "blob",
+    "content",
+    "isError",
+    "structuredContent",
+    "toolResult",
+    "name",
+    "size",
+    "annotations",
+    "tools",
+    "nextCursor",
+    "inputSchema",
+    "description",
+    "id",
+    "result",
+    "error",
+    "code",
+    "message",
+    "jsonrpc",
 ];
-const TYPES: &[&str] = &["text", "image", "audio", "resource", "resource_link", "other", ""];
+const TYPES: &[&str] = &[
+    "text",
+    "image",
+    "audio",
+    "resource",
+    "resource_link",
+    "other",
+    "",
+];
 
 fn string(rng: &mut fastrand::Rng) -> String {
     match rng.u8(..10) {
         0 => "x".repeat(rng.usize(..300_000)),
         1 => "\u{202E}\0\n\"\\é😀".repeat(rng.usize(..50)),
-        2 => (0..rng.usize(..40)).map(|_| char::from(rng.u8(..128))).collect(),
+        2 => (0..rng.usize(..40))
+            .map(|_| char::from(rng.u8(..128)))
+            .collect(),
         3 => TYPES[rng.usize(..TYPES.len())].to_owned(),
         4 => "iVBORw0KGgo=".repeat(rng.usize(..100)),
         _ => KEYS[rng.usize(..KEYS.len())].to_owned(),
@@ -55,7 +86,11 @@ fn value(rng: &mut fastrand::Rng, depth: usize) -> Value {
     if rng.u8(..40) == 0 {
         let mut v = json!(0);
         for _ in 0..rng.usize(..200) {
-            v = if rng.bool() { json!([v]) } else { json!({"a": v}) };
+            v = if rng.bool() {
+                json!([v])
+            } else {
+                json!({"a": v})
+            };
         }
         return v;
     }
@@ -66,15 +101,27 @@ fn value(rng: &mut fastrand::Rng, depth: usize) -> Value {
         3 => json!(rng.f64() * 1e300),
         4 | 5 => Value::String(string(rng)),
         6 | 7 => {
-            let n = if rng.u8(..20) == 0 { rng.usize(..5_000) } else { rng.usize(..6) };
+            let n = if rng.u8(..20) == 0 {
+                rng.usize(..5_000)
+            } else {
+                rng.usize(..6)
+            };
             Value::Array((0..n).map(|_| value(rng, depth + 1)).collect())
         }
         8 => block(rng, depth + 1),
         _ => {
-            let n = if rng.u8(..20) == 0 { rng.usize(..5_000) } else { rng.usize(..6) };
+            let n = if rng.u8(..20) == 0 {
+                rng.usize(..5_000)
+            } else {
+                rng.usize(..6)
+            };
             let mut m = Map::new();
             for i in 0..n {
-                let k = if rng.bool() { KEYS[rng.usize(..KEYS.len())].to_owned() } else { format!("k{i}") };
+                let k = if rng.bool() {
+                    KEYS[rng.usize(..KEYS.len())].to_owned()
+                } else {
+                    format!("k{i}")
+                };
                 m.insert(k, value(rng, depth + 1));
             }
             Value::Object(m)
@@ -86,9 +133,15 @@ fn value(rng: &mut fastrand::Rng, depth: usize) -> Value {
 fn block(rng: &mut fastrand::Rng, depth: usize) -> Value {
     let mut m = Map::new();
     m.insert("type".into(), json!(TYPES[rng.usize(..TYPES.len())]));
-    for k in ["text", "data", "mimeType", "uri", "blob", "name", "size", "resource"] {
+    for k in [
+        "text", "data", "mimeType", "uri", "blob", "name", "size", "resource",
+    ] {
         if rng.bool() {
-            let v = if rng.bool() { Value::String(string(rng)) } else { value(rng, depth + 1) };
+            let v = if rng.bool() {
+                Value::String(string(rng))
+            } else {
+                value(rng, depth + 1)
+            };
             m.insert(k.into(), v);
         }
     }
@@ -101,8 +154,23 @@ fn result(rng: &mut fastrand::Rng) -> Value {
     }
     let mut m = Map::new();
     let n = rng.usize(..20);
-    let content: Vec<Value> = (0..n).map(|_| if rng.u8(..4) == 0 { value(rng, 1) } else { block(rng, 2) }).collect();
-    m.insert("content".into(), if rng.u8(..10) == 0 { value(rng, 1) } else { Value::Array(content) });
+    let content: Vec<Value> = (0..n)
+        .map(|_| {
+            if rng.u8(..4) == 0 {
+                value(rng, 1)
+            } else {
+                block(rng, 2)
+            }
+        })
+        .collect();
+    m.insert(
+        "content".into(),
+        if rng.u8(..10) == 0 {
+            value(rng, 1)
+        } else {
+            Value::Array(content)
+        },
+    );
     for k in ["isError", "structuredContent", "toolResult"] {
         if rng.u8(..3) == 0 {
             m.insert(k.into(), value(rng, 1));
@@ -136,7 +204,10 @@ fn fuzz_mcp_content_and_results() {
         if let Some(content) = raw.get("content").and_then(Value::as_array) {
             let budget = l.max_result_bytes;
             let mapped = map_content(content, budget);
-            assert!(mapped.bytes_used <= budget, "mapped content stays within its budget");
+            assert!(
+                mapped.bytes_used <= budget,
+                "mapped content stays within its budget"
+            );
             let summary = summarize_content(content, 8192.min(budget));
             assert!(summary.len() as u64 <= 8192.min(budget));
         }
@@ -146,7 +217,11 @@ fn fuzz_mcp_content_and_results() {
             assert!(msg.len() as u64 <= 8192.min(l.max_result_bytes));
         }
         let mut catalogue = CatalogueBuilder::new(l);
-        let page = if rng.bool() { json!({"tools": [value(rng, 2), block(rng, 2)], "nextCursor": value(rng, 1)}) } else { value(rng, 0) };
+        let page = if rng.bool() {
+            json!({"tools": [value(rng, 2), block(rng, 2)], "nextCursor": value(rng, 1)})
+        } else {
+            value(rng, 0)
+        };
         if catalogue.add_page(&page).is_ok() {
             for t in catalogue.finish() {
                 assert!(!t.name.chars().any(|c| c.is_control()));
@@ -162,16 +237,37 @@ fn stream(rng: &mut fastrand::Rng) -> Vec<u8> {
             0 => {
                 // Deep nesting far past serde's recursion limit.
                 let d = rng.usize(..100_000);
-                let (open, close) = if rng.bool() { ("[", "]") } else { ("{\"a\":", "}") };
-                format!("{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{}0{}}}", rng.u8(..4), open.repeat(d), close.repeat(d)).into_bytes()
+                let (open, close) = if rng.bool() {
+                    ("[", "]")
+                } else {
+                    ("{\"a\":", "}")
+                };
+                format!(
+                    "{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{}0{}}}",
+                    rng.u8(..4),
+                    open.repeat(d),
+                    close.repeat(d)
+                )
+                .into_bytes()
             }
-            1 => (0..rng.usize(..2_000)).map(|_| rng.u8(..)).filter(|b| *b != b'\n').collect(),
+            1 => (0..rng.usize(..2_000))
+                .map(|_| rng.u8(..))
+                .filter(|b| *b != b'\n')
+                .collect(),
             2 => {
-                let error = json!({"code": value(rng, 2), "message": value(rng, 2), "data": value(rng, 2)});
-                serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": value(rng, 1), "error": error})).unwrap_or_default()
+                let error =
+                    json!({"code": value(rng, 2), "message": value(rng, 2), "data": value(rng, 2)});
+                serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": value(rng, 1), "error": error}))
+                    .unwrap_or_default()
             }
-            3 => serde_json::to_vec(&json!({"jsonrpc": "2.0", "method": string(rng), "params": value(rng, 1)})).unwrap_or_default(),
-            _ => serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": rng.u8(..4), "result": result(rng)})).unwrap_or_default(),
+            3 => serde_json::to_vec(
+                &json!({"jsonrpc": "2.0", "method": string(rng), "params": value(rng, 1)}),
+            )
+            .unwrap_or_default(),
+            _ => serde_json::to_vec(
+                &json!({"jsonrpc": "2.0", "id": rng.u8(..4), "result": result(rng)}),
+            )
+            .unwrap_or_default(),
         };
         // Mutations: cut it, or flip a few bytes.
         if rng.u8(..4) == 0 && !line.is_empty() {

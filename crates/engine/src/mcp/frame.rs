@@ -19,7 +19,9 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use rmcp::model::{ErrorCode, ErrorData, JsonRpcError, JsonRpcMessage, JsonRpcVersion2_0, RequestId};
+use rmcp::model::{
+    ErrorCode, ErrorData, JsonRpcError, JsonRpcMessage, JsonRpcVersion2_0, RequestId,
+};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::RoleClient;
@@ -509,7 +511,10 @@ impl FrameState {
                             Err(e) => {
                                 let reason = e.to_string();
                                 let reason = super::content::truncate_utf8(&reason, 200).to_owned();
-                                (McpError::InvalidResponse { reason }, self.targets(id, false))
+                                (
+                                    McpError::InvalidResponse { reason },
+                                    self.targets(id, false),
+                                )
                             }
                         }
                     }
@@ -684,7 +689,11 @@ mod tests {
         let got = frames(&mut f, format!("{long}\n").as_bytes());
         assert_eq!(
             got.first().and_then(rejected_id),
-            Some(("MCP message exceeds 16 bytes".into(), Some("42".into()), false))
+            Some((
+                "MCP message exceeds 16 bytes".into(),
+                Some("42".into()),
+                false
+            ))
         );
         let s = r#"{"id":"a\"b","method":"x","params":{"id":1}}"#.to_owned() + &" ".repeat(20);
         let got = frames(&mut f, format!("{s}\n").as_bytes());
@@ -756,7 +765,10 @@ mod tests {
         });
         assert_eq!(
             fails(&named),
-            Some((vec![RequestId::Number(2)], "MCP message exceeds 5 bytes".into()))
+            Some((
+                vec![RequestId::Number(2)],
+                "MCP message exceeds 5 bytes".into()
+            ))
         );
         let unknown = s.judge(Frame::Rejected {
             error: McpError::MessageTooLarge { limit: 5 },
@@ -787,10 +799,22 @@ mod tests {
     #[test]
     fn response_shapes_are_checked() {
         for (line, reason) in [
-            (r#"{"jsonrpc":"2.0","id":1,"result":"done"}"#, "its result is not an object"),
-            (r#"{"jsonrpc":"2.0","id":1,"result":[1]}"#, "its result is not an object"),
-            (r#"{"jsonrpc":"2.0","id":1,"result":null}"#, "its result is not an object"),
-            (r#"{"jsonrpc":"2.0","id":1,"error":"bad"}"#, "its error is not an object"),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"result":"done"}"#,
+                "its result is not an object",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"result":[1]}"#,
+                "its result is not an object",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"result":null}"#,
+                "its result is not an object",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":"bad"}"#,
+                "its error is not an object",
+            ),
             (
                 r#"{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}"#,
                 "its error has no integer code and string message",
@@ -799,7 +823,10 @@ mod tests {
                 r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"},"result":{}}"#,
                 "it has both a result and an error",
             ),
-            (r#"{"jsonrpc":"2.0","id":1}"#, "it has neither a result nor an error"),
+            (
+                r#"{"jsonrpc":"2.0","id":1}"#,
+                "it has neither a result nor an error",
+            ),
         ] {
             let mut s = state_with(&[1]);
             let o = s.judge(Frame::Line(line.as_bytes().to_vec()));

@@ -117,9 +117,9 @@ impl StreamableHttpClient for BoundedHttpClient {
                             .data
                             .as_deref()
                             .and_then(|d| check(d.as_bytes(), usize::MAX)),
-                        Err(SseError::Body(_)) => Some(McpError::MessageTooLarge {
-                            limit: max as u64,
-                        }),
+                        Err(SseError::Body(_)) => {
+                            Some(McpError::MessageTooLarge { limit: max as u64 })
+                        }
                         Err(_) => None,
                     };
                     match (error, event) {
