@@ -180,11 +180,12 @@ fn result(rng: &mut fastrand::Rng) -> Value {
 }
 
 fn limits(rng: &mut fastrand::Rng) -> McpLimits {
-    let mut l = McpLimits::default();
-    l.max_result_bytes = [1, 10, 1000, 100_000, 10_000_000][rng.usize(..5)];
-    l.max_json_depth = [1, 3, 64, 128][rng.usize(..4)];
-    l.max_json_properties = [1, 10, 10_000][rng.usize(..3)];
-    l
+    McpLimits {
+        max_result_bytes: [1, 10, 1000, 100_000, 10_000_000][rng.usize(..5)],
+        max_json_depth: [1, 3, 64, 128][rng.usize(..4)],
+        max_json_properties: [1, 10, 10_000][rng.usize(..3)],
+        ..McpLimits::default()
+    }
 }
 
 const ID: CallIdentity<'static> = CallIdentity {
