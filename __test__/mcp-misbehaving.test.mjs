@@ -12,8 +12,8 @@ import { isAlive, misbehaving, waitGone } from './fixtures/mcp-helpers.mjs'
 
 const ctx = (toolCallId = 'c1', extra = {}) => ({ sessionId: 's', runId: 'r', toolCallId, ...extra })
 
-async function withBridge(options, fn) {
-  const bridge = await connectMcpTools({ serverId: 'bad', transport: misbehaving(), ...options })
+async function withBridge(options, fn, mode = 'normal') {
+  const bridge = await connectMcpTools({ serverId: 'bad', transport: misbehaving(mode), ...options })
   try {
     return await fn(bridge, (n) => bridge.tools.find((t) => t.name === `mcp:bad:${n}`))
   } finally {
@@ -81,6 +81,56 @@ test('deep nesting is refused at maxJsonDepth', async () => {
   })
 })
 
+test('frames that break a transport bound fail their call at once, and the bridge stays usable', async () => {
+  // callTimeoutMs is far beyond the test's own timeout: an answer that waits for it fails the test.
+  await withBridge({ callTimeoutMs: 30 * 60 * 1000 }, async (bridge, tool) => {
+    const expect = async (name, message) => {
+      const r = await tool(name).execute({}, ctx(name))
+      assert.deepEqual(r.error, { name: 'McpToolError', message, code: 'ERR_PRISM_MCP_TOOL' }, name)
+      assert.deepEqual((await tool('echo').execute({ message: 'after' }, ctx())).content, [{ type: 'text', text: 'echo: after' }])
+    }
+    await expect('huge-line', 'MCP message exceeds 16777216 bytes')
+    await expect('huge-line-id-last', 'MCP message exceeds 16777216 bytes')
+    await expect('too-deep', 'MCP message nests deeper than 129 levels')
+    await expect('deep-error', 'MCP message nests deeper than 129 levels')
+    await expect('string-result', 'MCP server sent an invalid response: its result is not an object')
+    await expect('array-result', 'MCP server sent an invalid response: its result is not an object')
+  }, 'hostile')
+})
+
+test('an oversized frame whose id cannot be read fails every waiting call', async () => {
+  await withBridge({ callTimeoutMs: 30 * 60 * 1000 }, async (bridge, tool) => {
+    const waiting = tool('hang').execute({}, ctx('w1'))
+    const r = await tool('huge-line-no-id').execute({}, ctx('n1'))
+    assert.equal(r.error.message, 'MCP message exceeds 16777216 bytes')
+    assert.equal((await waiting).error.message, 'MCP message exceeds 16777216 bytes')
+    assert.equal((await tool('echo').execute({ message: 'ok' }, ctx())).error, undefined)
+  }, 'hostile')
+})
+
+test('bounds during connect: a 20 MB initialize answer and an over-deep schema fail connect at once', async () => {
+  await assert.rejects(connectMcpTools({ serverId: 'bad', transport: misbehaving('huge-init'), callTimeoutMs: 30 * 60 * 1000 }), {
+    code: 'ERR_PRISM_MCP_CONNECT',
+    message: 'MCP connect failed: MCP message exceeds 16777216 bytes',
+  })
+  await assert.rejects(connectMcpTools({ serverId: 'bad', transport: misbehaving('deep-schema'), callTimeoutMs: 30 * 60 * 1000 }), {
+    code: 'ERR_PRISM_MCP_JSON_BOUND',
+    message: 'MCP message nests deeper than 129 levels',
+  })
+})
+
+test('tool names with control or bidirectional characters are refused', async () => {
+  for (const [name, at] of [['a\u0000b', 'U+0000 at byte 1'], ['a\nb', 'U+000A at byte 1'], ['ok\u202Etxt', 'U+202E at byte 2'], ['\u2066x', 'U+2066 at byte 0']]) {
+    await assert.rejects(connectMcpTools({ serverId: 'bad', transport: misbehaving('bad-name', { MCP_FIXTURE_TOOL_NAME: JSON.stringify(name) }) }), {
+      code: 'ERR_PRISM_MCP_INVALID_PAGE',
+      message: `MCP tools/list returned an invalid page: a tool name contains the control or bidirectional character ${at}`,
+    })
+  }
+  const ok = await connectMcpTools({ serverId: 'bad', transport: misbehaving('bad-name', { MCP_FIXTURE_TOOL_NAME: JSON.stringify('caf\u00e9') }) })
+  assert.deepEqual(ok.tools.map((t) => t.name), ['mcp:bad:caf\u00e9'])
+  await ok.close()
+})
+
 test('garbage lines on stdout are skipped', async () => {
   await withBridge({}, async (bridge, tool) => {
     const r = await tool('garbage').execute({}, ctx())
@@ -126,6 +176,15 @@ test('close() ends the whole process group, grandchildren included; it is idempo
   await assert.rejects(bridge.refresh(), McpBridgeClosedError)
 })
 
+test('close() also ends a grandchild that left the process group with setsid()', async () => {
+  const bridge = await connectMcpTools({ serverId: 'bad', transport: misbehaving('hostile') })
+  const r = await bridge.tools.find((t) => t.name === 'mcp:bad:setsid-grandchild').execute({}, ctx())
+  const grandchild = Number(r.content[0].text)
+  assert.ok(grandchild > 0 && isAlive(grandchild))
+  await bridge.close()
+  assert.deepEqual(await waitGone([r.value.pid, grandchild]), [])
+})
+
 test('a failed connect ends the server and its grandchild (hang at initialize, crash at start)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'prism-mcp-'))
   try {
@@ -135,6 +194,8 @@ test('a failed connect ends the server and its grandchild (hang at initialize, c
       { code: 'ERR_PRISM_MCP_CONNECT_TIMEOUT', message: 'MCP connect timed out after 3000ms' },
     )
     const pids = readFileSync(pidFile, 'utf8').split(' ').map(Number)
+    assert.equal(pids.length, 2)
+    assert.ok(pids.every((p) => Number.isInteger(p) && p > 0), 'the fixture wrote both pids')
     assert.deepEqual(await waitGone(pids), [])
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -163,6 +224,8 @@ test('aborting the signal during connect closes the bridge and rethrows the reas
       (err) => err === reason,
     )
     const pids = readFileSync(pidFile, 'utf8').split(' ').map(Number)
+    assert.equal(pids.length, 2)
+    assert.ok(pids.every((p) => Number.isInteger(p) && p > 0), 'the fixture wrote both pids')
     assert.deepEqual(await waitGone(pids), [])
   } finally {
     rmSync(dir, { recursive: true, force: true })

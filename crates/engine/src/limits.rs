@@ -210,6 +210,12 @@ pub const MCP_MAX_RESPONSE_BYTES: Limit = Limit {
     default: 16 * 1024 * 1024,
     hard: 64 * 1024 * 1024,
 };
+/// Bytes of one JSON-RPC message (one line) from a stdio server; a longer line fails the
+/// request it answers at once (the same default as `maxResponseBytes` for HTTP).
+pub const MCP_STDIO_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+/// Nesting depth of one JSON-RPC message from a server: a result or schema at the hard
+/// `maxJsonDepth` (128) plus the message envelope. Deeper messages fail their request at once.
+pub const MCP_STDIO_MAX_MESSAGE_DEPTH: u32 = 129;
 /// Bytes of an error message or an `isError` summary (further capped by `maxResultBytes`).
 pub const MCP_ERROR_SUMMARY_BYTES: usize = 8 * 1024;
 /// Entries of `allowedOrigins` for a Streamable HTTP server (1 to this many).

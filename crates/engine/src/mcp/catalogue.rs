@@ -56,6 +56,52 @@ fn check_bytes(label: impl FnOnce() -> String, s: &str, limit: u64) -> Result<()
     Ok(())
 }
 
+/// Whether `c` must not appear in a tool name: a control character (C0, DEL, C1), a
+/// bidirectional formatting character (embeddings, overrides, isolates and marks, which can
+/// make a name display as another), or a line or paragraph separator.
+#[must_use]
+pub fn is_forbidden_name_char(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061C}'
+                | '\u{200E}'
+                | '\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{2028}'
+                | '\u{2029}'
+        )
+}
+
+/// Checks a remote tool name: non-empty, at most `max_bytes`, and free of control and
+/// bidirectional characters ([`is_forbidden_name_char`]). Every path that registers remote
+/// tools calls this, so a name is judged the same way whichever client listed it.
+///
+/// # Errors
+/// [`McpError::InvalidPage`] for an empty name or a forbidden character (the message gives
+/// the character's code point, never the name itself), [`McpError::TooManyBytes`] for a long one.
+pub fn check_tool_name(name: &str, max_bytes: u64) -> Result<(), McpError> {
+    if name.is_empty() {
+        return Err(McpError::InvalidPage {
+            reason: "a tool has no name".into(),
+        });
+    }
+    check_bytes(|| "MCP tool name".into(), name, max_bytes)?;
+    if let Some((at, c)) = name
+        .char_indices()
+        .find(|(_, c)| is_forbidden_name_char(*c))
+    {
+        return Err(McpError::InvalidPage {
+            reason: format!(
+                "a tool name contains the control or bidirectional character U+{:04X} at byte {at}",
+                u32::from(c)
+            ),
+        });
+    }
+    Ok(())
+}
+
 impl CatalogueBuilder {
     /// An empty listing with these bounds.
     #[must_use]
@@ -118,18 +164,13 @@ impl CatalogueBuilder {
     }
 
     fn check_tool(&mut self, tool: &Value) -> Result<ListedTool, McpError> {
-        let name = tool
-            .get("name")
-            .and_then(Value::as_str)
-            .filter(|n| !n.is_empty())
-            .ok_or_else(|| McpError::InvalidPage {
-                reason: "a tool has no name".into(),
-            })?;
-        check_bytes(
-            || "MCP tool name".into(),
-            name,
-            self.limits.max_tool_name_bytes,
-        )?;
+        let name =
+            tool.get("name")
+                .and_then(Value::as_str)
+                .ok_or_else(|| McpError::InvalidPage {
+                    reason: "a tool has no name".into(),
+                })?;
+        check_tool_name(name, self.limits.max_tool_name_bytes)?;
         let description = match tool.get("description") {
             Some(Value::String(d)) => {
                 check_bytes(
@@ -270,6 +311,34 @@ mod tests {
                 .map_err(|e| e.to_string()),
             Err("MCP tools/list cursor exceeds 2 bytes".into())
         );
+    }
+
+    #[test]
+    fn control_and_bidi_characters_in_names_are_refused() {
+        for (name, code) in [
+            ("a\u{0}b", "U+0000 at byte 1"),
+            ("a\nb", "U+000A at byte 1"),
+            ("\u{7f}", "U+007F at byte 0"),
+            ("x\u{85}", "U+0085 at byte 1"),
+            ("ab\u{202E}cd", "U+202E at byte 2"),
+            ("\u{2066}x", "U+2066 at byte 0"),
+            ("x\u{200F}", "U+200F at byte 1"),
+            ("x\u{2028}", "U+2028 at byte 1"),
+        ] {
+            let mut c = CatalogueBuilder::new(McpLimits::default());
+            assert_eq!(
+                c.add_page(&json!({"tools": [tool(name)]}))
+                    .map_err(|e| e.to_string()),
+                Err(format!(
+                    "MCP tools/list returned an invalid page: a tool name contains the control or bidirectional character {code}"
+                ))
+            );
+        }
+        // Ordinary non-ASCII names stay valid.
+        for ok in ["caf\u{e9}", "\u{65e5}\u{672c}", "a.b-c_d", "\u{5d0}\u{5d1}"] {
+            assert_eq!(check_tool_name(ok, 256), Ok(()), "{ok}");
+        }
+        assert!(check_tool_name("", 256).is_err());
     }
 
     #[test]

@@ -117,6 +117,24 @@ pub enum McpError {
         /// The cause.
         message: String,
     },
+    /// A message from the server is longer than the transport's message bound.
+    #[error("MCP message exceeds {limit} bytes")]
+    MessageTooLarge {
+        /// The bound.
+        limit: u64,
+    },
+    /// A message from the server nests deeper than the transport's depth bound.
+    #[error("MCP message nests deeper than {limit} levels")]
+    MessageTooDeep {
+        /// The bound.
+        limit: u64,
+    },
+    /// A response is not shaped as JSON-RPC says (a result that is not an object, ...).
+    #[error("MCP server sent an invalid response: {reason}")]
+    InvalidResponse {
+        /// What is wrong.
+        reason: String,
+    },
     /// The bridge was closed.
     #[error("MCP bridge is closed")]
     Closed,
@@ -144,6 +162,9 @@ impl McpError {
             Self::Aborted => "ERR_PRISM_MCP_ABORTED",
             Self::Remote { .. } => "ERR_PRISM_MCP_REMOTE",
             Self::Transport { .. } => "ERR_PRISM_MCP_TRANSPORT",
+            Self::MessageTooLarge { .. } => "ERR_PRISM_MCP_TOO_LARGE",
+            Self::MessageTooDeep { .. } => "ERR_PRISM_MCP_JSON_BOUND",
+            Self::InvalidResponse { .. } => "ERR_PRISM_MCP_INVALID_RESPONSE",
             Self::Closed => "ERR_PRISM_MCP_CLOSED",
         }
     }

@@ -36,14 +36,30 @@ fn invalid(message: impl Into<String>) -> McpError {
     }
 }
 
-/// Whether `ip` is loopback (127/8, ::1, or a v4-mapped loopback).
+/// The IPv4 address an IPv6 address carries and routes to: IPv4-mapped (`::ffff:a.b.c.d`),
+/// IPv4-compatible (`::a.b.c.d`, deprecated but still routed by some stacks) and NAT64
+/// (`64:ff9b::/96`, the well-known prefix, and `64:ff9b:1::/48`, the local-use prefix, whose
+/// last 32 bits are the IPv4 address). `::` and `::1` are not IPv4-compatible forms.
+#[must_use]
+pub fn embedded_ipv4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
+    if let Some(v4) = ip.to_ipv4_mapped() {
+        return Some(v4);
+    }
+    let s = ip.segments();
+    let o = ip.octets();
+    let low = Ipv4Addr::new(o[12], o[13], o[14], o[15]);
+    let compatible = s[..6].iter().all(|x| *x == 0) && !ip.is_unspecified() && !ip.is_loopback();
+    let nat64_wkp = s[0] == 0x64 && s[1] == 0xff9b && s[2..6].iter().all(|x| *x == 0);
+    let nat64_local = s[0] == 0x64 && s[1] == 0xff9b && s[2] == 1;
+    (compatible || nat64_wkp || nat64_local).then_some(low)
+}
+
+/// Whether `ip` is loopback (127/8, ::1, or an IPv6 form of a loopback IPv4 address).
 #[must_use]
 pub fn is_loopback(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => v4.is_loopback(),
-        IpAddr::V6(v6) => {
-            v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
-        }
+        IpAddr::V6(v6) => v6.is_loopback() || embedded_ipv4(v6).is_some_and(|v4| v4.is_loopback()),
     }
 }
 
@@ -63,7 +79,7 @@ fn is_private_v4(ip: Ipv4Addr) -> bool {
 }
 
 fn is_private_v6(ip: Ipv6Addr) -> bool {
-    if let Some(v4) = ip.to_ipv4_mapped() {
+    if let Some(v4) = embedded_ipv4(ip) {
         return is_private_v4(v4);
     }
     let first = ip.segments()[0];
@@ -326,16 +342,74 @@ mod tests {
             "fd00::1",
             "fe80::1",
             "::ffff:10.0.0.1",
+            "::127.0.0.1",
+            "::10.0.0.1",
+            "64:ff9b::169.254.169.254",
+            "64:ff9b::10.0.0.1",
+            "64:ff9b:1::a9fe:a9fe",
+            "::",
+            "::1",
         ] {
             assert!(
                 is_private(p.parse().unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))),
                 "{p}"
             );
         }
-        for p in ["8.8.8.8", "1.1.1.1", "2606:4700::1111"] {
+        for p in [
+            "8.8.8.8",
+            "1.1.1.1",
+            "2606:4700::1111",
+            "::8.8.8.8",
+            "64:ff9b::8.8.8.8",
+            "::ffff:1.1.1.1",
+        ] {
             assert!(
                 !is_private(p.parse().unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))),
                 "{p}"
+            );
+        }
+        for p in [
+            "::127.0.0.1",
+            "::ffff:127.0.0.1",
+            "64:ff9b::127.0.0.1",
+            "::1",
+        ] {
+            let ip = p.parse().unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+            assert!(is_loopback(ip), "{p}");
+        }
+    }
+
+    #[test]
+    fn ipv6_literals_of_private_ipv4_addresses_are_refused() {
+        for (url, shown) in [
+            ("https://[::127.0.0.1]/", "::127.0.0.1"),
+            ("https://[::10.0.0.1]/", "::10.0.0.1"),
+            ("https://[64:ff9b::169.254.169.254]/", "64:ff9b::a9fe:a9fe"),
+        ] {
+            let Ok(u) = Url::parse(url) else {
+                panic!("{url} does not parse");
+            };
+            let origin = u.origin().ascii_serialization();
+            let got = msg(validate_url(&cfg(url, &[origin.as_str()], false)));
+            assert!(
+                got.starts_with("MCP server address ") && got.ends_with(" is not public"),
+                "{url}: {got} ({shown})"
+            );
+        }
+        // With loopback allowed, the IPv4-compatible loopback counts as loopback; a private
+        // address still does not.
+        for (url, ok) in [
+            ("http://[::127.0.0.1]/", true),
+            ("http://[::10.0.0.1]/", false),
+        ] {
+            let Ok(u) = Url::parse(url) else {
+                panic!("{url} does not parse");
+            };
+            let origin = u.origin().ascii_serialization();
+            assert_eq!(
+                validate_url(&cfg(url, &[origin.as_str()], true)).is_ok(),
+                ok,
+                "{url}"
             );
         }
     }

@@ -1,8 +1,10 @@
 //! The MCP client bridge on `rmcp`: remote tools as ordinary tool definitions.
 //!
 //! - [`session`]: one connected server (stdio or Streamable HTTP), listing and calls.
+//! - [`frame`]: our bounded framing of the stdio stream ahead of rmcp.
 //! - [`stdio`]: the server process in its own process group, ended as a whole.
 //! - [`http`]: URL, origin and address checks, DNS pinning, the bounded HTTP client.
+//! - [`http_client`]: the framer's checks over rmcp's reqwest client.
 //! - [`catalogue`]: `tools/list` pages within every bound.
 //! - [`host_client`]: pages and results from a host's own MCP client, under the same rules.
 //! - [`call_result`]: a raw call result (or failure) as a prism `ToolResult`.
@@ -16,7 +18,9 @@ pub mod catalogue;
 pub mod content;
 pub mod error;
 pub mod host_client;
+pub mod frame;
 pub mod http;
+pub mod http_client;
 pub mod measure;
 pub mod options;
 pub mod session;

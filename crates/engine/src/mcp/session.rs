@@ -18,7 +18,6 @@ use rmcp::service::{
     serve_client_with_lifecycle_and_ct, ClientLifecycleMode, NotificationContext, Peer,
     PeerRequestOptions, RunningService, ServiceError,
 };
-use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_client::{
     StreamableHttpClientTransport, StreamableHttpClientTransportConfig,
 };
@@ -28,7 +27,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::call_result::{failed_result, tool_result, CallIdentity};
 use super::catalogue::{CatalogueBuilder, ListedTool};
+use super::frame::{FrameShared, FramedStdio};
 use super::http::{build_client, resolve_and_check, validate_url, HttpConfig};
+use super::http_client::BoundedHttpClient;
 use super::stdio::{ServerProcess, StdioConfig};
 use super::{McpError, McpLimits};
 
@@ -78,6 +79,8 @@ pub struct McpSession {
     limits: McpLimits,
     closed: AtomicBool,
     close_token: CancellationToken,
+    /// The stdio framer's request state (errors it raised for requests); default for HTTP.
+    frames: FrameShared,
 }
 
 impl std::fmt::Debug for McpSession {
@@ -131,20 +134,24 @@ impl McpSession {
         };
         let timeout = Duration::from_millis(limits.call_timeout_ms);
         let ct = CancellationToken::new();
+        let frames = FrameShared::default();
         let (service, process) = match transport {
             TransportConfig::Stdio(cfg) => {
                 let (mut process, stdout, stdin) = ServerProcess::spawn(cfg)?;
-                let t = AsyncRwTransport::new_client(stdout, stdin);
+                let t = FramedStdio::new(stdout, stdin, frames.clone());
                 let started = tokio::select! {
                     r = tokio::time::timeout(timeout, serve_client_with_lifecycle_and_ct(handler, t, lifecycle(), ct.clone())) => r,
-                    () = cancel.cancelled() => { ct.cancel(); process.kill_group(); return Err(McpError::Aborted) }
+                    () = cancel.cancelled() => { ct.cancel(); process.kill_and_reap().await; return Err(McpError::Aborted) }
                 };
                 match started {
                     Ok(Ok(s)) => (s, Some(process)),
                     Ok(Err(e)) => {
                         process.kill_group();
                         let tail = process.stderr_tail().await;
-                        let mut message = e.to_string();
+                        // A bound the framer enforced says more than rmcp's wrapping of it.
+                        let mut message = frames
+                            .last_error()
+                            .map_or_else(|| e.to_string(), |f| f.to_string());
                         if !tail.is_empty() {
                             message = format!("{message}; server stderr: {}", tail.trim_end());
                         }
@@ -152,7 +159,7 @@ impl McpSession {
                     }
                     Err(_) => {
                         ct.cancel();
-                        process.kill_group();
+                        process.kill_and_reap().await;
                         return Err(McpError::ConnectTimeout {
                             timeout_ms: limits.call_timeout_ms,
                         });
@@ -167,6 +174,7 @@ impl McpSession {
                 let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                     .max_sse_event_size(bytes)
                     .max_json_response_size(bytes);
+                let client = BoundedHttpClient::new(client, frames.clone());
                 let t = StreamableHttpClientTransport::with_client(client, config);
                 let started = tokio::select! {
                     r = tokio::time::timeout(timeout, serve_client_with_lifecycle_and_ct(handler, t, lifecycle(), ct.clone())) => r,
@@ -175,9 +183,10 @@ impl McpSession {
                 match started {
                     Ok(Ok(s)) => (s, None),
                     Ok(Err(e)) => {
-                        return Err(McpError::Connect {
-                            message: e.to_string(),
-                        })
+                        let message = frames
+                            .last_error()
+                            .map_or_else(|| e.to_string(), |f| f.to_string());
+                        return Err(McpError::Connect { message });
                     }
                     Err(_) => {
                         ct.cancel();
@@ -195,6 +204,7 @@ impl McpSession {
             limits,
             closed: AtomicBool::new(false),
             close_token: CancellationToken::new(),
+            frames,
         })
     }
 
@@ -243,10 +253,15 @@ impl McpSession {
             .await
             .map_err(service_error)?;
         let sleep = tokio::time::sleep(Duration::from_millis(timeout_ms));
-        tokio::select! {
+        let outcome = tokio::select! {
             r = &mut handle.rx => match r {
-                Ok(Ok(result)) => serde_json::to_value(result).map_err(|e| McpError::Transport { message: e.to_string() }),
-                Ok(Err(e)) => Err(service_error(e)),
+                Ok(Ok(result)) => match serde_json::to_value(result) {
+                    // Every MCP result is an object (checked here for every transport).
+                    Ok(v) if v.is_object() => Ok(v),
+                    Ok(_) => Err(McpError::InvalidResponse { reason: "its result is not an object".into() }),
+                    Err(e) => Err(McpError::Transport { message: e.to_string() }),
+                },
+                Ok(Err(e)) => Err(self.frames.take_error(&handle.id).unwrap_or_else(|| service_error(e))),
                 Err(_) => Err(McpError::Transport { message: "the server closed the connection".into() }),
             },
             () = sleep => {
@@ -258,7 +273,9 @@ impl McpSession {
                 Err(McpError::Aborted)
             }
             () = self.close_token.cancelled() => Err(McpError::Closed),
-        }
+        };
+        self.frames.forget(&handle.id);
+        outcome
     }
 
     /// Every `tools/list` page, checked against the limits.

@@ -1,6 +1,15 @@
 //! The stdio transport's server process: spawned in its own process group, tied to the host
-//! (`PR_SET_PDEATHSIG` on Linux), and ended as a whole group (grandchildren included) on
-//! `close()`, on a failed connect, on drop, and at host exit ([`kill_all_server_groups`]).
+//! (`PR_SET_PDEATHSIG` on Linux), and ended with everything it started on `close()`, on a
+//! failed connect, on drop, and at host exit ([`kill_all_server_groups`]).
+//!
+//! On Linux the server is also made a child subreaper (`PR_SET_CHILD_SUBREAPER`, which
+//! survives `execve`): a descendant whose parent exits is re-parented to the server instead of
+//! init, so every process the server started stays in its process tree, even one that called
+//! `setsid()` or double-forked. Ending a server freezes that tree with `SIGSTOP` (so nothing
+//! forks while it is walked), then `SIGKILL`s every process in it and the process group.
+//! Not covered: a process that leaves the tree after the server itself died (the host was
+//! `SIGKILL`ed: the server dies by `PR_SET_PDEATHSIG`, but its descendants are re-parented to
+//! init); a sandbox or cgroup is the answer there.
 
 use std::collections::{HashMap, HashSet};
 use std::process::Stdio;
@@ -89,12 +98,86 @@ fn signal_group(pgid: i32, signal: i32) {
     }
 }
 
-/// SIGKILLs the process group of every server still running (the host is exiting).
-/// Returns how many groups were signalled.
+fn signal_pid(pid: i32, signal: i32) {
+    // SAFETY: kill has no memory-safety preconditions; a stale pid yields ESRCH.
+    unsafe {
+        libc::kill(pid, signal);
+    }
+}
+
+/// The parent of every process, from `/proc/<pid>/stat` (Linux).
+#[cfg(target_os = "linux")]
+fn parents() -> Vec<(i32, i32)> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| {
+        let pid: i32 = e.ok()?.file_name().to_str()?.parse().ok()?;
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+        let rest = stat.get(stat.rfind(')')? + 1..)?;
+        let ppid: i32 = rest.split_whitespace().nth(1)?.parse().ok()?;
+        Some((pid, ppid))
+    })
+    .collect()
+}
+
+/// Every process below `root` in the process tree (Linux; empty elsewhere).
+#[must_use]
+pub fn descendants(root: i32) -> Vec<i32> {
+    #[cfg(target_os = "linux")]
+    {
+        let all = parents();
+        let mut found = vec![root];
+        let mut i = 0;
+        while let Some(&p) = found.get(i) {
+            found.extend(all.iter().filter(|(_, pp)| *pp == p).map(|(c, _)| *c));
+            i += 1;
+        }
+        found.remove(0);
+        found
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = root;
+        Vec::new()
+    }
+}
+
+/// Rounds of freeze-and-walk before the tree is killed (each round stops the processes it
+/// found; a tree that still grows after this many rounds is killed as far as it was seen).
+const TREE_ROUNDS: usize = 32;
+
+/// SIGKILLs `root`, every process below it and its process group: the tree is frozen with
+/// SIGSTOP first, round by round until a walk finds nothing new, so that nothing forks away.
+fn kill_tree(root: i32) {
+    let mut seen: HashSet<i32> = HashSet::new();
+    signal_pid(root, libc::SIGSTOP);
+    for _ in 0..TREE_ROUNDS {
+        let fresh: Vec<i32> = descendants(root)
+            .into_iter()
+            .filter(|p| seen.insert(*p))
+            .collect();
+        if fresh.is_empty() {
+            break;
+        }
+        for p in &fresh {
+            signal_pid(*p, libc::SIGSTOP);
+        }
+    }
+    signal_group(root, libc::SIGKILL);
+    signal_pid(root, libc::SIGKILL);
+    for p in seen {
+        signal_pid(p, libc::SIGKILL);
+    }
+}
+
+/// SIGKILLs every server still running with its process tree and group (the host is
+/// exiting). Returns how many servers were ended.
 pub fn kill_all_server_groups() -> usize {
     let groups: Vec<i32> = live_groups(|g| g.drain().collect());
     for pgid in &groups {
-        signal_group(*pgid, libc::SIGKILL);
+        kill_tree(*pgid);
     }
     groups.len()
 }
@@ -141,6 +224,10 @@ impl ServerProcess {
             cmd.pre_exec(|| {
                 // Die with the host even when it is killed without running exit hooks.
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // Orphaned descendants (setsid, double fork) stay in the server's tree.
+                if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
                 Ok(())
@@ -206,9 +293,11 @@ impl ServerProcess {
     }
 
     /// Ends the server after its stdin was closed: a short wait for it to exit on EOF, then
-    /// SIGTERM to the group, then SIGKILL; the group is SIGKILLed at the end in any case so
-    /// that no grandchild survives.
+    /// SIGTERM to the group, then SIGKILL; the tree and group are SIGKILLed at the end in any
+    /// case so that no grandchild survives. The tree is recorded before the server may exit
+    /// (once it has exited, its orphans are no longer below it).
     pub async fn shutdown(&mut self) {
+        let tree = self.pgid.map(descendants).unwrap_or_default();
         let eof = Duration::from_millis(MCP_STDIO_EOF_GRACE_MS);
         if tokio::time::timeout(eof, self.child.wait()).await.is_err() {
             if let Some(pgid) = self.pgid {
@@ -221,15 +310,25 @@ impl ServerProcess {
             }
         }
         self.kill_group();
+        for pid in tree {
+            kill_tree(pid);
+        }
     }
 
-    /// SIGKILLs the whole group now (idempotent).
+    /// SIGKILLs the server, its process tree and its group now (idempotent).
     pub fn kill_group(&mut self) {
         if let Some(pgid) = self.pgid.take() {
-            signal_group(pgid, libc::SIGKILL);
+            kill_tree(pgid);
             live_groups(|g| g.remove(&pgid));
         }
         let _ = self.child.start_kill();
+    }
+
+    /// [`ServerProcess::kill_group`], then waits (briefly) until the server is reaped, so that
+    /// when a failed connect returns the server is gone rather than a zombie.
+    pub async fn kill_and_reap(&mut self) {
+        self.kill_group();
+        let _ = tokio::time::timeout(STDERR_DRAIN, self.child.wait()).await;
     }
 }
 
@@ -255,6 +354,27 @@ mod tests {
             .next()
             .and_then(|rest| rest.split_whitespace().next());
         matches!(state, Some(s) if s != "Z" && s != "X")
+    }
+
+    #[tokio::test]
+    async fn setsid_and_double_forked_grandchildren_die_with_the_server() {
+        let _serial = SERIAL.lock().await;
+        // A grandchild in its own session, and one whose parent (a subshell) exited at once.
+        let cfg = shell("setsid sleep 30 & echo $!; ( setsid sleep 30 & echo $! ); sleep 30");
+        let Ok((mut process, stdout, stdin)) = ServerProcess::spawn(&cfg) else {
+            panic!("sh did not start");
+        };
+        let mut reader = BufReader::new(stdout);
+        let mut pids = vec![process.pid().unwrap_or(0)];
+        for _ in 0..2 {
+            let mut line = String::new();
+            let _ = reader.read_line(&mut line).await;
+            pids.push(line.trim().parse().unwrap_or(0));
+        }
+        assert!(pids.iter().all(|p| *p > 0 && alive(*p)), "{pids:?}");
+        drop(stdin);
+        process.shutdown().await;
+        assert!(gone(&pids).await, "{pids:?}");
     }
 
     async fn gone(pids: &[i32]) -> bool {

@@ -1,0 +1,852 @@
+//! Our own framing of a stdio server's newline-delimited JSON-RPC stream, ahead of rmcp.
+//!
+//! rmcp's own line reader drops an oversized line and its JSON parser drops a message nested
+//! deeper than serde's recursion limit; either way the request it answered then waits for
+//! `callTimeoutMs`. Here every line goes through [`LineFramer`] first, which never buffers more
+//! than [`MCP_STDIO_MAX_MESSAGE_BYTES`] and tracks nesting with a counter (no recursion), and a
+//! message that breaks a bound, or a response whose shape is wrong (a `result` that is not an
+//! object, an `error` without an integer `code` and a string `message`), fails its request at
+//! once with an error that names the bound.
+//!
+//! Which request fails: the framer reads the message's top-level `"id"` while it streams past
+//! it, even in a line too long to keep. If that id belongs to a request still waiting, that
+//! request fails and every other request is untouched. A rejected message with a top-level
+//! `"method"` is the server's own request or notification and is dropped. A rejected message
+//! whose id cannot be read (none, hidden behind an escape, not a number or string) could have
+//! answered any request, so every waiting request fails with the error. In every case the
+//! stream stays in sync (the rest of the line is skipped) and the session stays usable.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rmcp::model::{
+    ErrorCode, ErrorData, JsonRpcError, JsonRpcMessage, JsonRpcVersion2_0, RequestId,
+};
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use rmcp::RoleClient;
+use serde::Deserialize;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+
+use super::McpError;
+use crate::limits::{MCP_STDIO_MAX_MESSAGE_BYTES, MCP_STDIO_MAX_MESSAGE_DEPTH};
+
+/// Bytes of a top-level key or `id` token the framer keeps while it scans (longer ones are
+/// not `"id"`/`"method"`, or not an id it can use).
+const TOKEN_CAP: usize = 64;
+
+/// What a [`LineFramer`] made of one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Frame {
+    /// A whole line within the bounds (without its `\n`), to be parsed.
+    Line(Vec<u8>),
+    /// A line that broke a bound; its bytes are gone.
+    Rejected {
+        /// Which bound.
+        error: McpError,
+        /// The raw top-level `"id"` token, when one was seen.
+        id: Option<Vec<u8>>,
+        /// Whether the message had a top-level `"method"` (a request or notification).
+        has_method: bool,
+    },
+}
+
+/// Where the scanner is inside the top-level object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Top {
+    /// Waiting for a key (after `{` or `,`).
+    ExpectKey,
+    /// Inside a key string.
+    InKey,
+    /// After a key, before its `:`.
+    AfterKey,
+    /// After `:`, before the value (of the `id` key when `id_value` is set).
+    ExpectValue,
+    /// Inside a value that is not of interest.
+    InValue,
+    /// Inside the scalar (or string) value of `"id"`.
+    InIdValue,
+}
+
+/// A streaming, bounded splitter of newline-delimited JSON: it keeps a line only while the line
+/// is within `max_bytes` and its nesting within `max_depth`, and notes the line's top-level
+/// `"id"` and `"method"` keys as it goes. Memory is bounded by `max_bytes` plus a few small
+/// tokens; time is linear in the input; nothing recurses.
+#[derive(Debug)]
+pub struct LineFramer {
+    max_bytes: usize,
+    max_depth: u32,
+    buf: Vec<u8>,
+    rejected: Option<McpError>,
+    depth: u32,
+    depth_exceeded: bool,
+    in_string: bool,
+    escape: bool,
+    top_object: bool,
+    top: Top,
+    token: Vec<u8>,
+    token_overflow: bool,
+    key_is_id: bool,
+    id: Option<Vec<u8>>,
+    id_seen: bool,
+    has_method: bool,
+}
+
+impl LineFramer {
+    /// A framer with these bounds.
+    #[must_use]
+    pub fn new(max_bytes: usize, max_depth: u32) -> Self {
+        Self {
+            max_bytes,
+            max_depth,
+            buf: Vec::new(),
+            rejected: None,
+            depth: 0,
+            depth_exceeded: false,
+            in_string: false,
+            escape: false,
+            top_object: false,
+            top: Top::ExpectKey,
+            token: Vec::new(),
+            token_overflow: false,
+            key_is_id: false,
+            id: None,
+            id_seen: false,
+            has_method: false,
+        }
+    }
+
+    /// The framer of a stdio session ([`MCP_STDIO_MAX_MESSAGE_BYTES`],
+    /// [`MCP_STDIO_MAX_MESSAGE_DEPTH`]).
+    #[must_use]
+    pub fn stdio() -> Self {
+        Self::new(MCP_STDIO_MAX_MESSAGE_BYTES, MCP_STDIO_MAX_MESSAGE_DEPTH)
+    }
+
+    /// Consumes a prefix of `input`: returns how many bytes were used and, when a `\n` was
+    /// reached, the finished line. Call again with the rest.
+    pub fn feed(&mut self, input: &[u8]) -> (usize, Option<Frame>) {
+        let newline = memchr::memchr(b'\n', input);
+        let part = input.get(..newline.unwrap_or(input.len())).unwrap_or(&[]);
+        self.scan(part);
+        if self.rejected.is_none() {
+            if self.depth_exceeded {
+                self.reject(McpError::MessageTooDeep {
+                    limit: u64::from(self.max_depth),
+                });
+            } else if self.buf.len().saturating_add(part.len()) > self.max_bytes {
+                self.reject(McpError::MessageTooLarge {
+                    limit: self.max_bytes as u64,
+                });
+            } else {
+                self.buf.extend_from_slice(part);
+            }
+        }
+        match newline {
+            None => (input.len(), None),
+            Some(at) => (at + 1, Some(self.finish())),
+        }
+    }
+
+    /// Checks one whole message that arrived framed by other means (an SSE event's data, an
+    /// HTTP body), where a newline is only whitespace: `None` when it is within the bounds,
+    /// else the [`Frame::Rejected`] a line would have given.
+    pub fn check_whole(&mut self, message: &[u8]) -> Option<Frame> {
+        self.scan(message);
+        let error = if self.depth_exceeded {
+            McpError::MessageTooDeep {
+                limit: u64::from(self.max_depth),
+            }
+        } else if message.len() > self.max_bytes {
+            McpError::MessageTooLarge {
+                limit: self.max_bytes as u64,
+            }
+        } else {
+            let _ = self.finish();
+            return None;
+        };
+        self.reject(error);
+        Some(self.finish())
+    }
+
+    fn reject(&mut self, error: McpError) {
+        self.rejected = Some(error);
+        self.buf = Vec::new();
+    }
+
+    fn finish(&mut self) -> Frame {
+        self.end_id_token();
+        let frame = match self.rejected.take() {
+            Some(error) => Frame::Rejected {
+                error,
+                id: self.id.take(),
+                has_method: self.has_method,
+            },
+            None => Frame::Line(std::mem::take(&mut self.buf)),
+        };
+        let (max_bytes, max_depth) = (self.max_bytes, self.max_depth);
+        *self = Self::new(max_bytes, max_depth);
+        frame
+    }
+
+    fn push_token(&mut self, b: u8) {
+        if self.token.len() < TOKEN_CAP {
+            self.token.push(b);
+        } else {
+            self.token_overflow = true;
+        }
+    }
+
+    fn end_id_token(&mut self) {
+        if self.top == Top::InIdValue {
+            self.top = Top::InValue;
+            self.id_seen = true;
+            if !self.token_overflow {
+                self.id = Some(std::mem::take(&mut self.token));
+            }
+        }
+    }
+
+    fn scan(&mut self, part: &[u8]) {
+        let mut i = 0;
+        while let Some(&b) = part.get(i) {
+            if self.in_string {
+                let capturing = matches!(self.top, Top::InKey | Top::InIdValue) && self.depth == 1;
+                if !capturing && !self.escape {
+                    // Skip string content quickly up to the next quote or backslash.
+                    match memchr::memchr2(b'"', b'\\', part.get(i..).unwrap_or(&[])) {
+                        Some(off) => i += off,
+                        None => return,
+                    }
+                }
+                let Some(&b) = part.get(i) else { return };
+                if capturing {
+                    self.push_token(b);
+                }
+                if self.escape {
+                    self.escape = false;
+                    if capturing {
+                        // An escaped key or id is not read (it is treated as unknown).
+                        self.token_overflow = true;
+                    }
+                } else if b == b'\\' {
+                    self.escape = true;
+                } else if b == b'"' {
+                    self.in_string = false;
+                    if self.depth == 1 {
+                        match self.top {
+                            Top::InKey => {
+                                self.token.pop();
+                                let key = (!self.token_overflow).then_some(self.token.as_slice());
+                                self.key_is_id = key == Some(b"id");
+                                if key == Some(b"method") {
+                                    self.has_method = true;
+                                }
+                                self.top = Top::AfterKey;
+                            }
+                            Top::InIdValue => self.end_id_token(),
+                            _ => {}
+                        }
+                    }
+                }
+                i += 1;
+                continue;
+            }
+            match b {
+                b'"' => {
+                    self.in_string = true;
+                    if self.depth == 1 {
+                        match self.top {
+                            Top::ExpectKey => {
+                                self.token.clear();
+                                self.token_overflow = false;
+                                self.top = Top::InKey;
+                            }
+                            Top::ExpectValue if self.key_is_id && !self.id_seen => {
+                                self.token.clear();
+                                self.token_overflow = false;
+                                self.push_token(b);
+                                self.top = Top::InIdValue;
+                            }
+                            Top::ExpectValue => self.top = Top::InValue,
+                            _ => {}
+                        }
+                    }
+                }
+                b'{' | b'[' => {
+                    if self.depth == 1 && self.top == Top::ExpectValue {
+                        self.top = Top::InValue;
+                        if self.key_is_id {
+                            self.id_seen = true;
+                        }
+                    }
+                    self.depth = self.depth.saturating_add(1);
+                    if self.depth > self.max_depth {
+                        self.depth_exceeded = true;
+                    }
+                    if self.depth == 1 && b == b'{' {
+                        self.top_object = true;
+                        self.top = Top::ExpectKey;
+                    }
+                }
+                b'}' | b']' => {
+                    if self.depth == 1 {
+                        self.end_id_token();
+                    }
+                    self.depth = self.depth.saturating_sub(1);
+                }
+                b':' if self.depth == 1 && self.top == Top::AfterKey => {
+                    self.top = Top::ExpectValue;
+                }
+                b',' if self.depth == 1 && self.top_object => {
+                    self.end_id_token();
+                    self.top = Top::ExpectKey;
+                    self.key_is_id = false;
+                }
+                b' ' | b'\t' | b'\r' | b'\n' => {
+                    if self.depth == 1 {
+                        self.end_id_token();
+                    }
+                }
+                _ => {
+                    if self.depth == 1 {
+                        match self.top {
+                            Top::ExpectValue if self.key_is_id && !self.id_seen => {
+                                self.token.clear();
+                                self.token_overflow = false;
+                                self.push_token(b);
+                                self.top = Top::InIdValue;
+                            }
+                            Top::ExpectValue => self.top = Top::InValue,
+                            Top::InIdValue => self.push_token(b),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+}
+
+/// Requests sent and not yet answered, and the bound errors the framer raised for them.
+#[derive(Debug, Default)]
+pub struct FrameState {
+    pending: HashSet<RequestId>,
+    errors: HashMap<RequestId, McpError>,
+    /// The last error raised while no request could be named (for a failed connect).
+    last: Option<McpError>,
+}
+
+/// [`FrameState`] shared by the transport and the session.
+#[derive(Debug, Clone, Default)]
+pub struct FrameShared(Arc<Mutex<FrameState>>);
+
+impl FrameShared {
+    fn with<R>(&self, f: impl FnOnce(&mut FrameState) -> R) -> R {
+        f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// The framer's error for request `id`, if the framer failed it (taken once).
+    #[must_use]
+    pub fn take_error(&self, id: &RequestId) -> Option<McpError> {
+        self.with(|s| {
+            s.pending.remove(id);
+            s.errors.remove(id)
+        })
+    }
+
+    /// Forgets request `id` (it timed out or was aborted).
+    pub fn forget(&self, id: &RequestId) {
+        self.with(|s| {
+            s.pending.remove(id);
+            s.errors.remove(id);
+        });
+    }
+
+    /// The last error the framer raised, if any (for a handshake that failed).
+    #[must_use]
+    pub fn last_error(&self) -> Option<McpError> {
+        self.with(|s| s.last.clone())
+    }
+
+    /// Records that `error` failed request `id` (a transport other than stdio raised it).
+    pub fn record(&self, id: RequestId, error: McpError) {
+        self.with(|s| {
+            s.pending.remove(&id);
+            s.last = Some(error.clone());
+            s.errors.insert(id, error);
+        });
+    }
+
+    /// Records `id` as a request waiting for its response (the transport does this on send).
+    pub fn track(&self, id: RequestId) {
+        self.with(|s| s.pending.insert(id));
+    }
+
+    /// Judges one frame as the transport does: what to deliver to rmcp, which waiting requests
+    /// fail (they are no longer waiting afterwards), or nothing.
+    #[must_use]
+    pub fn judge(&self, frame: Frame) -> Outcome {
+        self.with(|s| s.judge(frame))
+    }
+
+    /// How many requests are tracked (for tests: it must not grow without bound).
+    #[must_use]
+    pub fn tracked(&self) -> usize {
+        self.with(|s| s.pending.len() + s.errors.len())
+    }
+}
+
+fn parse_id(raw: &[u8]) -> Option<RequestId> {
+    serde_json::from_slice::<RequestId>(raw).ok()
+}
+
+/// The bridge's JSON-RPC error code for a response the framer refused (the JSON-RPC
+/// "internal error" code; the session replaces it by the framer's own error).
+const FRAME_ERROR_CODE: ErrorCode = ErrorCode(-32603);
+
+fn error_message(id: RequestId, error: &McpError) -> RxJsonRpcMessage<RoleClient> {
+    JsonRpcMessage::Error(JsonRpcError {
+        jsonrpc: JsonRpcVersion2_0,
+        id: Some(id),
+        error: ErrorData::new(FRAME_ERROR_CODE, error.to_string(), None),
+    })
+}
+
+/// Why a response is not shaped as JSON-RPC says, if it is not.
+fn response_shape_error(obj: &serde_json::Map<String, Value>) -> Option<&'static str> {
+    match (obj.get("result"), obj.get("error")) {
+        (Some(Value::Object(_)), None) => None,
+        (Some(_), None) => Some("its result is not an object"),
+        (None, Some(Value::Object(e))) => {
+            let code_ok = e
+                .get("code")
+                .and_then(Value::as_i64)
+                .is_some_and(|c| i32::try_from(c).is_ok());
+            let message_ok = e.get("message").is_some_and(Value::is_string);
+            (!(code_ok && message_ok)).then_some("its error has no integer code and string message")
+        }
+        (None, Some(_)) => Some("its error is not an object"),
+        (Some(_), Some(_)) => Some("it has both a result and an error"),
+        (None, None) => Some("it has neither a result nor an error"),
+    }
+}
+
+/// What the transport does with one frame.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Hand this message to rmcp.
+    Deliver(Box<RxJsonRpcMessage<RoleClient>>),
+    /// Fail these waiting requests with this error.
+    Fail(Vec<RequestId>, McpError),
+    /// Nothing to do.
+    Skip,
+}
+
+impl FrameState {
+    /// Requests to fail for a message that broke a bound: the one it names, or (when it names
+    /// none and is not the server's own request) every waiting one.
+    fn targets(&self, id: Option<RequestId>, has_method: bool) -> Vec<RequestId> {
+        match id {
+            Some(id) if self.pending.contains(&id) => vec![id],
+            Some(_) => Vec::new(),
+            None if has_method => Vec::new(),
+            None => self.pending.iter().cloned().collect(),
+        }
+    }
+
+    fn judge(&mut self, frame: Frame) -> Outcome {
+        let (error, targets) = match frame {
+            Frame::Rejected {
+                error,
+                id,
+                has_method,
+            } => {
+                let id = id.as_deref().and_then(parse_id);
+                let targets = self.targets(id, has_method);
+                (error, targets)
+            }
+            Frame::Line(line) => {
+                let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&line);
+                let line = line.strip_suffix(b"\r").unwrap_or(line);
+                if line.iter().all(u8::is_ascii_whitespace) {
+                    return Outcome::Skip;
+                }
+                let mut de = serde_json::Deserializer::from_slice(line);
+                // The framer has bounded the nesting already.
+                de.disable_recursion_limit();
+                let parsed = Value::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+                let Ok(value) = parsed else {
+                    // Not JSON: like the other SDKs, ignore it (answering could start an
+                    // error storm); a request it was meant to answer keeps waiting.
+                    return Outcome::Skip;
+                };
+                let Some(obj) = value.as_object() else {
+                    return Outcome::Skip;
+                };
+                let is_response = !obj.contains_key("method");
+                let id = obj
+                    .get("id")
+                    .filter(|v| !v.is_null())
+                    .and_then(|v| RequestId::deserialize(v).ok());
+                if is_response {
+                    if let Some(reason) = response_shape_error(obj) {
+                        let targets = self.targets(id, false);
+                        (
+                            McpError::InvalidResponse {
+                                reason: reason.into(),
+                            },
+                            targets,
+                        )
+                    } else {
+                        match serde_json::from_value::<RxJsonRpcMessage<RoleClient>>(value) {
+                            Ok(msg) => {
+                                if let Some(id) = &id {
+                                    self.pending.remove(id);
+                                }
+                                return Outcome::Deliver(Box::new(msg));
+                            }
+                            Err(e) => {
+                                let reason = e.to_string();
+                                let reason = super::content::truncate_utf8(&reason, 200).to_owned();
+                                (
+                                    McpError::InvalidResponse { reason },
+                                    self.targets(id, false),
+                                )
+                            }
+                        }
+                    }
+                } else {
+                    return match serde_json::from_value::<RxJsonRpcMessage<RoleClient>>(value) {
+                        Ok(msg) => Outcome::Deliver(Box::new(msg)),
+                        // A request or notification rmcp does not know: dropped.
+                        Err(_) => Outcome::Skip,
+                    };
+                }
+            }
+        };
+        self.last = Some(error.clone());
+        if targets.is_empty() {
+            return Outcome::Skip;
+        }
+        for id in &targets {
+            self.pending.remove(id);
+            self.errors.insert(id.clone(), error.clone());
+        }
+        Outcome::Fail(targets, error)
+    }
+}
+
+/// The stdio transport: our [`LineFramer`] on the server's stdout, newline-delimited JSON on
+/// its stdin.
+pub struct FramedStdio<R, W> {
+    read: BufReader<R>,
+    framer: LineFramer,
+    write: Arc<tokio::sync::Mutex<Option<W>>>,
+    shared: FrameShared,
+    queued: VecDeque<RxJsonRpcMessage<RoleClient>>,
+}
+
+impl<R, W> FramedStdio<R, W>
+where
+    R: AsyncRead + Unpin + Send,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    /// A transport over these pipes, sharing its request state with the session.
+    pub fn new(read: R, write: W, shared: FrameShared) -> Self {
+        Self {
+            read: BufReader::with_capacity(64 * 1024, read),
+            framer: LineFramer::stdio(),
+            write: Arc::new(tokio::sync::Mutex::new(Some(write))),
+            shared,
+            queued: VecDeque::new(),
+        }
+    }
+}
+
+impl<R, W> Transport<RoleClient> for FramedStdio<R, W>
+where
+    R: AsyncRead + Unpin + Send,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
+        if let JsonRpcMessage::Request(r) = &item {
+            let id = r.id.clone();
+            self.shared.with(|s| s.pending.insert(id));
+        }
+        let line = serde_json::to_vec(&item).map(|mut v| {
+            v.push(b'\n');
+            v
+        });
+        let write = Arc::clone(&self.write);
+        async move {
+            let line = line.map_err(std::io::Error::other)?;
+            let mut guard = write.lock().await;
+            let Some(w) = guard.as_mut() else {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::NotConnected,
+                    "the transport is closed",
+                ));
+            };
+            w.write_all(&line).await?;
+            w.flush().await
+        }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        // Cancellation safety: rmcp polls this inside `select!`. Between `fill_buf` returning
+        // and `consume` nothing awaits, and every partial state lives in `self`.
+        loop {
+            if let Some(msg) = self.queued.pop_front() {
+                return Some(msg);
+            }
+            let (used, frame) = {
+                let available = match self.read.fill_buf().await {
+                    Ok(a) if !a.is_empty() => a,
+                    _ => return None,
+                };
+                self.framer.feed(available)
+            };
+            self.read.consume(used);
+            let Some(frame) = frame else { continue };
+            match self.shared.with(|s| s.judge(frame)) {
+                Outcome::Deliver(msg) => return Some(*msg),
+                Outcome::Skip => {}
+                Outcome::Fail(ids, error) => {
+                    self.queued
+                        .extend(ids.into_iter().map(|id| error_message(id, &error)));
+                }
+            }
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        drop(self.write.lock().await.take());
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frames(framer: &mut LineFramer, mut input: &[u8]) -> Vec<Frame> {
+        let mut out = Vec::new();
+        while !input.is_empty() {
+            let (used, frame) = framer.feed(input);
+            input = input.get(used..).unwrap_or(&[]);
+            out.extend(frame);
+        }
+        out
+    }
+
+    fn rejected_id(f: &Frame) -> Option<(String, Option<String>, bool)> {
+        match f {
+            Frame::Rejected {
+                error,
+                id,
+                has_method,
+            } => Some((
+                error.to_string(),
+                id.as_ref().map(|i| String::from_utf8_lossy(i).into_owned()),
+                *has_method,
+            )),
+            Frame::Line(_) => None,
+        }
+    }
+
+    #[test]
+    fn lines_split_and_bounds_hold_at_their_edges() {
+        let mut f = LineFramer::new(10, 3);
+        let got = frames(&mut f, b"0123456789\n01234567890\n[[[1]]]\n[[[[1]]]]\nok\n");
+        assert_eq!(got.first(), Some(&Frame::Line(b"0123456789".to_vec())));
+        assert_eq!(
+            got.get(1).and_then(rejected_id).map(|r| r.0),
+            Some("MCP message exceeds 10 bytes".into())
+        );
+        assert_eq!(got.get(2), Some(&Frame::Line(b"[[[1]]]".to_vec())));
+        assert_eq!(
+            got.get(3).and_then(rejected_id).map(|r| r.0),
+            Some("MCP message nests deeper than 3 levels".into())
+        );
+        assert_eq!(got.get(4), Some(&Frame::Line(b"ok".to_vec())));
+    }
+
+    #[test]
+    fn the_top_level_id_is_read_even_past_the_byte_bound() {
+        let mut f = LineFramer::new(16, 200);
+        let long = format!(
+            r#"{{"jsonrpc":"2.0","result":{{"s":"{}","id":9}},"id" : 42 }}"#,
+            "x".repeat(100)
+        );
+        let got = frames(&mut f, format!("{long}\n").as_bytes());
+        assert_eq!(
+            got.first().and_then(rejected_id),
+            Some((
+                "MCP message exceeds 16 bytes".into(),
+                Some("42".into()),
+                false
+            ))
+        );
+        let s = r#"{"id":"a\"b","method":"x","params":{"id":1}}"#.to_owned() + &" ".repeat(20);
+        let got = frames(&mut f, format!("{s}\n").as_bytes());
+        // An escaped id is not read; the method key is seen.
+        assert_eq!(
+            got.first().and_then(rejected_id),
+            Some(("MCP message exceeds 16 bytes".into(), None, true))
+        );
+        let s = format!(r#"{{"id":"abc","result":"{}"}}"#, "y".repeat(40));
+        let got = frames(&mut f, format!("{s}\n").as_bytes());
+        assert_eq!(
+            got.first().and_then(rejected_id).and_then(|r| r.1),
+            Some(r#""abc""#.into())
+        );
+    }
+
+    #[test]
+    fn input_split_anywhere_gives_the_same_frames() {
+        let text = format!(
+            "{}\n{{\"id\":7,\"result\":{}}}\n{{\"id\":8,\"result\":{{}}}}\n",
+            "[".repeat(50),
+            "[".repeat(300)
+        );
+        let whole = frames(&mut LineFramer::new(1000, 129), text.as_bytes());
+        for step in [1, 2, 3, 7, 64] {
+            let mut f = LineFramer::new(1000, 129);
+            let mut got = Vec::new();
+            for chunk in text.as_bytes().chunks(step) {
+                got.extend(frames(&mut f, chunk));
+            }
+            assert_eq!(got, whole, "step {step}");
+        }
+        assert_eq!(
+            whole.get(1).and_then(rejected_id),
+            Some((
+                "MCP message nests deeper than 129 levels".into(),
+                Some("7".into()),
+                false
+            ))
+        );
+    }
+
+    fn state_with(ids: &[i64]) -> FrameState {
+        let mut s = FrameState::default();
+        for i in ids {
+            s.pending.insert(RequestId::Number(*i));
+        }
+        s
+    }
+
+    fn fails(o: &Outcome) -> Option<(Vec<RequestId>, String)> {
+        match o {
+            Outcome::Fail(ids, e) => {
+                let mut ids = ids.clone();
+                ids.sort_by_key(|i| format!("{i:?}"));
+                Some((ids, e.to_string()))
+            }
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_rejected_frame_fails_its_request_or_every_request() {
+        let mut s = state_with(&[1, 2]);
+        let named = s.judge(Frame::Rejected {
+            error: McpError::MessageTooLarge { limit: 5 },
+            id: Some(b"2".to_vec()),
+            has_method: false,
+        });
+        assert_eq!(
+            fails(&named),
+            Some((
+                vec![RequestId::Number(2)],
+                "MCP message exceeds 5 bytes".into()
+            ))
+        );
+        let unknown = s.judge(Frame::Rejected {
+            error: McpError::MessageTooLarge { limit: 5 },
+            id: None,
+            has_method: false,
+        });
+        assert_eq!(
+            fails(&unknown).map(|f| f.0),
+            Some(vec![RequestId::Number(1)]),
+            "no id: every request still waiting fails"
+        );
+        assert_eq!(s.errors.len(), 2);
+        assert!(s.pending.is_empty());
+        let notification = s.judge(Frame::Rejected {
+            error: McpError::MessageTooLarge { limit: 5 },
+            id: None,
+            has_method: true,
+        });
+        assert!(matches!(notification, Outcome::Skip));
+        let late = s.judge(Frame::Rejected {
+            error: McpError::MessageTooLarge { limit: 5 },
+            id: Some(b"99".to_vec()),
+            has_method: false,
+        });
+        assert!(matches!(late, Outcome::Skip));
+    }
+
+    #[test]
+    fn response_shapes_are_checked() {
+        for (line, reason) in [
+            (
+                r#"{"jsonrpc":"2.0","id":1,"result":"done"}"#,
+                "its result is not an object",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"result":[1]}"#,
+                "its result is not an object",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"result":null}"#,
+                "its result is not an object",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":"bad"}"#,
+                "its error is not an object",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}"#,
+                "its error has no integer code and string message",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"},"result":{}}"#,
+                "it has both a result and an error",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1}"#,
+                "it has neither a result nor an error",
+            ),
+        ] {
+            let mut s = state_with(&[1]);
+            let o = s.judge(Frame::Line(line.as_bytes().to_vec()));
+            assert_eq!(
+                fails(&o),
+                Some((
+                    vec![RequestId::Number(1)],
+                    format!("MCP server sent an invalid response: {reason}")
+                )),
+                "{line}"
+            );
+        }
+        let mut s = state_with(&[1]);
+        let ok = s.judge(Frame::Line(
+            br#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#.to_vec(),
+        ));
+        assert!(matches!(ok, Outcome::Deliver(_)));
+        assert_eq!(s.pending.len(), 0);
+        for skip in [&b"not json"[..], b"  ", b"[1,2]", b"\"s\""] {
+            assert!(matches!(s.judge(Frame::Line(skip.to_vec())), Outcome::Skip));
+        }
+    }
+}
