@@ -72,9 +72,7 @@ fn is_world_rwx_mode(mode: &str) -> bool {
         // Each operator with its permissions: `+rwx`, `=rwx`, `-w`.
         while let Some(op) = ops.chars().next().filter(|c| matches!(c, '+' | '=' | '-')) {
             let body = &ops[1..];
-            let len = body
-                .find(|c: char| matches!(c, '+' | '=' | '-'))
-                .unwrap_or(body.len());
+            let len = body.find(['+', '=', '-']).unwrap_or(body.len());
             let perms = &body[..len];
             let rwx = perms.contains('r') && perms.contains('w') && perms.contains('x');
             for &i in &chosen {

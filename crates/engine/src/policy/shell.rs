@@ -1230,12 +1230,10 @@ impl<'s, 'o> Walker<'s, 'o> {
                 }
             }
             "trap" => self.trap(words, &argv),
-            "let" => {
-                if argv.iter().skip(1).any(|a| arithmetic_unmodelled(a)) {
-                    self.out.unsupported(
-                        "let with a quote, subscript or substitution (bash may run code in it)",
-                    );
-                }
+            "let" if argv.iter().skip(1).any(|a| arithmetic_unmodelled(a)) => {
+                self.out.unsupported(
+                    "let with a quote, subscript or substitution (bash may run code in it)",
+                );
             }
             _ => {}
         }

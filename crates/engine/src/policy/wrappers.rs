@@ -1185,8 +1185,7 @@ fn parse(w: &'static Wrapper, argv: &[String]) -> Result<Parsed, String> {
             continue;
         }
         let word = i;
-        let mut chars = cluster.char_indices();
-        while let Some((at, c)) = chars.next() {
+        for (at, c) in cluster.char_indices() {
             let Some(o) = w.opts.iter().find(|o| o.short != '\0' && o.short == c) else {
                 return Err(format!("-{c} is not a known option"));
             };
