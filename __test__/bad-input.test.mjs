@@ -49,6 +49,8 @@ function judge(error) {
   if (error instanceof TypeError || error instanceof RangeError) return undefined
   if (errorClasses.some((C) => error instanceof C)) return undefined
   if (typeof error.code === 'string' && error.code.startsWith('ERR_PRISM_')) return undefined
+  // A file-system error of a path argument (ENOENT, ...), as the reference gives it.
+  if (typeof error.code === 'string' && /^E[A-Z]+$/.test(error.code) && typeof error.syscall === 'string') return undefined
   if (error.constructor === Error && REFERENCE_PLAIN.some((re) => re.test(error.message))) return undefined
   return `untyped error: ${text}`
 }

@@ -766,9 +766,14 @@ pub struct NativeToolFilter {
 #[napi]
 impl NativeToolFilter {
     /// Compiles the filters (absent entries are skipped).
-    #[napi(constructor)]
-    pub fn new(filters: Vec<Option<NativeToolFilterInput>>) -> Self {
-        Self {
+    #[napi(
+        constructor,
+        ts_args_type = "filters: Array<NativeToolFilterInput | undefined | null>"
+    )]
+    pub fn new(env: Env, filters: Unknown<'_>) -> Result<Self> {
+        let filters: Vec<Option<NativeToolFilterInput>> =
+            crate::args::object(&env, &filters, "filterTools")?;
+        Ok(Self {
             filters: filters
                 .into_iter()
                 .flatten()
@@ -777,7 +782,7 @@ impl NativeToolFilter {
                     deny: f.deny,
                 })
                 .collect(),
-        }
+        })
     }
 
     /// Whether `name` passes every filter.
