@@ -56,25 +56,42 @@ class InvalidDispatchError extends TypeError {
   }
 }
 
-// Reads a host object's fields once, so a Proxy or getter that throws becomes a clean
-// InvalidDispatchError with our message (never the trap's own, which may carry secrets).
-function readFields(object, keys, message) {
-  const out = {}
+// The options, read once into a plain object of one fixed shape (a literal, so V8 keeps one
+// hidden class), so a Proxy or getter that throws becomes a clean InvalidDispatchError with
+// our message (never the trap's own, which may carry secrets).
+function readOptions(o) {
   try {
-    for (const key of keys) out[key] = object[key]
+    return {
+      call: o.call,
+      registry: o.registry,
+      context: o.context,
+      emit: o.emit,
+      ledger: o.ledger,
+      secrets: o.secrets,
+      redactor: o.redactor,
+      middleware: o.middleware,
+      trust: o.trust,
+      permission: o.permission,
+      validate: o.validate,
+      beforeExecute: o.beforeExecute,
+      filter: o.filter,
+      identity: o.identity,
+      ownership: o.ownership,
+    }
   } catch {
-    throw new InvalidDispatchError(message)
+    throw new InvalidDispatchError('dispatchToolCall: options could not be read')
   }
-  return out
 }
-
-const OPTION_KEYS = ['call', 'registry', 'context', 'emit', 'ledger', 'secrets', 'redactor', 'middleware', 'trust', 'permission', 'validate', 'beforeExecute', 'filter', 'identity', 'ownership']
-const CALL_KEYS = ['id', 'name', 'arguments', 'argumentsError']
 
 /** Checks that a call object can be read (a throwing Proxy or getter cannot). */
 function checkCallReadable(call, message) {
   if (call === null || typeof call !== 'object') throw new InvalidDispatchError(message)
-  readFields(call, CALL_KEYS, message)
+  try {
+    // Reads only: each field the dispatch uses must be readable.
+    void (call.id, call.name, call.arguments, call.argumentsError)
+  } catch {
+    throw new InvalidDispatchError(message)
+  }
 }
 
 /** Whether `value` is a JSON object; a value whose traps or getters throw is not. */
@@ -111,7 +128,7 @@ function emitEvent(emit, event) {
 async function dispatchToolCall(input) {
   if (input === null || typeof input !== 'object') throw new InvalidDispatchError('dispatchToolCall needs an options object')
   // The options, read once into a plain object (a hostile Proxy is read only here).
-  const options = readFields(input, OPTION_KEYS, 'dispatchToolCall: options could not be read')
+  const options = readOptions(input)
   const { registry, emit, ledger, redactor, middleware } = options
   // The secrets, copied once into a plain array: redaction runs on error paths, where a
   // hostile iterable must not throw in turn.
