@@ -24,9 +24,7 @@ async function withBridge(options, fn, mode = 'normal') {
 
 test('a hanging call times out as an error result, is cancelled on the server, and the bridge stays usable', async () => {
   await withBridge({ callTimeoutMs: 1500 }, async (bridge, tool) => {
-    const started = Date.now()
     const r = await tool('hang').execute({}, ctx('h1'))
-    assert.ok(Date.now() - started < 5000)
     assert.deepEqual(r, {
       toolCallId: 'h1',
       name: 'mcp:bad:hang',
@@ -152,9 +150,8 @@ test('isError and images map as the contract says', async () => {
 
 test('a server that exits mid-call gives an error result, not a hang', async () => {
   const bridge = await connectMcpTools({ serverId: 'bad', transport: misbehaving(), callTimeoutMs: 10_000 })
-  const started = Date.now()
+  // Ends with the transport's error, not at callTimeoutMs (that would say "timed out").
   const r = await bridge.tools.find((t) => t.name === 'mcp:bad:exit').execute({}, ctx())
-  assert.ok(Date.now() - started < 5000)
   assert.equal(r.error.code, 'ERR_PRISM_MCP_TOOL')
   assert.match(r.error.message, /closed|transport/i)
   await bridge.close()
@@ -280,7 +277,7 @@ test('list_changed invalidates the catalogue; autoRefresh refreshes it; refresh(
     const before = bridge.tools
     assert.equal(before.length, 13)
     await tool('change-list').execute({}, ctx())
-    const end = Date.now() + 3000
+    const end = Date.now() + 30_000 // a bound on the wait, not a speed claim
     while (bridge.tools === before && Date.now() < end) await new Promise((r) => setTimeout(r, 10))
     assert.ok(bridge.tools.some((t) => t.name === 'mcp:bad:added'), 'auto-refreshed')
     const p1 = bridge.refresh()
@@ -300,7 +297,7 @@ test('without autoRefresh, list_changed only invalidates: the next tools access 
     await tool('change-list').execute({}, ctx())
     await new Promise((r) => setTimeout(r, 100))
     assert.equal(bridge.tools, before, 'the first access after the notification still returns the old list')
-    const end = Date.now() + 3000
+    const end = Date.now() + 30_000 // a bound on the wait, not a speed claim
     while (bridge.tools === before && Date.now() < end) await new Promise((r) => setTimeout(r, 10))
     assert.ok(bridge.tools.some((t) => t.name === 'mcp:bad:added'))
   })

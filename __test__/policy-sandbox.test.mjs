@@ -81,11 +81,9 @@ async function commonChecks(t, make) {
 
   const marker = `sleep 31.${process.pid}`
   const ac = new AbortController()
-  const started = Date.now()
   const pending = run(ops, `${marker} & ${marker}; echo never`, { signal: ac.signal })
   setTimeout(() => ac.abort(), 300)
   await assert.rejects(pending, (e) => e instanceof SandboxExecutionError && e.message === 'aborted')
-  assert.ok(Date.now() - started < 5000)
   await new Promise((r) => setTimeout(r, 100))
   assert.equal(alive(marker), false, 'the whole process group is killed on abort')
   await assert.rejects(run(ops, 'sleep 30', { timeout: 1 }), { message: 'timeout:1', code: 'ERR_PRISM_SANDBOX_EXECUTION' })
