@@ -162,10 +162,16 @@ async function readOnce(req, abs) {
   }
 }
 
-/** At most `max + 1` bytes of the local file at `target` (so an over-long file is seen as such). */
+/**
+ * The local file at `target`, sized on its open handle (one open, no second lookup of the
+ * path): `{ size }` when it is over `max`, else `{ buffer }` with at most `max + 1` bytes (so
+ * a file that grew meanwhile is still seen as too large).
+ */
 async function readLocalBounded(target, max) {
   const handle = await fsp.open(target, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
   try {
+    const { size } = await handle.stat()
+    if (size > max) return { size }
     const buffer = Buffer.alloc(max + 1)
     let filled = 0
     while (filled < buffer.length) {
@@ -173,10 +179,17 @@ async function readLocalBounded(target, max) {
       if (bytesRead === 0) break
       filled += bytesRead
     }
-    return buffer.subarray(0, filled)
+    return { buffer: buffer.subarray(0, filled) }
   } finally {
     await handle.close()
   }
+}
+
+/** A host backend's file, sized by `statFile` before `readFile` (as the reference asks it). */
+async function readBackendBounded(operations, target, max, signal) {
+  const { size } = await operations.statFile(target, { signal })
+  if (size > max) return { size }
+  return { buffer: await operations.readFile(target, { maxBytes: max, signal }) }
 }
 
 /**
@@ -189,9 +202,9 @@ async function readDocument(reader, operations, target, toolCallId, signal) {
   const tooLarge = (size) => ({
     toolResult: errorResult(toolCallId, 'read', `Document is ${native.codingFormatSize(size)}, exceeds ${native.codingFormatSize(limit)} limit.`),
   })
-  const { size } = operations ? await operations.statFile(target, { signal }) : await fsp.stat(target)
-  if (size > limit) return tooLarge(size)
-  const buffer = operations ? await operations.readFile(target, { maxBytes: limit, signal }) : await readLocalBounded(target, limit)
+  const read = operations ? await readBackendBounded(operations, target, limit, signal) : await readLocalBounded(target, limit)
+  if (read.size !== undefined) return tooLarge(read.size)
+  const { buffer } = read
   if (buffer.length > limit) return tooLarge(buffer.length)
   const extracted = await reader.extract({ buffer, path: target, signal })
   if (!extracted) return undefined
