@@ -1,0 +1,170 @@
+// One agent turn of 64 concurrent MCP `echo` calls against server-everything over stdio, each
+// call through the whole stack a host runs: dispatchToolCallsInOrder (concurrency 64) →
+// dispatchToolCall with a static permission policy, the JSON Schema argument validator and
+// secret redaction → the MCP bridge tool. Side by side in one run:
+//   - prism-native (its connectMcpTools on rmcp, its validator, scheduler and dispatch);
+//   - the reference's own stack (its connectMcpTools on the JS SDK, its Ajv adapter, its
+//     scheduler and dispatch), when PRISM_REFERENCE_DIR names the reference's built checkout
+//     (the `ref/` folder of the reference-suite scratch dir);
+//   - a bare line-protocol client written here (JSON-RPC lines straight to the server's stdin,
+//     no validation, no gates): the server's own ceiling on this machine.
+// Prints calls/s (median of the timed turns) and host CPU per call (user + system of this
+// process, all threads, from process.cpuUsage) for each. Usage: node bench/mcp-turn.mjs
+import { spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { median } from './_stats.mjs'
+
+const require = createRequire(import.meta.url)
+const SERVER = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js')
+const STDIO = { type: 'stdio', command: process.execPath, args: [SERVER, 'stdio'], stderr: 'ignore' }
+const CALLS = 64
+const WARM_TURNS = 5
+const ROUNDS = Number(process.env.MCP_TURN_ROUNDS ?? 6)
+const TURNS_PER_ROUND = 5
+const SECRET = 'sk-bench-secret-value'
+
+const turnCalls = (turn) =>
+  Array.from({ length: CALLS }, (_, i) => ({ type: 'tool_call', id: `t${turn}c${i}`, name: 'mcp:everything:echo', arguments: { message: `m${i}` } }))
+
+/** A host's turn over one library's stack: scheduler → dispatch (permission, validator, secrets). */
+function stackTurn(lib, bridge, validate) {
+  const registry = lib.createToolRegistry(bridge.tools)
+  const permission = lib.createStaticPermissionPolicy({ allow: ['tool:mcp:everything:echo:execute'] })
+  let turn = 0
+  return async () => {
+    const t = turn++
+    const history = []
+    const ctx = {
+      sessionId: 's',
+      runId: 'r',
+      signal: new AbortController().signal,
+      history,
+      toolConcurrency: CALLS,
+      appendMessage: async () => {},
+      dispatchToolCall: (call) =>
+        lib.dispatchToolCall({ call, registry, permission, validate, secrets: [SECRET], context: { sessionId: 's', runId: 'r', toolCallId: call.id } }),
+    }
+    await lib.dispatchToolCallsInOrder(turnCalls(t), ctx)
+    if (history.length !== CALLS) throw new Error(`turn appended ${history.length} rows`)
+    const first = history[0].content[0]
+    if (first.error) throw new Error(`echo failed: ${first.error.message}`)
+  }
+}
+
+async function nativeStack() {
+  const lib = await import('prism-native')
+  const { connectMcpTools } = await import('prism-native/mcp')
+  const { createJsonSchemaToolArgumentValidator } = await import('prism-native/validation/json-schema')
+  const bridge = await connectMcpTools({ serverId: 'everything', transport: STDIO })
+  return { name: 'prism-native', turn: stackTurn(lib, bridge, createJsonSchemaToolArgumentValidator()), close: () => bridge.close() }
+}
+
+/** The bridge's tool alone, 64 `execute` calls at once: what the stack above adds is the rest. */
+async function nativeBridgeOnly() {
+  const { connectMcpTools } = await import('prism-native/mcp')
+  const bridge = await connectMcpTools({ serverId: 'everything', transport: STDIO })
+  const echo = bridge.tools.find((t) => t.name === 'mcp:everything:echo')
+  let n = 0
+  return {
+    name: 'prism-native bridge only',
+    turn: async () => {
+      const out = await Promise.all(Array.from({ length: CALLS }, (_, i) => echo.execute({ message: `m${i}` }, { sessionId: 's', runId: 'r', toolCallId: `b${n++}` })))
+      if (out.some((r) => r.error)) throw new Error('bridge echo failed')
+    },
+    close: () => bridge.close(),
+  }
+}
+
+async function referenceStack(dir) {
+  const at = (p) => import(pathToFileURL(join(dir, p)).href)
+  const lib = await at('dist/index.js')
+  const { connectMcpTools } = await at('packages/mcp/dist/index.js')
+  const { createJsonSchemaToolArgumentValidator } = await at('packages/tool-validator-json-schema/dist/index.js')
+  const bridge = await connectMcpTools({ serverId: 'everything', transport: STDIO })
+  return { name: 'reference', turn: stackTurn(lib, bridge, createJsonSchemaToolArgumentValidator()), close: () => bridge.close() }
+}
+
+/** The ceiling: JSON-RPC lines written and read directly, ids matched, nothing else. */
+async function bareClient() {
+  const child = spawn(STDIO.command, STDIO.args, { stdio: ['pipe', 'pipe', 'ignore'] })
+  const waiting = new Map()
+  let nextId = 1
+  let buffered = ''
+  child.stdout.setEncoding('utf8')
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk
+    let nl
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl)
+      buffered = buffered.slice(nl + 1)
+      if (!line.trim()) continue
+      const msg = JSON.parse(line)
+      const done = waiting.get(msg.id)
+      if (done) {
+        waiting.delete(msg.id)
+        done(msg)
+      }
+    }
+  })
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      const id = nextId++
+      waiting.set(id, resolve)
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`)
+    })
+  await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bare', version: '1' } })
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`)
+  await request('tools/list', {})
+  return {
+    name: 'bare line protocol',
+    turn: async () => {
+      const out = await Promise.all(Array.from({ length: CALLS }, (_, i) => request('tools/call', { name: 'echo', arguments: { message: `m${i}` } })))
+      if (out.some((m) => !m.result)) throw new Error('bare echo failed')
+    },
+    close: async () => {
+      child.stdin.end()
+      child.kill('SIGTERM')
+    },
+  }
+}
+
+async function timeTurns(client, turns, samples, cpu) {
+  for (let i = 0; i < turns; i++) {
+    const c0 = process.cpuUsage()
+    const t0 = performance.now()
+    await client.turn()
+    const ms = performance.now() - t0
+    const c = process.cpuUsage(c0)
+    samples.push((CALLS / ms) * 1000)
+    cpu.push((c.user + c.system) / CALLS)
+  }
+}
+
+const stacks = [await nativeStack(), await nativeBridgeOnly()]
+if (process.env.PRISM_REFERENCE_DIR) stacks.push(await referenceStack(process.env.PRISM_REFERENCE_DIR))
+else console.warn('PRISM_REFERENCE_DIR not set: the reference stack is not measured')
+stacks.push(await bareClient())
+
+const rate = new Map(stacks.map((s) => [s.name, []]))
+const cpu = new Map(stacks.map((s) => [s.name, []]))
+for (const s of stacks) for (let i = 0; i < WARM_TURNS; i++) await s.turn()
+for (let r = 0; r < ROUNDS; r++) {
+  // Rotate the order so that drift on a shared machine hits every client alike.
+  for (let k = 0; k < stacks.length; k++) {
+    const s = stacks[(r + k) % stacks.length]
+    await timeTurns(s, TURNS_PER_ROUND, rate.get(s.name), cpu.get(s.name))
+  }
+}
+for (const s of stacks) await s.close()
+
+const nativeRate = median(rate.get('prism-native'))
+console.log(`\n64 concurrent MCP echo calls per turn, ${ROUNDS * TURNS_PER_ROUND} turns each, medians`)
+console.log('| stack | calls/s | host CPU per call (us, all threads) | prism-native rate / this |')
+console.log('|---|---|---|---|')
+for (const s of stacks) {
+  const r = median(rate.get(s.name))
+  console.log(`| ${s.name} | ${r.toFixed(0)} | ${median(cpu.get(s.name)).toFixed(1)} | ${(nativeRate / r).toFixed(2)} |`)
+}
+console.log('targets: >= 1.8x the reference stack, CPU per call <= 1/3 of the reference, >= 85% of the bare ceiling')
