@@ -97,6 +97,10 @@ fn service_error(e: ServiceError) -> McpError {
             code: data.code.0,
             message: data.message.into_owned(),
         },
+        // The transport's own error, without rmcp's wrapping (which names Rust types).
+        ServiceError::TransportSend(e) => McpError::Transport {
+            message: super::http_client::error_chain(&*e.error),
+        },
         other => McpError::Transport {
             message: other.to_string(),
         },
