@@ -104,6 +104,36 @@ test('an SSE stream that never answers ends at callTimeoutMs, is closed by the c
   })
 })
 
+test('a handshake that never ends times out, and the client lets go of its request (JSON and SSE)', TEST, async () => {
+  await withServer(async (server) => {
+    for (const mode of ['hang-init', 'hang-init-sse']) {
+      await assert.rejects(connectMcpTools({ serverId: 'h', callTimeoutMs: 300, transport: server.transport(mode) }), {
+        code: 'ERR_PRISM_MCP_CONNECT_TIMEOUT',
+        message: 'MCP connect timed out after 300ms',
+      })
+      await eventually(() => server.openStreams() === 0, `${mode}: the client closed the handshake's request`)
+    }
+    const controller = new AbortController()
+    const reason = new Error('host gave up')
+    const connecting = connectMcpTools({ serverId: 'h', callTimeoutMs: NEVER, signal: controller.signal, transport: server.transport('hang-init-sse') })
+    await eventually(() => server.openStreams() === 1, 'the handshake is waiting')
+    controller.abort(reason)
+    await assert.rejects(connecting, (err) => err === reason)
+    await eventually(() => server.openStreams() === 0, 'abort: the client closed the handshake request')
+  })
+})
+
+test('a hostile session stream (GET) changes nothing: calls work and close() settles', TEST, async () => {
+  for (const getStream of ['forever', 'huge-event']) {
+    await withServer(async (server) => {
+      await withBridge(server, { transport: { maxResponseBytes: MIB } }, async (call) => {
+        assert.deepEqual((await call('echo', { message: getStream })).content, [{ type: 'text', text: `echo: ${getStream}` }])
+      })
+      await eventually(() => server.openStreams() === 0, `${getStream}: close() closed the GET stream`)
+    }, { getStream })
+  }
+})
+
 test('JSON nested deeper than 127 levels fails at once (result, SSE result, error data); 127 levels pass', TEST, async () => {
   await withServer(async (server) => {
     // root (1) -> result (2) -> structuredContent (3) -> v: n arrays -> n + 3 levels in the message
@@ -167,6 +197,12 @@ test('a body that is not JSON, a wrong content type and HTTP 500 fail at once; n
       await failsThenUsable(call, 'wrong-type', {}, 'MCP server sent an invalid response: its content type text/html is neither application/json nor text/event-stream')
       await failsThenUsable(call, 'http-500', {}, 'MCP transport error: the server answered HTTP 500')
       await failsThenUsable(call, 'http-500-json', {}, 'MCP error -32603: the server broke')
+      // An error the server could not tie to a request answers the request it came back on.
+      await failsThenUsable(call, 'idless-error', {}, 'MCP error -32700: Parse error')
+      // A stream that ends without the response fails the call when it ends.
+      const early = await call('sse-ends-early')
+      assert.equal(early.error?.code, 'ERR_PRISM_MCP_TOOL')
+      assert.doesNotMatch(early.error.message, /timed out/)
       const r = await call('not-json-sse')
       assert.deepEqual(r.content, [{ type: 'text', text: 'after garbage' }])
     })

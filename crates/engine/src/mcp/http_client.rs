@@ -30,6 +30,7 @@ use rmcp::transport::streamable_http_client::{
     StreamableHttpResponseLimits,
 };
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
 use super::content::truncate_utf8;
 use super::frame::{response_shape_error, Frame, FrameShared, LineFramer};
@@ -45,13 +46,31 @@ const DETAIL_BYTES: usize = 200;
 pub struct BoundedHttpClient {
     inner: reqwest::Client,
     frames: FrameShared,
+    shutdown: CancellationToken,
 }
 
 impl BoundedHttpClient {
     /// Wraps `inner`; errors raised for requests are recorded in `frames` for the session.
+    /// Once `shutdown` fires, every POST still waiting and every open SSE stream ends: rmcp
+    /// does not cancel its handshake, so a failed connect would otherwise leave its worker
+    /// waiting on a server that never answers.
     #[must_use]
-    pub fn new(inner: reqwest::Client, frames: FrameShared) -> Self {
-        Self { inner, frames }
+    pub fn new(inner: reqwest::Client, frames: FrameShared, shutdown: CancellationToken) -> Self {
+        Self {
+            inner,
+            frames,
+            shutdown,
+        }
+    }
+
+    /// `stream`, ended when the session shuts down.
+    fn until_shutdown<T: Send + 'static>(
+        &self,
+        stream: futures::stream::BoxStream<'static, T>,
+    ) -> futures::stream::BoxStream<'static, T> {
+        stream
+            .take_until(self.shutdown.clone().cancelled_owned())
+            .boxed()
     }
 }
 
@@ -251,17 +270,24 @@ impl StreamableHttpClient for BoundedHttpClient {
         limits: StreamableHttpResponseLimits,
     ) -> Result<StreamableHttpPostResponse, HttpError> {
         let id = judged_request_id(&message);
-        let response = self
-            .inner
-            .post_message_with_response_limits(
-                uri,
-                message,
-                session_id,
-                auth_header,
-                custom_headers,
-                limits,
-            )
-            .await;
+        let post = self.inner.post_message_with_response_limits(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            limits,
+        );
+        let response = tokio::select! {
+            r = post => r,
+            () = self.shutdown.cancelled() => Err(StreamableHttpError::TransportChannelClosed),
+        };
+        let response = match response {
+            Ok(StreamableHttpPostResponse::Sse(stream, sid)) => Ok(
+                StreamableHttpPostResponse::Sse(self.until_shutdown(stream), sid),
+            ),
+            other => other,
+        };
         let Some(id) = id else { return response };
         match response {
             Ok(StreamableHttpPostResponse::Sse(stream, sid)) => {
@@ -338,9 +364,16 @@ impl StreamableHttpClient for BoundedHttpClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<futures::stream::BoxStream<'static, Result<sse_stream::Sse, SseError>>, HttpError>
     {
-        self.inner
-            .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
-            .await
+        self.get_stream_with_max_sse_event_size(
+            uri,
+            session_id,
+            last_event_id,
+            auth_header,
+            custom_headers,
+            rmcp::transport::streamable_http_client::StreamableHttpResponseLimits::default()
+                .max_sse_event_size,
+        )
+        .await
     }
 
     async fn get_stream_with_max_sse_event_size(
@@ -353,16 +386,18 @@ impl StreamableHttpClient for BoundedHttpClient {
         max_sse_event_size: usize,
     ) -> Result<futures::stream::BoxStream<'static, Result<sse_stream::Sse, SseError>>, HttpError>
     {
-        self.inner
-            .get_stream_with_max_sse_event_size(
-                uri,
-                session_id,
-                last_event_id,
-                auth_header,
-                custom_headers,
-                max_sse_event_size,
-            )
-            .await
+        let stream = self.inner.get_stream_with_max_sse_event_size(
+            uri,
+            session_id,
+            last_event_id,
+            auth_header,
+            custom_headers,
+            max_sse_event_size,
+        );
+        tokio::select! {
+            r = stream => r.map(|s| self.until_shutdown(s)),
+            () = self.shutdown.cancelled() => Err(StreamableHttpError::TransportChannelClosed),
+        }
     }
 }
 
