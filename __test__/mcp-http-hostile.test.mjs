@@ -165,6 +165,11 @@ test('oversized answers during connect: initialize (with and without Content-Len
     for (const mode of ['huge-init', 'huge-init-chunked']) {
       await assert.rejects(connect(mode), { code: 'ERR_PRISM_MCP_CONNECT', message: 'MCP connect failed: MCP message exceeds 1048576 bytes' })
     }
+    // An oversized server/discover answer is refused at the bound; the client then falls
+    // back to initialize, as for any server that does not speak server/discover.
+    const fellBack = await connect('huge-discover')
+    assert.ok(fellBack.tools.length > 1)
+    await fellBack.close()
     await assert.rejects(connect('huge-list-sse'), { code: 'ERR_PRISM_MCP_TOO_LARGE', message: 'MCP message exceeds 1048576 bytes' })
     await assert.rejects(connect('string-list'), { code: 'ERR_PRISM_MCP_INVALID_RESPONSE', message: 'MCP server sent an invalid response: its result is not an object' })
     // The same server, unharmed, still serves a well-behaved connect.

@@ -14,7 +14,8 @@
 //! is skipped, as the stdio framer skips such lines. Failures of the POST itself (status,
 //! content type, a redirect, which is never followed, a broken connection) fail the request
 //! with a short message of our own; a session the server no longer knows (404) is left to
-//! rmcp, which opens a new session and retries the request once.
+//! rmcp, which opens a new session and retries the request once, and so are the failures of
+//! `server/discover` (they decide rmcp's fallback to `initialize`), but for a bound.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -76,15 +77,15 @@ impl BoundedHttpClient {
 
 type HttpError = StreamableHttpError<reqwest::Error>;
 
-/// The id of a request whose replies are judged. `server/discover` is left to rmcp: its
-/// failures decide the fallback to `initialize`.
-fn judged_request_id(message: &ClientJsonRpcMessage) -> Option<RequestId> {
+/// The id of a request whose replies are judged, and whether it is `server/discover` (whose
+/// failed POSTs, other than a reply over a bound, are left to rmcp: they decide whether the
+/// client falls back to `initialize`).
+fn judged_request(message: &ClientJsonRpcMessage) -> Option<(RequestId, bool)> {
     match message {
-        ClientJsonRpcMessage::Request(r)
-            if !matches!(r.request, ClientRequest::DiscoverRequest(_)) =>
-        {
-            Some(r.id.clone())
-        }
+        ClientJsonRpcMessage::Request(r) => Some((
+            r.id.clone(),
+            matches!(r.request, ClientRequest::DiscoverRequest(_)),
+        )),
         _ => None,
     }
 }
@@ -177,8 +178,14 @@ fn judge_event(data: &str, id: &RequestId) -> Result<Option<String>, McpError> {
     }
 }
 
-/// Our error for a failed POST, or `None` to leave the failure to rmcp.
-fn post_error(error: &HttpError) -> Option<McpError> {
+/// Our error for a failed POST, or `None` to leave the failure to rmcp (with `bounds_only`,
+/// every failure but a reply over a bound).
+fn post_error(error: &HttpError, bounds_only: bool) -> Option<McpError> {
+    let bound = matches!(error, StreamableHttpError::ResponseBodyTooLarge { .. })
+        || matches!(error, StreamableHttpError::UnexpectedServerResponse(r) if r.starts_with("could not parse JSON response"));
+    if bounds_only && !bound {
+        return None;
+    }
     Some(match error {
         StreamableHttpError::ResponseBodyTooLarge { max_size } => McpError::MessageTooLarge {
             limit: *max_size as u64,
@@ -269,7 +276,7 @@ impl StreamableHttpClient for BoundedHttpClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> Result<StreamableHttpPostResponse, HttpError> {
-        let id = judged_request_id(&message);
+        let judged = judged_request(&message);
         let post = self.inner.post_message_with_response_limits(
             uri,
             message,
@@ -288,7 +295,9 @@ impl StreamableHttpClient for BoundedHttpClient {
             ),
             other => other,
         };
-        let Some(id) = id else { return response };
+        let Some((id, discover)) = judged else {
+            return response;
+        };
         match response {
             Ok(StreamableHttpPostResponse::Sse(stream, sid)) => {
                 let frames = self.frames.clone();
@@ -333,7 +342,7 @@ impl StreamableHttpClient for BoundedHttpClient {
                 Ok(StreamableHttpPostResponse::Json(message, sid))
             }
             Ok(other) => Ok(other),
-            Err(e) => match post_error(&e) {
+            Err(e) => match post_error(&e, discover) {
                 Some(error) => Ok(StreamableHttpPostResponse::Json(
                     fail(&self.frames, id, &error),
                     None,
@@ -507,7 +516,11 @@ mod tests {
 
     #[test]
     fn failed_posts_get_short_messages_of_our_own() {
-        let msg = |e: HttpError| post_error(&e).map(|e| e.to_string()).unwrap_or_default();
+        let msg = |e: HttpError| {
+            post_error(&e, false)
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        };
         assert_eq!(
             msg(StreamableHttpError::ResponseBodyTooLarge { max_size: 10 }),
             "MCP message exceeds 10 bytes"
@@ -534,7 +547,20 @@ mod tests {
             )),
             "MCP transport error: the server answered HTTP 502"
         );
-        // rmcp's session recovery needs its own error.
-        assert!(post_error(&StreamableHttpError::SessionExpired).is_none());
+        // rmcp's session recovery needs its own error; its fallback from `server/discover`
+        // to `initialize` sees every failure but a bound.
+        assert!(post_error(&StreamableHttpError::SessionExpired, false).is_none());
+        let http_500 = || {
+            StreamableHttpError::HttpStatus(
+                rmcp::transport::streamable_http_client::HttpStatusError::new(500, None),
+            )
+        };
+        assert!(post_error(&http_500(), true).is_none());
+        assert!(post_error(&http_500(), false).is_some());
+        assert!(post_error(
+            &StreamableHttpError::ResponseBodyTooLarge { max_size: 1 },
+            true
+        )
+        .is_some());
     }
 }
