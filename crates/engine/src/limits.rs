@@ -216,6 +216,11 @@ pub const MCP_STDIO_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 /// Nesting depth of one JSON-RPC message from a server: a result or schema at the hard
 /// `maxJsonDepth` (128) plus the message envelope. Deeper messages fail their request at once.
 pub const MCP_STDIO_MAX_MESSAGE_DEPTH: u32 = 129;
+/// Nesting depth of one JSON-RPC message (body or SSE event) from a Streamable HTTP server.
+/// rmcp parses these with serde_json, whose recursion limit (128) admits 127 levels; the
+/// bridge checks the same bound first, so a deeper message fails its request at once with
+/// an error naming it (over HTTP a result or schema can therefore nest at most 126 levels).
+pub const MCP_HTTP_MAX_MESSAGE_DEPTH: u32 = 127;
 /// Bytes of an error message or an `isError` summary (further capped by `maxResultBytes`).
 pub const MCP_ERROR_SUMMARY_BYTES: usize = 8 * 1024;
 /// Entries of `allowedOrigins` for a Streamable HTTP server (1 to this many).

@@ -416,7 +416,7 @@ fn error_message(id: RequestId, error: &McpError) -> RxJsonRpcMessage<RoleClient
 }
 
 /// Why a response is not shaped as JSON-RPC says, if it is not.
-fn response_shape_error(obj: &serde_json::Map<String, Value>) -> Option<&'static str> {
+pub(super) fn response_shape_error(obj: &serde_json::Map<String, Value>) -> Option<&'static str> {
     match (obj.get("result"), obj.get("error")) {
         (Some(Value::Object(_)), None) => None,
         (Some(_), None) => Some("its result is not an object"),

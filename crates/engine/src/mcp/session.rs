@@ -97,6 +97,10 @@ fn service_error(e: ServiceError) -> McpError {
             code: data.code.0,
             message: data.message.into_owned(),
         },
+        // The transport's own error, without rmcp's wrapping (which names Rust types).
+        ServiceError::TransportSend(e) => McpError::Transport {
+            message: super::http_client::error_chain(&*e.error),
+        },
         other => McpError::Transport {
             message: other.to_string(),
         },
@@ -134,6 +138,8 @@ impl McpSession {
         };
         let timeout = Duration::from_millis(limits.call_timeout_ms);
         let ct = CancellationToken::new();
+        // Fired by close() and by a failed connect; ends the HTTP client's waiting I/O.
+        let close_token = CancellationToken::new();
         let frames = FrameShared::default();
         let (service, process) = match transport {
             TransportConfig::Stdio(cfg) => {
@@ -174,15 +180,16 @@ impl McpSession {
                 let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                     .max_sse_event_size(bytes)
                     .max_json_response_size(bytes);
-                let client = BoundedHttpClient::new(client, frames.clone());
+                let client = BoundedHttpClient::new(client, frames.clone(), close_token.clone());
                 let t = StreamableHttpClientTransport::with_client(client, config);
                 let started = tokio::select! {
                     r = tokio::time::timeout(timeout, serve_client_with_lifecycle_and_ct(handler, t, lifecycle(), ct.clone())) => r,
-                    () = cancel.cancelled() => { ct.cancel(); return Err(McpError::Aborted) }
+                    () = cancel.cancelled() => { ct.cancel(); close_token.cancel(); return Err(McpError::Aborted) }
                 };
                 match started {
                     Ok(Ok(s)) => (s, None),
                     Ok(Err(e)) => {
+                        close_token.cancel();
                         let message = frames
                             .last_error()
                             .map_or_else(|| e.to_string(), |f| f.to_string());
@@ -190,6 +197,7 @@ impl McpSession {
                     }
                     Err(_) => {
                         ct.cancel();
+                        close_token.cancel();
                         return Err(McpError::ConnectTimeout {
                             timeout_ms: limits.call_timeout_ms,
                         });
@@ -203,7 +211,7 @@ impl McpSession {
             process: tokio::sync::Mutex::new(process),
             limits,
             closed: AtomicBool::new(false),
-            close_token: CancellationToken::new(),
+            close_token,
             frames,
         })
     }
