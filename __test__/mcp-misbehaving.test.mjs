@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import v8 from 'node:v8'
 import { connectMcpTools, McpBridgeClosedError, McpToolNameCollisionError } from '../lib/mcp/index.mjs'
 import { createToolRegistry, dispatchToolCall } from '../index.js'
 import { isAlive, misbehaving, waitGone } from './fixtures/mcp-helpers.mjs'
@@ -171,6 +172,44 @@ test('close() ends the whole process group, grandchildren included; it is idempo
   assert.throws(() => bridge.tools, McpBridgeClosedError)
   await assert.rejects(async () => tool.execute({}, ctx()), McpBridgeClosedError)
   await assert.rejects(bridge.refresh(), McpBridgeClosedError)
+})
+
+/** How many objects named `name` a heap snapshot holds (taking one runs a full GC first). */
+async function liveObjects(name) {
+  const stream = v8.getHeapSnapshot()
+  stream.setEncoding('utf8')
+  let text = ''
+  for await (const chunk of stream) text += chunk
+  const { snapshot, nodes, strings } = JSON.parse(text)
+  const fields = snapshot.meta.node_fields
+  const [typeAt, nameAt] = [fields.indexOf('type'), fields.indexOf('name')]
+  const objectType = snapshot.meta.node_types[typeAt].indexOf('object')
+  let n = 0
+  for (let i = 0; i < nodes.length; i += fields.length) {
+    if (nodes[i + typeAt] === objectType && strings[nodes[i + nameAt]] === name) n++
+  }
+  return n
+}
+
+test('nothing of a closed bridge stays reachable: its native object is garbage collected', async () => {
+  const cycle = async () => {
+    const bridge = await connectMcpTools({ serverId: 'bad', transport: misbehaving() })
+    const r = await bridge.tools.find((t) => t.name === 'mcp:bad:echo').execute({ message: 'x' }, ctx())
+    assert.equal(r.error, undefined)
+    await bridge.close()
+  }
+  // The first bridge also instantiates the class itself (its prototype counts as one).
+  await cycle()
+  const before = await liveObjects('NativeMcpBridge')
+  for (let i = 0; i < 3; i++) await cycle()
+  // The list_changed callback the native side held kept every bridge alive, closed or not.
+  // Its release reaches the JS thread a loop turn or so after close() resolved.
+  let alive
+  for (let i = 0; i < 100 && alive !== before; i++) {
+    await new Promise((r) => setTimeout(r, 20))
+    alive = await liveObjects('NativeMcpBridge')
+  }
+  assert.equal(alive, before)
 })
 
 test('close() also ends a grandchild that left the process group with setsid()', async () => {

@@ -1,30 +1,69 @@
-// RSS over many MCP connect/call/close cycles against a stdio server, to show that a cycle
-// leaves nothing behind on the native side. Run: node --expose-gc bench/mcp-cycles.mjs [cycles]
-// Prints the RSS (after a full GC) at a few points and the growth per cycle after warm-up.
+// RSS over many MCP connect/call/close cycles, to show that a cycle leaves nothing behind.
+// Run: node --expose-gc bench/mcp-cycles.mjs [cycles] [stdio|http]
+// stdio (default) starts the misbehaving fixture server in its normal mode for every cycle;
+// http connects each cycle to one server-everything over Streamable HTTP on loopback.
+// Prints the RSS, V8 heap and external memory (after a full GC) at a few points and the RSS
+// growth per cycle after warm-up. A leak on the JS side shows in heapUsed; one on the native
+// side only in RSS. On Linux the anonymous part of the RSS is printed too: the file-backed
+// rest is code paged in as it first runs (V8 optimizing hot functions after the warm-up adds
+// a few MiB), shared and reclaimable, not memory the cycles hold.
+import { readFileSync } from 'node:fs'
 import { connectMcpTools } from '../lib/mcp/index.mjs'
-import { misbehaving } from '../__test__/fixtures/mcp-helpers.mjs'
+import { misbehaving, startEverythingHttp } from '../__test__/fixtures/mcp-helpers.mjs'
 import { rssAfterGc } from './_stats.mjs'
 
 const cycles = Number(process.argv[2] ?? 1000)
+const kind = process.argv[3] ?? 'stdio'
 const warmup = Math.min(100, Math.floor(cycles / 5))
 const ctx = { sessionId: 's', runId: 'r', toolCallId: 'c' }
 
+const server = kind === 'http' ? await startEverythingHttp() : undefined
+const transport = () =>
+  server === undefined
+    ? misbehaving()
+    : { type: 'streamable-http', url: server.url, allowedOrigins: [server.origin], allowLoopbackHttp: true }
+
 async function cycle() {
-  const bridge = await connectMcpTools({ serverId: 'rss', transport: misbehaving() })
+  const bridge = await connectMcpTools({ serverId: 'rss', transport: transport() })
   const echo = bridge.tools.find((t) => t.name === 'mcp:rss:echo')
   const r = await echo.execute({ message: 'x' }, ctx)
   if (r.error) throw new Error(r.error.message)
   await bridge.close()
 }
 
-if (!globalThis.gc) console.warn('run with node --expose-gc for RSS after GC')
-for (let i = 0; i < warmup; i++) await cycle()
-const start = rssAfterGc()
-const points = [[0, start]]
-for (let i = 1; i <= cycles; i++) {
-  await cycle()
-  if (i % Math.max(1, Math.floor(cycles / 5)) === 0) points.push([i, rssAfterGc()])
+/** RssAnon from /proc/self/status in MiB (NaN where there is none). */
+function rssAnon() {
+  try {
+    const kb = /^RssAnon:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]
+    return kb === undefined ? NaN : Number(kb) / 1024
+  } catch {
+    return NaN
+  }
 }
-const end = rssAfterGc()
-for (const [i, mib] of points) console.log(`after ${String(i).padStart(5)} cycles: ${mib.toFixed(1)} MiB`)
-console.log(`growth over ${cycles} cycles (after ${warmup} warm-up): ${(end - start).toFixed(2)} MiB, ${(((end - start) * 1024) / cycles).toFixed(2)} KiB per cycle`)
+
+function point(i) {
+  const rss = rssAfterGc()
+  const m = process.memoryUsage()
+  return { i, rss, anon: rssAnon(), heap: m.heapUsed / 1048576, external: m.external / 1048576 }
+}
+
+const perCycle = (mib) => `${mib.toFixed(2)} MiB, ${((mib * 1024) / cycles).toFixed(2)} KiB per cycle`
+
+if (!globalThis.gc) console.warn('run with node --expose-gc for RSS after GC')
+try {
+  for (let i = 0; i < warmup; i++) await cycle()
+  const points = [point(0)]
+  for (let i = 1; i <= cycles; i++) {
+    await cycle()
+    if (i % Math.max(1, Math.floor(cycles / 5)) === 0) points.push(point(i))
+  }
+  const [start, end] = [points[0], point(cycles)]
+  for (const p of points) {
+    console.log(
+      `after ${String(p.i).padStart(5)} cycles: rss ${p.rss.toFixed(1)} MiB (anon ${p.anon.toFixed(1)}), heapUsed ${p.heap.toFixed(2)} MiB, external ${p.external.toFixed(2)} MiB`,
+    )
+  }
+  console.log(`${kind}: growth over ${cycles} cycles (after ${warmup} warm-up): ${perCycle(end.rss - start.rss)}; anonymous: ${perCycle(end.anon - start.anon)}`)
+} finally {
+  await server?.stop()
+}

@@ -136,7 +136,10 @@ pub struct NativeMcpBridge {
     server_id: String,
     transport: TransportConfig,
     limits: McpLimits,
-    on_list_changed: ListChangedHook,
+    /// Holds a threadsafe function, which keeps the JS callback (and through its closure this
+    /// bridge's JS object) alive until it is dropped: `close()` drops it, or the bridge could
+    /// never be collected.
+    on_list_changed: Mutex<Option<ListChangedHook>>,
     connect_cancel: CancellationToken,
     session: Arc<tokio::sync::OnceCell<Arc<McpSession>>>,
     calls: Arc<Mutex<HashMap<u32, CancellationToken>>>,
@@ -173,7 +176,7 @@ impl NativeMcpBridge {
             server_id,
             transport,
             limits,
-            on_list_changed,
+            on_list_changed: Mutex::new(Some(on_list_changed)),
             connect_cancel: CancellationToken::new(),
             session: Arc::new(tokio::sync::OnceCell::new()),
             calls: Arc::new(Mutex::new(HashMap::new())),
@@ -184,10 +187,16 @@ impl NativeMcpBridge {
     /// Starts the transport and runs the handshake.
     #[napi]
     pub async fn connect(&self) -> napi::Result<()> {
+        let hook = self
+            .on_list_changed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+            .ok_or_else(|| js_error(&McpError::Closed))?;
         let session = McpSession::connect(
             &self.transport,
             self.limits,
-            Arc::clone(&self.on_list_changed),
+            hook,
             self.connect_cancel.clone(),
         )
         .await
@@ -290,6 +299,13 @@ impl NativeMcpBridge {
     #[napi]
     pub async fn close(&self) -> napi::Result<()> {
         self.connect_cancel.cancel();
+        // The session's handler holds the other clones of the hook; closing drops them.
+        let hook = self
+            .on_list_changed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        drop(hook);
         if let Some(session) = self.session.get() {
             session.close().await;
         }

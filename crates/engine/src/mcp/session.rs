@@ -6,7 +6,7 @@
 //! abort sends `notifications/cancelled` and leaves the session usable.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
 use rmcp::model::{
@@ -74,7 +74,9 @@ impl ClientHandler for BridgeHandler {
 /// A connected server.
 pub struct McpSession {
     service: tokio::sync::Mutex<Option<RunningService<RoleClient, BridgeHandler>>>,
-    peer: Peer<RoleClient>,
+    /// Taken by `close()`: the peer keeps the service's outgoing channel (and what the server
+    /// sent at the handshake) alive, which a closed session that is still referenced must not.
+    peer: std::sync::Mutex<Option<Peer<RoleClient>>>,
     process: tokio::sync::Mutex<Option<ServerProcess>>,
     limits: McpLimits,
     closed: AtomicBool,
@@ -206,7 +208,7 @@ impl McpSession {
             }
         };
         Ok(Self {
-            peer: service.peer().clone(),
+            peer: std::sync::Mutex::new(Some(service.peer().clone())),
             service: tokio::sync::Mutex::new(Some(service)),
             process: tokio::sync::Mutex::new(process),
             limits,
@@ -231,8 +233,16 @@ impl McpSession {
             .and_then(ServerProcess::pid)
     }
 
+    /// The peer while the session is open.
+    fn peer(&self) -> Option<Peer<RoleClient>> {
+        self.peer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
     fn send_cancelled(&self, id: RequestId, reason: &str) {
-        let peer = self.peer.clone();
+        let Some(peer) = self.peer() else { return };
         let n = CancelledNotification::new(CancelledNotificationParam::new(
             Some(id),
             Some(reason.to_owned()),
@@ -252,11 +262,11 @@ impl McpSession {
         timeout_ms: u64,
         cancel: &CancellationToken,
     ) -> Result<Value, McpError> {
-        if self.closed.load(Ordering::Acquire) {
-            return Err(McpError::Closed);
-        }
-        let mut handle = self
-            .peer
+        let peer = match self.peer() {
+            Some(p) if !self.closed.load(Ordering::Acquire) => p,
+            _ => return Err(McpError::Closed),
+        };
+        let mut handle = peer
             .send_request_with_option(req, PeerRequestOptions::no_options())
             .await
             .map_err(service_error)?;
@@ -354,6 +364,12 @@ impl McpSession {
             return;
         }
         self.close_token.cancel();
+        let peer = self
+            .peer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        drop(peer);
         if let Some(mut service) = self.service.lock().await.take() {
             let _ = service.close_with_timeout(SERVICE_CLOSE_TIMEOUT).await;
         }
