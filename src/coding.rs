@@ -333,6 +333,8 @@ pub struct CodingFindStep {
     pub next: Option<f64>,
     /// Why the search ends (not found, scan limit, no progress).
     pub error: Option<String>,
+    /// Its `ERR_PRISM_CODING_*` code.
+    pub error_code: Option<String>,
 }
 
 /// Looks for `req.findText` in `page`, read at `offset` as the `pages`-th page.
@@ -354,32 +356,61 @@ pub fn coding_find_step(
         hit: None,
         next: None,
         error: None,
+        error_code: None,
     };
     match step {
         Ok(FindStep::Hit(line)) => out.hit = Some(line as f64),
         Ok(FindStep::Next(offset)) => out.next = Some(offset as f64),
-        Err(e) => out.error = Some(e.to_string()),
+        Err(e) => (out.error, out.error_code) = error_fields(&e),
     }
     out
 }
 
 // --- write ---------------------------------------------------------------------------------
 
+/// Why a coding operation failed: the message (the tool result's) and its code.
+#[napi(object)]
+pub struct CodingFailure {
+    /// The message.
+    pub message: String,
+    /// The `ERR_PRISM_CODING_*` code.
+    pub code: String,
+}
+
+impl From<&CodingError> for CodingFailure {
+    fn from(e: &CodingError) -> Self {
+        Self {
+            message: e.to_string(),
+            code: e.code().to_owned(),
+        }
+    }
+}
+
+/// The failure of an image whose `size` exceeds `limit` (`maxImageBytes`), for a host
+/// backend's image read.
+#[napi]
+pub fn coding_image_too_large(size: f64, limit: f64) -> CodingFailure {
+    CodingFailure::from(&CodingError::ImageTooLarge {
+        size: non_negative(size),
+        limit: non_negative(limit),
+    })
+}
+
 /// Writes `content` to `path` atomically (mkdir -p, temp file, rename). Resolves to the
-/// failure message, or null.
+/// failure, or null.
 #[napi]
 pub async fn coding_write(
     path: String,
     content: String,
     beneath: Option<CodingBeneath>,
-) -> napi::Result<Option<String>> {
+) -> napi::Result<Option<CodingFailure>> {
     let result = blocking(move || {
         let path = PathBuf::from(path);
         let confined = confined(beneath, &path)?;
         prism_engine::coding::write::write_file(&path, content.as_bytes(), confined.as_ref())
     })
     .await?;
-    Ok(result.err().map(|e| e.to_string()))
+    Ok(result.err().as_ref().map(CodingFailure::from))
 }
 
 /// The root an execution policy approved a write or edit beneath (`decision.writeBeneath`):
@@ -591,6 +622,8 @@ pub struct CodingShellRequest {
 pub struct CodingShellResult {
     /// A spawn failure (shell or cwd missing): the message.
     pub error: Option<String>,
+    /// The spawn failure's `ERR_PRISM_CODING_*` code.
+    pub error_code: Option<String>,
     /// A bounded failure (timeout, abort, output limit, spill): the message.
     pub failure: Option<String>,
     /// The text the model sees.
@@ -643,6 +676,7 @@ pub async fn coding_shell(id: u32, req: CodingShellRequest) -> napi::Result<Codi
         Err(e) => {
             return Ok(CodingShellResult {
                 error: Some(e.to_string()),
+                error_code: Some(e.code().to_owned()),
                 failure: None,
                 text: String::new(),
                 exit_code: None,
@@ -676,6 +710,7 @@ fn shell_result(o: ShellOutcome, max_lines: u64, max_bytes: u64) -> CodingShellR
     };
     CodingShellResult {
         error: None,
+        error_code: None,
         failure: o.status.failure(),
         exit_code: match o.status {
             ShellStatus::Exited(c) => Some(c),

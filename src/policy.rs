@@ -8,6 +8,8 @@
 
 use napi_derive::napi;
 
+use crate::errors::to_js;
+
 /// The shell analysis of `command` as JSON: `{parts: [{text, argv, derived, deny?}],
 /// redirects: [{op, target, write}], metacharacters, unsupported?, deny?}`.
 #[napi]
@@ -33,14 +35,15 @@ pub fn landlock_abi_version() -> i32 {
 /// only beneath `writable`, TCP denied unless `allow_network`. Returns the guarantees as JSON.
 /// Meant for the sandbox helper process only: it cannot be undone.
 #[napi]
-pub fn landlock_restrict_self(writable: Vec<String>, allow_network: bool) -> napi::Result<String> {
+pub fn landlock_restrict_self(
+    env: napi::Env,
+    writable: Vec<String>,
+    allow_network: bool,
+) -> napi::Result<String> {
     let paths: Vec<&std::path::Path> = writable.iter().map(std::path::Path::new).collect();
     match prism_engine::policy::landlock::restrict_self(&paths, allow_network) {
         Ok(g) => serde_json::to_string(&g).map_err(|e| napi::Error::from_reason(e.to_string())),
-        Err(e) => Err(napi::Error::new(
-            napi::Status::GenericFailure,
-            format!("{}: {e}", e.code()),
-        )),
+        Err(e) => Err(to_js(&env, e)),
     }
 }
 
@@ -48,6 +51,7 @@ pub fn landlock_restrict_self(writable: Vec<String>, allow_network: bool) -> nap
 /// its parent dies. Returns only with the error that prevented it.
 #[napi]
 pub fn landlock_exec(
+    env: napi::Env,
     writable: Vec<String>,
     allow_network: bool,
     shell: String,
@@ -56,10 +60,7 @@ pub fn landlock_exec(
     let paths: Vec<&std::path::Path> = writable.iter().map(std::path::Path::new).collect();
     let e =
         prism_engine::policy::landlock::exec_restricted(&paths, allow_network, &shell, &command);
-    Err(napi::Error::new(
-        napi::Status::GenericFailure,
-        format!("{}: {e}", e.code()),
-    ))
+    Err(to_js(&env, e))
 }
 
 /// The approval policy's fixed numbers, from the engine's limits: `[approvalTimeoutMs default,

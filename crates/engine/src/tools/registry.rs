@@ -30,6 +30,17 @@ pub enum RegistryError {
     },
 }
 
+impl RegistryError {
+    /// A stable code: `ERR_PRISM_DUPLICATE_TOOL` or `ERR_PRISM_UNKNOWN_TOOL`.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Duplicate { .. } => "ERR_PRISM_DUPLICATE_TOOL",
+            Self::Unknown { .. } => "ERR_PRISM_UNKNOWN_TOOL",
+        }
+    }
+}
+
 /// Tools by name, listed in insertion order; a replaced tool keeps its slot.
 #[derive(Debug, Clone)]
 pub struct Registry<T> {
