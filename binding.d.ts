@@ -621,6 +621,17 @@ export interface NativeDispatchVocabulary {
   statusFinished: string
   /** Keys rejected at any depth of tool arguments. */
   forbiddenKeys: Array<string>
+  /** `tool_execution_blocked`. */
+  blocked: string
+  /**
+   * Every blocked reason's wire name, in gate order (`unknown_tool`, `tool_denied`,
+   * `invalid_arguments`, `permission_denied`, `validation_failed`, `execution_denied`).
+   */
+  reasons: Array<string>
+  /** Every gate's code (`Gate as u8`) by its name. */
+  gates: Record<string, number>
+  /** Every optional hook's `HookSet` bit by its name. */
+  hooks: Record<string, number>
 }
 
 /** The resolved bounds the JS pre-walks need. */
@@ -687,6 +698,9 @@ export declare function toolResultError(call: unknown, value: unknown): unknown
  * `max(1, min(toolConcurrency, calls))` (non-finite or < 1 concurrency counts as 1).
  */
 export declare function turnConcurrency(toolConcurrency: number, calls: number, anyExclusive: boolean): number
+
+/** `"Unknown tool: <name>"`, the message of a registry lookup that misses. */
+export declare function unknownToolMessage(name: string): string
 
 /**
  * The ErrorInfo of a validator's truthy verdict: a string becomes `{ message, code }`, an

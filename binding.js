@@ -882,4 +882,5 @@ module.exports.progressEvent = nativeBinding.progressEvent
 module.exports.thrownErrorInfo = nativeBinding.thrownErrorInfo
 module.exports.toolResultError = nativeBinding.toolResultError
 module.exports.turnConcurrency = nativeBinding.turnConcurrency
+module.exports.unknownToolMessage = nativeBinding.unknownToolMessage
 module.exports.verdictErrorInfo = nativeBinding.verdictErrorInfo

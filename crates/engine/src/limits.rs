@@ -301,6 +301,10 @@ pub const MCP_ERROR_SUMMARY_BYTES: usize = 8 * 1024;
 pub const MCP_MAX_ALLOWED_ORIGINS: usize = 64;
 /// Bytes of a stdio server's stderr kept (with `stderr: "pipe"`) for connect error messages.
 pub const MCP_STDERR_TAIL_BYTES: usize = 4 * 1024;
+/// Bytes of the read buffer over a stdio server's stdout (the line framer reads through it).
+pub const MCP_STDIO_READ_BUFFER_BYTES: usize = 64 * 1024;
+/// Bytes of a stdio server's stderr read at a time (with `stderr: "pipe"`).
+pub const MCP_STDERR_READ_CHUNK_BYTES: usize = 4 * 1024;
 /// Milliseconds a stdio server gets to exit after its stdin closes, before SIGTERM to its
 /// process group (measured: server-everything never exits on EOF, so waiting long only
 /// slows `close()`).
@@ -438,6 +442,10 @@ pub const POLICY_ANALYSIS_MAX_PARSED_BYTES: usize = 4 * POLICY_ANALYSIS_MAX_COMM
 /// the default deny rules but reported without their text, and the command needs approval.
 /// Fixed at 1 MiB.
 pub const POLICY_ANALYSIS_MAX_OUTPUT_BYTES: usize = 1024 * 1024;
+
+/// The longest command line (UTF-8 bytes) the analysis's fast path for plain words splits
+/// without the grammar; a longer one goes to the parser. Fixed at 4 KiB.
+pub const POLICY_PLAIN_MAX_BYTES: usize = 4 * 1024;
 
 /// Commands longer than this (UTF-8 bytes) are analysed off the JavaScript thread by
 /// `policy.check` (the synchronous `evaluateCommandRules` and `explainCommand` analyse on the

@@ -23,7 +23,7 @@ pub enum RegistryError {
         name: String,
     },
     /// `resolve` of a name that is not registered.
-    #[error("Unknown tool: {name}")]
+    #[error("{}", crate::tools::blocked::unknown_tool_message(name))]
     Unknown {
         /// The tool name.
         name: String,
