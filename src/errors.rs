@@ -63,6 +63,14 @@ impl<E: Coded> From<E> for NativeError {
 }
 
 impl NativeError {
+    /// A failure of the binding itself (a worker task that panicked): `ERR_PRISM_INTERNAL`.
+    pub(crate) fn internal(message: String) -> Self {
+        Self {
+            code: "ERR_PRISM_INTERNAL",
+            message,
+        }
+    }
+
     /// The JavaScript `Error` (`code`, `message`) as a `napi::Error` that holds it, to throw
     /// or to reject with. Must run on the JavaScript thread.
     pub(crate) fn into_js(self, env: &Env) -> napi::Error {

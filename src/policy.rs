@@ -8,7 +8,7 @@
 
 use napi_derive::napi;
 
-use crate::errors::to_js;
+use crate::errors::{spawn_coded, to_js, NativeError};
 
 /// The shell analysis of `command` as JSON: `{parts: [{text, argv, derived, deny?}],
 /// redirects: [{op, target, write}], metacharacters, unsupported?, deny?}`.
@@ -18,11 +18,16 @@ pub fn analyze_shell_command(command: String) -> String {
 }
 
 /// [`analyze_shell_command`] on the blocking pool (for long commands).
-#[napi]
-pub async fn analyze_shell_command_async(command: String) -> napi::Result<String> {
-    tokio::task::spawn_blocking(move || prism_engine::policy::analyze_json(&command))
-        .await
-        .map_err(|e| napi::Error::from_reason(format!("shell analysis failed: {e}")))
+#[napi(ts_return_type = "Promise<string>")]
+pub fn analyze_shell_command_async(
+    env: &napi::Env,
+    command: String,
+) -> napi::Result<napi::bindgen_prelude::PromiseRaw<'_, String>> {
+    spawn_coded(env, async move {
+        tokio::task::spawn_blocking(move || prism_engine::policy::analyze_json(&command))
+            .await
+            .map_err(|e| NativeError::internal(format!("shell analysis failed: {e}")))
+    })
 }
 
 /// The kernel's Landlock ABI version (0 without Landlock), from the version query.
