@@ -222,6 +222,14 @@ export interface CodingEditResult {
  */
 export declare function codingEditText(text: string, displayPath: string, edits: Array<CodingReplacement>): CodingEditResult
 
+/** Why a coding operation failed: the message (the tool result's) and its code. */
+export interface CodingFailure {
+  /** The message. */
+  message: string
+  /** The `ERR_PRISM_CODING_*` code. */
+  code: string
+}
+
 /** Looks for `req.findText` in `page`, read at `offset` as the `pages`-th page. */
 export declare function codingFindStep(page: CodingBackendPage, req: CodingReadRequest, offset: number, pages: number): CodingFindStep
 
@@ -236,6 +244,8 @@ export interface CodingFindStep {
   next?: number
   /** Why the search ends (not found, scan limit, no progress). */
   error?: string
+  /** Its `ERR_PRISM_CODING_*` code. */
+  errorCode?: string
 }
 
 /**
@@ -243,6 +253,12 @@ export interface CodingFindStep {
  * is not a number.
  */
 export declare function codingFormatSize(bytes: number): string
+
+/**
+ * The failure of an image whose `size` exceeds `limit` (`maxImageBytes`), for a host
+ * backend's image read.
+ */
+export declare function codingImageTooLarge(size: number, limit: number): CodingFailure
 
 /** One coding limit: the option name, its default and its hard cap. */
 export interface CodingLimit {
@@ -369,6 +385,8 @@ export interface CodingShellRequest {
 export interface CodingShellResult {
   /** A spawn failure (shell or cwd missing): the message. */
   error?: string
+  /** The spawn failure's `ERR_PRISM_CODING_*` code. */
+  errorCode?: string
   /** A bounded failure (timeout, abort, output limit, spill): the message. */
   failure?: string
   /** The text the model sees. */
@@ -423,9 +441,9 @@ export interface CodingTruncation {
 
 /**
  * Writes `content` to `path` atomically (mkdir -p, temp file, rename). Resolves to the
- * failure message, or null.
+ * failure, or null.
  */
-export declare function codingWrite(path: string, content: string, beneath?: CodingBeneath | undefined | null): Promise<string | null>
+export declare function codingWrite(path: string, content: string, beneath?: CodingBeneath | undefined | null): Promise<CodingFailure | null>
 
 /**
  * The ordered gate codes (`Gate as u8`) of one dispatch whose optional hooks are the bits of
@@ -435,6 +453,21 @@ export declare function dispatchPlan(hooks: number): Array<number>
 
 /** The dispatch vocabulary (see [`NativeDispatchVocabulary`]). */
 export declare function dispatchVocabulary(): NativeDispatchVocabulary
+
+/** The engine's constants (read once at load). */
+export declare function engineConstants(): EngineConstants
+
+/** Engine constants the facade uses. */
+export interface EngineConstants {
+  /** Bytes of a file the image sniffer reads (`IMAGE_SNIFF_BYTES`). */
+  imageSniffBytes: number
+  /** Bytes of an MCP error message or `isError` summary (`MCP_ERROR_SUMMARY_BYTES`). */
+  mcpErrorSummaryBytes: number
+  /** The failure message of an MCP call whose signal was aborted before it started. */
+  mcpAbortedMessage: string
+  /** Milliseconds `autoRefresh: true` waits after `list_changed` (`MCP_AUTO_REFRESH_DEBOUNCE_MS`). */
+  mcpAutoRefreshDebounceMs: number
+}
 
 /** The error `[event, result]` of a call whose `execute` (or result middleware) threw. */
 export declare function failedOutcome(call: unknown, error: unknown, secrets: unknown, sessionId: unknown, runId: unknown, startMs: number): unknown
@@ -467,6 +500,20 @@ export declare function ledgerRow(row: unknown, status: string, reason: unknown,
 
 /** A new ledger row id (`toolcall_<process-unique>`) and the ISO `startedAt` of `start_ms`. */
 export declare function ledgerStart(startMs: number): Array<string>
+
+/**
+ * The error of the limit `name` out of range up to `hard` (as JavaScript prints it), in the
+ * words of `dialect` (`"validation"`, `"mcp"` or `"coding"`; anything else is `"coding"`).
+ */
+export declare function limitError(dialect: string, name: string, hard: string): LimitErrorText
+
+/** The error of a limit option that is not a positive safe integer up to its hard cap. */
+export interface LimitErrorText {
+  /** The message, in the dialect's words. */
+  message: string
+  /** The dialect's `ERR_PRISM_*_INVALID_LIMIT` code. */
+  code: string
+}
 
 /** `assertValidServerId`: throws unless `id` matches `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`. */
 export declare function mcpAssertValidServerId(id: string): void
@@ -574,6 +621,17 @@ export interface NativeDispatchVocabulary {
   statusFinished: string
   /** Keys rejected at any depth of tool arguments. */
   forbiddenKeys: Array<string>
+  /** `tool_execution_blocked`. */
+  blocked: string
+  /**
+   * Every blocked reason's wire name, in gate order (`unknown_tool`, `tool_denied`,
+   * `invalid_arguments`, `permission_denied`, `validation_failed`, `execution_denied`).
+   */
+  reasons: Array<string>
+  /** Every gate's code (`Gate as u8`) by its name. */
+  gates: Record<string, number>
+  /** Every optional hook's `HookSet` bit by its name. */
+  hooks: Record<string, number>
 }
 
 /** The resolved bounds the JS pre-walks need. */
@@ -640,6 +698,9 @@ export declare function toolResultError(call: unknown, value: unknown): unknown
  * `max(1, min(toolConcurrency, calls))` (non-finite or < 1 concurrency counts as 1).
  */
 export declare function turnConcurrency(toolConcurrency: number, calls: number, anyExclusive: boolean): number
+
+/** `"Unknown tool: <name>"`, the message of a registry lookup that misses. */
+export declare function unknownToolMessage(name: string): string
 
 /**
  * The ErrorInfo of a validator's truthy verdict: a string becomes `{ message, code }`, an

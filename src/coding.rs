@@ -11,7 +11,11 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use napi::bindgen_prelude::Buffer;
+use napi::bindgen_prelude::PromiseRaw;
+use napi::Env;
 use napi_derive::napi;
+
+use crate::errors::{spawn_coded, NativeError};
 use prism_engine::coding::accumulator::AccumulatorConfig;
 use prism_engine::coding::accumulator::{OutputAccumulator, Push};
 use prism_engine::coding::edit::{edit_file, edit_text, Replacement};
@@ -77,11 +81,13 @@ pub fn coding_format_size(env: napi::Env, bytes: napi::Unknown<'_>) -> napi::Res
     }))
 }
 
-/// Runs `work` on the blocking pool.
-async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> napi::Result<T> {
+/// Runs `work` on the blocking pool (a task that panicked is `ERR_PRISM_INTERNAL`).
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, NativeError> {
     tokio::task::spawn_blocking(work)
         .await
-        .map_err(|e| napi::Error::from_reason(format!("coding task failed: {e}")))
+        .map_err(|e| NativeError::internal(format!("coding task failed: {e}")))
 }
 
 fn non_negative(v: f64) -> u64 {
@@ -194,28 +200,31 @@ fn error_fields(e: &CodingError) -> (Option<String>, Option<String>) {
 
 /// Reads one image or text page off the JS thread; with `beneath` (the root an execution
 /// policy approved the read beneath), the file is opened from that root's directory handle.
-#[napi]
-pub async fn coding_read(
+#[napi(ts_return_type = "Promise<CodingReadResult>")]
+pub fn coding_read<'env>(
+    env: &'env Env,
     req: CodingReadRequest,
     beneath: Option<CodingBeneath>,
-) -> napi::Result<CodingReadResult> {
-    let path = PathBuf::from(&req.path);
-    let engine_req = engine_read_request(req);
-    let outcome = blocking(move || {
-        let confined = confined(beneath, &path)?;
-        read_path(&path, &engine_req, confined.as_ref())
-    })
-    .await?;
-    let mut out = empty_read_result();
-    match outcome {
-        Err(e) => (out.error, out.error_code) = error_fields(&e),
-        Ok(ReadOutcome::Image { mime_type, data }) => {
-            out.mime_type = Some(mime_type.to_owned());
-            out.data = Some(data.into());
+) -> napi::Result<PromiseRaw<'env, CodingReadResult>> {
+    spawn_coded(env, async move {
+        let path = PathBuf::from(&req.path);
+        let engine_req = engine_read_request(req);
+        let outcome = blocking(move || {
+            let confined = confined(beneath, &path)?;
+            read_path(&path, &engine_req, confined.as_ref())
+        })
+        .await?;
+        let mut out = empty_read_result();
+        match outcome {
+            Err(e) => (out.error, out.error_code) = error_fields(&e),
+            Ok(ReadOutcome::Image { mime_type, data }) => {
+                out.mime_type = Some(mime_type.to_owned());
+                out.data = Some(data.into());
+            }
+            Ok(ReadOutcome::Text(page)) => set_page(&mut out, page),
         }
-        Ok(ReadOutcome::Text(page)) => set_page(&mut out, page),
-    }
-    Ok(out)
+        Ok(out)
+    })
 }
 
 fn set_page(out: &mut CodingReadResult, page: TextPage) {
@@ -333,6 +342,8 @@ pub struct CodingFindStep {
     pub next: Option<f64>,
     /// Why the search ends (not found, scan limit, no progress).
     pub error: Option<String>,
+    /// Its `ERR_PRISM_CODING_*` code.
+    pub error_code: Option<String>,
 }
 
 /// Looks for `req.findText` in `page`, read at `offset` as the `pages`-th page.
@@ -354,32 +365,64 @@ pub fn coding_find_step(
         hit: None,
         next: None,
         error: None,
+        error_code: None,
     };
     match step {
         Ok(FindStep::Hit(line)) => out.hit = Some(line as f64),
         Ok(FindStep::Next(offset)) => out.next = Some(offset as f64),
-        Err(e) => out.error = Some(e.to_string()),
+        Err(e) => (out.error, out.error_code) = error_fields(&e),
     }
     out
 }
 
 // --- write ---------------------------------------------------------------------------------
 
-/// Writes `content` to `path` atomically (mkdir -p, temp file, rename). Resolves to the
-/// failure message, or null.
+/// Why a coding operation failed: the message (the tool result's) and its code.
+#[napi(object)]
+pub struct CodingFailure {
+    /// The message.
+    pub message: String,
+    /// The `ERR_PRISM_CODING_*` code.
+    pub code: String,
+}
+
+impl From<&CodingError> for CodingFailure {
+    fn from(e: &CodingError) -> Self {
+        Self {
+            message: e.to_string(),
+            code: e.code().to_owned(),
+        }
+    }
+}
+
+/// The failure of an image whose `size` exceeds `limit` (`maxImageBytes`), for a host
+/// backend's image read.
 #[napi]
-pub async fn coding_write(
+pub fn coding_image_too_large(size: f64, limit: f64) -> CodingFailure {
+    CodingFailure::from(&CodingError::ImageTooLarge {
+        size: non_negative(size),
+        limit: non_negative(limit),
+    })
+}
+
+/// Writes `content` to `path` atomically (mkdir -p, temp file, rename). Resolves to the
+/// failure, or null.
+#[napi(ts_return_type = "Promise<CodingFailure | null>")]
+pub fn coding_write<'env>(
+    env: &'env Env,
     path: String,
     content: String,
     beneath: Option<CodingBeneath>,
-) -> napi::Result<Option<String>> {
-    let result = blocking(move || {
-        let path = PathBuf::from(path);
-        let confined = confined(beneath, &path)?;
-        prism_engine::coding::write::write_file(&path, content.as_bytes(), confined.as_ref())
+) -> napi::Result<PromiseRaw<'env, Option<CodingFailure>>> {
+    spawn_coded(env, async move {
+        let result = blocking(move || {
+            let path = PathBuf::from(path);
+            let confined = confined(beneath, &path)?;
+            prism_engine::coding::write::write_file(&path, content.as_bytes(), confined.as_ref())
+        })
+        .await?;
+        Ok(result.err().as_ref().map(CodingFailure::from))
     })
-    .await?;
-    Ok(result.err().map(|e| e.to_string()))
 }
 
 /// The root an execution policy approved a write or edit beneath (`decision.writeBeneath`):
@@ -443,25 +486,28 @@ pub struct CodingEditResult {
 }
 
 /// Applies `edits` to `path` (at most `maxFileBytes`) off the JS thread.
-#[napi]
-pub async fn coding_edit(
+#[napi(ts_return_type = "Promise<CodingEditResult>")]
+pub fn coding_edit<'env>(
+    env: &'env Env,
     path: String,
     display_path: String,
     edits: Vec<CodingReplacement>,
     max_file_bytes: f64,
     beneath: Option<CodingBeneath>,
-) -> napi::Result<CodingEditResult> {
-    let edits = to_replacements(edits);
-    let max = non_negative(max_file_bytes);
-    let outcome = blocking(move || {
-        let path = PathBuf::from(path);
-        let confined = confined(beneath, &path)?;
-        edit_file(&path, &edits, max, &display_path, confined.as_ref())
-    })
-    .await?;
-    Ok(match outcome {
-        Ok(o) => edit_result(o.replaced, o.fuzzy, o.diff, None),
-        Err(e) => edit_error_result(&e),
+) -> napi::Result<PromiseRaw<'env, CodingEditResult>> {
+    spawn_coded(env, async move {
+        let edits = to_replacements(edits);
+        let max = non_negative(max_file_bytes);
+        let outcome = blocking(move || {
+            let path = PathBuf::from(path);
+            let confined = confined(beneath, &path)?;
+            edit_file(&path, &edits, max, &display_path, confined.as_ref())
+        })
+        .await?;
+        Ok(match outcome {
+            Ok(o) => edit_result(o.replaced, o.fuzzy, o.diff, None),
+            Err(e) => edit_error_result(&e),
+        })
     })
 }
 
@@ -591,6 +637,8 @@ pub struct CodingShellRequest {
 pub struct CodingShellResult {
     /// A spawn failure (shell or cwd missing): the message.
     pub error: Option<String>,
+    /// The spawn failure's `ERR_PRISM_CODING_*` code.
+    pub error_code: Option<String>,
     /// A bounded failure (timeout, abort, output limit, spill): the message.
     pub failure: Option<String>,
     /// The text the model sees.
@@ -611,51 +659,58 @@ pub struct CodingShellResult {
 
 /// Runs shell job `id` off the JS thread (the command's own process group; timeout, abort and
 /// the output bound kill the group).
-#[napi]
-pub async fn coding_shell(id: u32, req: CodingShellRequest) -> napi::Result<CodingShellResult> {
-    let flag = shell_jobs()
-        .lock()
-        .ok()
-        .and_then(|jobs| jobs.get(&id).cloned())
-        .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
-    let max_lines = non_negative(req.max_lines);
-    let max_bytes = non_negative(req.max_bytes);
-    let engine_req = ShellRequest {
-        command: req.command,
-        cwd: PathBuf::from(req.cwd),
-        env: req.env,
-        shell_path: req.shell_path.map(PathBuf::from),
-        env_shell: req.env_shell.map(PathBuf::from),
-        timeout_secs: non_negative(req.timeout),
-        output: AccumulatorConfig {
-            max_lines,
-            max_bytes,
-            max_total_bytes: non_negative(req.max_total_output_bytes),
-            temp_prefix: req.temp_file_prefix,
-            temp_dir: PathBuf::from(req.temp_dir),
-        },
-    };
-    let outcome = blocking(move || run_shell(&engine_req, &flag)).await?;
-    if let Ok(mut jobs) = shell_jobs().lock() {
-        jobs.remove(&id);
-    }
-    let o = match outcome {
-        Err(e) => {
-            return Ok(CodingShellResult {
-                error: Some(e.to_string()),
-                failure: None,
-                text: String::new(),
-                exit_code: None,
-                truncation: None,
-                full_output_path: None,
-                total_output_bytes: 0.0,
-                output_limit_exceeded: false,
-                output_storage_failed: false,
-            })
+#[napi(ts_return_type = "Promise<CodingShellResult>")]
+pub fn coding_shell<'env>(
+    env: &'env Env,
+    id: u32,
+    req: CodingShellRequest,
+) -> napi::Result<PromiseRaw<'env, CodingShellResult>> {
+    spawn_coded(env, async move {
+        let flag = shell_jobs()
+            .lock()
+            .ok()
+            .and_then(|jobs| jobs.get(&id).cloned())
+            .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
+        let max_lines = non_negative(req.max_lines);
+        let max_bytes = non_negative(req.max_bytes);
+        let engine_req = ShellRequest {
+            command: req.command,
+            cwd: PathBuf::from(req.cwd),
+            env: req.env,
+            shell_path: req.shell_path.map(PathBuf::from),
+            env_shell: req.env_shell.map(PathBuf::from),
+            timeout_secs: non_negative(req.timeout),
+            output: AccumulatorConfig {
+                max_lines,
+                max_bytes,
+                max_total_bytes: non_negative(req.max_total_output_bytes),
+                temp_prefix: req.temp_file_prefix,
+                temp_dir: PathBuf::from(req.temp_dir),
+            },
+        };
+        let outcome = blocking(move || run_shell(&engine_req, &flag)).await?;
+        if let Ok(mut jobs) = shell_jobs().lock() {
+            jobs.remove(&id);
         }
-        Ok(o) => o,
-    };
-    Ok(shell_result(o, max_lines, max_bytes))
+        let o = match outcome {
+            Err(e) => {
+                return Ok(CodingShellResult {
+                    error: Some(e.to_string()),
+                    error_code: Some(e.code().to_owned()),
+                    failure: None,
+                    text: String::new(),
+                    exit_code: None,
+                    truncation: None,
+                    full_output_path: None,
+                    total_output_bytes: 0.0,
+                    output_limit_exceeded: false,
+                    output_storage_failed: false,
+                })
+            }
+            Ok(o) => o,
+        };
+        Ok(shell_result(o, max_lines, max_bytes))
+    })
 }
 
 fn shell_result(o: ShellOutcome, max_lines: u64, max_bytes: u64) -> CodingShellResult {
@@ -676,6 +731,7 @@ fn shell_result(o: ShellOutcome, max_lines: u64, max_bytes: u64) -> CodingShellR
     };
     CodingShellResult {
         error: None,
+        error_code: None,
         failure: o.status.failure(),
         exit_code: match o.status {
             ShellStatus::Exited(c) => Some(c),

@@ -8,6 +8,7 @@
 //! objects, so identity holds. A successful call without hooks crosses none of them: every
 //! function here runs on a path where the engine decides (a block, a failure, a ledger).
 
+use std::collections::HashMap;
 use std::ffi::CStr;
 use std::ptr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,7 +24,7 @@ use prism_engine::tools::dispatch::{
 };
 use prism_engine::tools::filter::{allows, ToolFilter};
 use prism_engine::tools::redact::{redact_secrets, REDACTED};
-use prism_engine::tools::{BlockedReason, Gate};
+use prism_engine::tools::{BlockedReason, Gate, HookSet, DISPATCH_ORDER};
 
 type V = sys::napi_value;
 
@@ -488,6 +489,15 @@ pub struct NativeDispatchVocabulary {
     pub status_finished: String,
     /// Keys rejected at any depth of tool arguments.
     pub forbidden_keys: Vec<String>,
+    /// `tool_execution_blocked`.
+    pub blocked: String,
+    /// Every blocked reason's wire name, in gate order (`unknown_tool`, `tool_denied`,
+    /// `invalid_arguments`, `permission_denied`, `validation_failed`, `execution_denied`).
+    pub reasons: Vec<String>,
+    /// Every gate's code (`Gate as u8`) by its name.
+    pub gates: HashMap<String, u32>,
+    /// Every optional hook's `HookSet` bit by its name.
+    pub hooks: HashMap<String, u32>,
 }
 
 /// The dispatch vocabulary (see [`NativeDispatchVocabulary`]).
@@ -498,7 +508,26 @@ pub fn dispatch_vocabulary() -> NativeDispatchVocabulary {
         finished: EventKind::Finished.as_str().to_owned(),
         status_finished: RowStatus::Finished.as_str().to_owned(),
         forbidden_keys: FORBIDDEN_KEYS.iter().map(|k| (*k).to_owned()).collect(),
+        blocked: EventKind::Blocked.as_str().to_owned(),
+        reasons: BlockedReason::ALL
+            .iter()
+            .map(|r| r.as_str().to_owned())
+            .collect(),
+        gates: DISPATCH_ORDER
+            .iter()
+            .map(|g| (g.name().to_owned(), *g as u32))
+            .collect(),
+        hooks: HookSet::NAMED
+            .iter()
+            .map(|(name, bit)| ((*name).to_owned(), *bit))
+            .collect(),
     }
+}
+
+/// `"Unknown tool: <name>"`, the message of a registry lookup that misses.
+#[napi]
+pub fn unknown_tool_message(name: String) -> String {
+    prism_engine::tools::blocked::unknown_tool_message(&name)
 }
 
 /// The blocked `[event, result]` of a denial at `gate` (`Gate as u8`: trust, permission,

@@ -8,6 +8,8 @@
 mod args;
 mod coding;
 mod dispatch;
+mod errors;
+mod limits;
 mod mcp;
 mod mcp_host_client;
 mod policy;

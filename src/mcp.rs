@@ -1,7 +1,7 @@
 //! Node-API glue for the engine's `mcp` module: one native bridge object per server.
 //!
-//! Engine errors cross as `Error("<CODE>|<message>")`; `lib/mcp/errors.js` turns them into
-//! the reference's classes in one place. Arguments cross as JSON text and results come back
+//! Engine errors cross as JavaScript errors with the engine's `code` (see `errors.rs`);
+//! `lib/native-errors.js` turns them into the reference's classes. Arguments cross as JSON text and results come back
 //! as JSON text (one parse in JS), so a call crosses the boundary once each way.
 
 use std::collections::HashMap;
@@ -20,14 +20,12 @@ use prism_engine::mcp::session::{ListChangedHook, McpSession, TransportConfig};
 use prism_engine::mcp::stdio::{kill_all_server_groups, StderrMode, StdioConfig};
 use prism_engine::mcp::{assert_valid_server_id, McpError, McpLimits, McpLimitsInput};
 use serde_json::{Map, Value};
+
+use crate::errors::{spawn_coded, to_js, NativeError};
 use tokio_util::sync::CancellationToken;
 
-pub(crate) fn js_error(e: &McpError) -> napi::Error {
-    napi::Error::from_reason(format!("{}|{}", e.code(), e))
-}
-
-fn invalid(message: &str) -> napi::Error {
-    js_error(&McpError::InvalidTransport {
+fn invalid(message: &str) -> NativeError {
+    NativeError::from(McpError::InvalidTransport {
         message: message.to_owned(),
     })
 }
@@ -81,7 +79,7 @@ fn limits_of(o: &McpNativeOptions) -> Result<McpLimits, McpError> {
     })
 }
 
-pub(crate) fn transport_of(o: McpNativeOptions) -> napi::Result<TransportConfig> {
+pub(crate) fn transport_of(o: McpNativeOptions) -> Result<TransportConfig, NativeError> {
     match o.transport_type.as_str() {
         "stdio" => {
             let command = o
@@ -109,7 +107,7 @@ pub(crate) fn transport_of(o: McpNativeOptions) -> napi::Result<TransportConfig>
         "streamable-http" => {
             let max_response_bytes = l::MCP_MAX_RESPONSE_BYTES
                 .resolve(o.max_response_bytes)
-                .map_err(|e| js_error(&e.into()))?;
+                .map_err(McpError::from)?;
             let mut headers = Vec::new();
             for pair in o.headers.unwrap_or_default() {
                 if let [name, value] = pair.as_slice() {
@@ -123,7 +121,7 @@ pub(crate) fn transport_of(o: McpNativeOptions) -> napi::Result<TransportConfig>
                 max_response_bytes,
                 headers,
             };
-            validate_url(&cfg).map_err(|e| js_error(&e))?;
+            validate_url(&cfg)?;
             Ok(TransportConfig::Http(cfg))
         }
         other => Err(invalid(&format!("unsupported MCP transport type {other}"))),
@@ -160,10 +158,10 @@ impl NativeMcpBridge {
         on_list_changed: Function<(), ()>,
     ) -> napi::Result<Self> {
         let options: McpNativeOptions = crate::args::object(&env, &options, "connectMcpTools")?;
-        assert_valid_server_id(&options.server_id).map_err(|e| js_error(&e))?;
-        let limits = limits_of(&options).map_err(|e| js_error(&e))?;
+        assert_valid_server_id(&options.server_id).map_err(|e| to_js(&env, e))?;
+        let limits = limits_of(&options).map_err(|e| to_js(&env, e))?;
         let server_id = options.server_id.clone();
-        let transport = transport_of(options)?;
+        let transport = transport_of(options).map_err(|e| to_js(&env, e))?;
         let tsfn = on_list_changed
             .build_threadsafe_function::<()>()
             .weak::<true>()
@@ -185,51 +183,50 @@ impl NativeMcpBridge {
     }
 
     /// Starts the transport and runs the handshake.
-    #[napi]
-    pub async fn connect(&self) -> napi::Result<()> {
-        let hook = self
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn connect<'env>(&self, env: &'env Env) -> napi::Result<PromiseRaw<'env, ()>> {
+        let transport = self.transport.clone();
+        let limits = self.limits;
+        // A closed bridge has dropped its callback (so it can be collected): nothing to connect.
+        let on_list_changed = self
             .on_list_changed
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
-            .ok_or_else(|| js_error(&McpError::Closed))?;
-        let session = McpSession::connect(
-            &self.transport,
-            self.limits,
-            hook,
-            self.connect_cancel.clone(),
-        )
-        .await
-        .map_err(|e| js_error(&e))?;
-        let pid = session.server_pid().await.unwrap_or(0);
-        self.pid.store(pid, Ordering::Release);
-        let session = Arc::new(session);
-        if self.connect_cancel.is_cancelled() {
-            session.close().await;
-            return Err(js_error(&McpError::Closed));
-        }
-        self.session
-            .set(session)
-            .map_err(|_| js_error(&McpError::Closed))
+            .ok_or_else(|| to_js(env, McpError::Closed))?;
+        let cancel = self.connect_cancel.clone();
+        let pid = Arc::clone(&self.pid);
+        let cell = Arc::clone(&self.session);
+        spawn_coded(env, async move {
+            let session =
+                McpSession::connect(&transport, limits, on_list_changed, cancel.clone()).await?;
+            pid.store(session.server_pid().await.unwrap_or(0), Ordering::Release);
+            let session = Arc::new(session);
+            if cancel.is_cancelled() {
+                session.close().await;
+                return Err(McpError::Closed.into());
+            }
+            cell.set(session).map_err(|_| McpError::Closed.into())
+        })
     }
 
-    fn session(&self) -> napi::Result<Arc<McpSession>> {
+    fn session(&self) -> Result<Arc<McpSession>, NativeError> {
         self.session
             .get()
             .cloned()
-            .ok_or_else(|| js_error(&McpError::Closed))
+            .ok_or_else(|| McpError::Closed.into())
     }
 
     /// Every tool as JSON text `[{name, description?, inputSchema?}]`, within every bound.
-    #[napi]
-    pub async fn list_tools(&self) -> napi::Result<String> {
-        let session = self.session()?;
-        let tools = session
-            .list_tools(&self.connect_cancel)
-            .await
-            .map_err(|e| js_error(&e))?;
-        let list: Vec<Value> = tools.iter().map(|t| t.to_json()).collect();
-        serde_json::to_string(&list).map_err(|e| napi::Error::from_reason(e.to_string()))
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn list_tools<'env>(&self, env: &'env Env) -> napi::Result<PromiseRaw<'env, String>> {
+        let session = self.session().map_err(|e| e.into_js(env))?;
+        let cancel = self.connect_cancel.clone();
+        spawn_coded(env, async move {
+            let tools = session.list_tools(&cancel).await?;
+            let list: Vec<Value> = tools.iter().map(|t| t.to_json()).collect();
+            Ok(Value::Array(list).to_string())
+        })
     }
 
     /// Calls a remote tool; resolves with the `ToolResult` as JSON text (failures included).
@@ -245,7 +242,7 @@ impl NativeMcpBridge {
         tool_call_id: String,
         name: String,
     ) -> napi::Result<PromiseRaw<'env, String>> {
-        let session = self.session()?;
+        let session = self.session().map_err(|e| e.into_js(env))?;
         let token = CancellationToken::new();
         self.calls
             .lock()
@@ -324,13 +321,14 @@ impl NativeMcpBridge {
 /// invalid), so a bad value gets the limit's error.
 #[napi(ts_args_type = "contentJson: string, maxResultBytes: number")]
 pub fn mcp_map_content(
+    env: Env,
     content_json: String,
     max_result_bytes: Unknown<'_>,
 ) -> napi::Result<String> {
     let requested = crate::args::as_number(&max_result_bytes)?.unwrap_or(f64::NAN);
     let max = l::MCP_MAX_RESULT_BYTES
         .resolve(Some(requested))
-        .map_err(|e| js_error(&McpError::from(e)))?;
+        .map_err(|e| to_js(&env, McpError::from(e)))?;
     let content: Vec<Value> = serde_json::from_str(&content_json).unwrap_or_default();
     let m = map_content(&content, max);
     serde_json::to_string(&serde_json::json!({"content": m.content, "truncated": m.truncated, "bytesUsed": m.bytes_used}))
@@ -397,6 +395,6 @@ pub fn mcp_kill_all_servers() -> u32 {
 
 /// `assertValidServerId`: throws unless `id` matches `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`.
 #[napi]
-pub fn mcp_assert_valid_server_id(id: String) -> napi::Result<()> {
-    assert_valid_server_id(&id).map_err(|e| js_error(&e))
+pub fn mcp_assert_valid_server_id(env: Env, id: String) -> napi::Result<()> {
+    assert_valid_server_id(&id).map_err(|e| to_js(&env, e))
 }

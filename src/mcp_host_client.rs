@@ -4,6 +4,7 @@
 //!
 //! Errors cross as `Error("<CODE>|<message>")`, as in `mcp.rs`.
 
+use napi::Env;
 use napi_derive::napi;
 use prism_engine::mcp::call_result::{error_message_cap, CallIdentity};
 use prism_engine::mcp::host_client::{
@@ -12,7 +13,8 @@ use prism_engine::mcp::host_client::{
 use prism_engine::mcp::{McpLimits, McpLimitsInput};
 use serde_json::Value;
 
-use crate::mcp::{js_error, transport_of, McpNativeOptions};
+use crate::errors::to_js;
+use crate::mcp::{transport_of, McpNativeOptions};
 
 /// The host's limit options, as JavaScript numbers (`undefined` = the engine's default).
 #[napi(object)]
@@ -87,9 +89,9 @@ impl NativeMcpHostClient {
     /// `"<name> must be a positive safe integer <= <hard>"`). `server_id` is only copied into
     /// result metadata; the facade checks it first.
     #[napi(constructor)]
-    pub fn new(server_id: String, limits: McpHostLimitsInput) -> napi::Result<Self> {
+    pub fn new(env: Env, server_id: String, limits: McpHostLimitsInput) -> napi::Result<Self> {
         let limits =
-            McpLimits::resolve(&McpLimitsInput::from(&limits)).map_err(|e| js_error(&e))?;
+            McpLimits::resolve(&McpLimitsInput::from(&limits)).map_err(|e| to_js(&env, e))?;
         Ok(Self { server_id, limits })
     }
 
@@ -180,6 +182,7 @@ impl NativeMcpHostListing {
     #[napi]
     pub fn add_page(
         &mut self,
+        env: Env,
         page_json: Option<String>,
         fault: Option<String>,
     ) -> napi::Result<Option<String>> {
@@ -189,7 +192,7 @@ impl NativeMcpHostListing {
             .ok_or_else(|| napi::Error::from_reason("listing already finished"))?;
         listing
             .add_page(host_json(page_json.as_deref(), fault.as_deref()))
-            .map_err(|e| js_error(&e))
+            .map_err(|e| to_js(&env, e))
     }
 
     /// The accepted tools as JSON text (an array, in the server's order); ends the walk.
@@ -207,6 +210,8 @@ impl NativeMcpHostListing {
 /// `connectMcpTools` validates it (stdio needs a command; Streamable HTTP: URL, scheme,
 /// origins, addresses, `maxResponseBytes`).
 #[napi]
-pub fn mcp_validate_transport(options: McpNativeOptions) -> napi::Result<()> {
-    transport_of(options).map(|_| ())
+pub fn mcp_validate_transport(env: Env, options: McpNativeOptions) -> napi::Result<()> {
+    transport_of(options)
+        .map(|_| ())
+        .map_err(|e| e.into_js(&env))
 }

@@ -8,6 +8,8 @@
 
 use napi_derive::napi;
 
+use crate::errors::{spawn_coded, to_js, NativeError};
+
 /// The shell analysis of `command` as JSON: `{parts: [{text, argv, derived, deny?}],
 /// redirects: [{op, target, write}], metacharacters, unsupported?, deny?}`.
 #[napi]
@@ -16,11 +18,16 @@ pub fn analyze_shell_command(command: String) -> String {
 }
 
 /// [`analyze_shell_command`] on the blocking pool (for long commands).
-#[napi]
-pub async fn analyze_shell_command_async(command: String) -> napi::Result<String> {
-    tokio::task::spawn_blocking(move || prism_engine::policy::analyze_json(&command))
-        .await
-        .map_err(|e| napi::Error::from_reason(format!("shell analysis failed: {e}")))
+#[napi(ts_return_type = "Promise<string>")]
+pub fn analyze_shell_command_async(
+    env: &napi::Env,
+    command: String,
+) -> napi::Result<napi::bindgen_prelude::PromiseRaw<'_, String>> {
+    spawn_coded(env, async move {
+        tokio::task::spawn_blocking(move || prism_engine::policy::analyze_json(&command))
+            .await
+            .map_err(|e| NativeError::internal(format!("shell analysis failed: {e}")))
+    })
 }
 
 /// The kernel's Landlock ABI version (0 without Landlock), from the version query.
@@ -33,14 +40,15 @@ pub fn landlock_abi_version() -> i32 {
 /// only beneath `writable`, TCP denied unless `allow_network`. Returns the guarantees as JSON.
 /// Meant for the sandbox helper process only: it cannot be undone.
 #[napi]
-pub fn landlock_restrict_self(writable: Vec<String>, allow_network: bool) -> napi::Result<String> {
+pub fn landlock_restrict_self(
+    env: napi::Env,
+    writable: Vec<String>,
+    allow_network: bool,
+) -> napi::Result<String> {
     let paths: Vec<&std::path::Path> = writable.iter().map(std::path::Path::new).collect();
     match prism_engine::policy::landlock::restrict_self(&paths, allow_network) {
         Ok(g) => serde_json::to_string(&g).map_err(|e| napi::Error::from_reason(e.to_string())),
-        Err(e) => Err(napi::Error::new(
-            napi::Status::GenericFailure,
-            format!("{}: {e}", e.code()),
-        )),
+        Err(e) => Err(to_js(&env, e)),
     }
 }
 
@@ -48,6 +56,7 @@ pub fn landlock_restrict_self(writable: Vec<String>, allow_network: bool) -> nap
 /// its parent dies. Returns only with the error that prevented it.
 #[napi]
 pub fn landlock_exec(
+    env: napi::Env,
     writable: Vec<String>,
     allow_network: bool,
     shell: String,
@@ -56,10 +65,7 @@ pub fn landlock_exec(
     let paths: Vec<&std::path::Path> = writable.iter().map(std::path::Path::new).collect();
     let e =
         prism_engine::policy::landlock::exec_restricted(&paths, allow_network, &shell, &command);
-    Err(napi::Error::new(
-        napi::Status::GenericFailure,
-        format!("{}: {e}", e.code()),
-    ))
+    Err(to_js(&env, e))
 }
 
 /// The approval policy's fixed numbers, from the engine's limits: `[approvalTimeoutMs default,

@@ -7,8 +7,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::errors::to_js;
 use napi::bindgen_prelude::Either;
-use napi::{Error, Status};
+use napi::{Env, Error, Status};
 use napi_derive::napi;
 use prism_engine::validation::{
     CompileSettings, Draft, Issue, Options, RawOptions, SchemaValidator,
@@ -77,9 +78,8 @@ impl From<Issue> for NativeValidationIssue {
     }
 }
 
-fn resolve(options: Option<NativeJsonSchemaOptions>) -> napi::Result<Options> {
-    Options::resolve(&options.unwrap_or_default().into())
-        .map_err(|e| Error::new(Status::InvalidArg, e.to_string()))
+fn resolve(env: &Env, options: Option<NativeJsonSchemaOptions>) -> napi::Result<Options> {
+    Options::resolve(&options.unwrap_or_default().into()).map_err(|e| to_js(env, e))
 }
 
 /// One validator and its compile cache.
@@ -92,9 +92,9 @@ pub struct NativeJsonSchemaValidator {
 impl NativeJsonSchemaValidator {
     /// Resolves the options; an out-of-range bound throws with the reference's message.
     #[napi(constructor)]
-    pub fn new(options: Option<NativeJsonSchemaOptions>) -> napi::Result<Self> {
+    pub fn new(env: Env, options: Option<NativeJsonSchemaOptions>) -> napi::Result<Self> {
         Ok(NativeJsonSchemaValidator {
-            inner: SchemaValidator::new(resolve(options)?),
+            inner: SchemaValidator::new(resolve(&env, options)?),
         })
     }
 

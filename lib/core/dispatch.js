@@ -20,25 +20,13 @@ const STARTED = WORDS.started
 const FINISHED = WORDS.finished
 const STATUS_FINISHED = WORDS.statusFinished
 
-// Gate codes: `Gate as u8` in the engine; the driver performs whichever the engine lists.
-const G = {
-  TOOL_CALL_MIDDLEWARE: 0,
-  CHECK_CALL: 1,
-  TRUST: 2,
-  PERMISSION: 3,
-  VALIDATE: 4,
-  BEFORE_EXECUTE: 5,
-  STARTED: 6,
-  EXECUTE: 7,
-  RESULT_MIDDLEWARE: 8,
-  REDACT: 9,
-  FINISHED: 10,
-}
-// HookSet bits.
-const H = { MIDDLEWARE: 1, TRUST: 2, PERMISSION: 4, VALIDATE: 8, BEFORE_EXECUTE: 16, REDACTOR: 32 }
+// Gate codes (`Gate as u8`) and HookSet bits, by name, from the engine; the driver performs
+// whichever gates the engine lists.
+const G = Object.freeze({ ...WORDS.gates })
+const H = Object.freeze({ ...WORDS.hooks })
 
-// The engine's steps for each hook mask (6 bits), asked once per mask.
-const stepsByMask = new Array(64).fill(undefined)
+// The engine's steps for each hook mask, asked once per mask.
+const stepsByMask = new Array(Object.values(H).reduce((all, bit) => all | bit, 0) + 1).fill(undefined)
 function stepsFor(mask) {
   let steps = stepsByMask[mask]
   if (steps === undefined) {

@@ -28,7 +28,7 @@ function createToolRegistry(tools = [], options = {}) {
     },
     resolve(name) {
       const tool = byName.get(name)
-      if (tool === undefined) throw new Error(`Unknown tool: ${name}`)
+      if (tool === undefined) throw new Error(native.unknownToolMessage(String(name)))
       return tool
     },
     list() {

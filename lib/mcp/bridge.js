@@ -3,13 +3,14 @@
 // JS keeps what must be JS: the AbortSignal, the effect policy callback, the `tools` array
 // identity (a failed refresh keeps the previous array object) and the debounce timer.
 const native = require('../native.js')
-const { McpBridgeError, McpBridgeClosedError, McpUnsupportedCapabilityError, fromNative } = require('./errors.js')
+const { McpBridgeError, McpBridgeClosedError, McpUnsupportedCapabilityError } = require('./errors.js')
+const { fromNative } = require('../native-errors.js')
 const { assertValidServerId, defaultMcpNamePrefix, formatMcpToolName, boundedMcpErrorMessage, mcpCallError } = require('./helpers.js')
 const { MCP_LIMITS, LIMIT_OPTIONS, limitValue } = require('./limits.js')
 const { effectFor, assertEffectPolicy, mapMcpToolsToDefinitions } = require('./definitions.js')
 const { createCatalogue, autoRefreshDebounce } = require('./lifecycle.js')
 
-const ERROR_SUMMARY_BYTES = 8192
+const { mcpErrorSummaryBytes: ERROR_SUMMARY_BYTES, mcpAbortedMessage: ABORTED_MESSAGE } = native.engineConstants()
 
 // Host exit: SIGKILL the process group of every stdio server still running.
 let exitHookInstalled = false
@@ -91,7 +92,7 @@ async function connectMcpTools(options) {
     if (catalogue.isClosed()) throw new McpBridgeClosedError()
     const toolCallId = context?.toolCallId ?? ''
     const signal = context?.signal
-    if (signal?.aborted) return failedResult(toolCallId, name, remoteName, 'MCP tool call was aborted')
+    if (signal?.aborted) return failedResult(toolCallId, name, remoteName, ABORTED_MESSAGE)
     const key = nextCallKey
     nextCallKey = nextCallKey >= 0xffffffff ? 1 : nextCallKey + 1
     const onAbort = () => nativeBridge.cancelCall(key)

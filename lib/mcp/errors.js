@@ -1,6 +1,6 @@
 'use strict'
-// The MCP bridge's error classes (the reference's names and messages) and the one place where
-// native errors ("<CODE>|<message>") become them.
+// The MCP bridge's error classes (the reference's names and messages). Native errors become
+// them in one place: `fromNative` in ../native-errors.js.
 
 class McpBridgeError extends Error {
   constructor(message, options) {
@@ -34,25 +34,9 @@ class McpUnsupportedCapabilityError extends Error {
   }
 }
 
-const NATIVE_ERROR = /^(ERR_PRISM_MCP_[A-Z_]+)\|([\s\S]*)$/
-
-/** The JS error for a native rejection: the reference's class, with `code` set. */
-function fromNative(err) {
-  const match = err instanceof Error ? NATIVE_ERROR.exec(err.message) : null
-  if (!match) return err
-  const [, code, message] = match
-  let out
-  if (code === 'ERR_PRISM_MCP_CLOSED') out = new McpBridgeClosedError(message)
-  else if (code === 'ERR_PRISM_MCP_INVALID_SERVER_ID') out = new Error(message)
-  else out = new McpBridgeError(message)
-  out.code = code
-  return out
-}
-
 module.exports = {
   McpBridgeError,
   McpToolNameCollisionError,
   McpBridgeClosedError,
   McpUnsupportedCapabilityError,
-  fromNative,
 }

@@ -1,7 +1,9 @@
 'use strict'
 // The reference's pure helpers: names, content mapping, error messages, byte counts.
 const native = require('../native.js')
-const { fromNative } = require('./errors.js')
+const { fromNative } = require('../native-errors.js')
+
+const { mcpErrorSummaryBytes: SUMMARY_BYTES } = native.engineConstants()
 
 /** Throws `Error` unless `serverId` matches /^[A-Za-z0-9][A-Za-z0-9._-]*$/. */
 function assertValidServerId(serverId) {
@@ -49,7 +51,7 @@ function mapMcpContentToBlocks(content, { maxResultBytes }) {
 }
 
 /** A plain-text summary of `content`, at most `maxBytes` UTF-8 bytes. */
-function summarizeMcpContent(content, maxBytes = 8192) {
+function summarizeMcpContent(content, maxBytes = SUMMARY_BYTES) {
   return native.mcpSummarizeContent(JSON.stringify(Array.isArray(content) ? content : []), maxBytes)
 }
 

@@ -6,7 +6,8 @@
 // result mapping, error messages). JS keeps what must be JS: the client's promises, the
 // AbortSignal and the call timer, and the conversion of the client's values to JSON text.
 const native = require('../native.js')
-const { McpBridgeError, McpBridgeClosedError, McpUnsupportedCapabilityError, fromNative } = require('./errors.js')
+const { McpBridgeError, McpBridgeClosedError, McpUnsupportedCapabilityError } = require('./errors.js')
+const { fromNative } = require('../native-errors.js')
 const { assertValidServerId, defaultMcpNamePrefix, formatMcpToolName, boundedMcpErrorMessage } = require('./helpers.js')
 const { limitInput } = require('./limits.js')
 const { effectFor, assertEffectPolicy, mapMcpToolsToDefinitions } = require('./definitions.js')

@@ -3,7 +3,7 @@
 // (by the engine), returned as a frozen copy. prism-native's client speaks MCP natively, so the
 // result describes the transport for connectMcpTools; it is not a JS SDK Transport object.
 const native = require('../native.js')
-const { fromNative } = require('./errors.js')
+const { fromNative } = require('../native-errors.js')
 const { nativeOptions } = require('./bridge.js')
 
 function frozenCopy(value) {

@@ -2,6 +2,11 @@
 // Conformance helpers: the blocked-reason matrix and the success path of a tool.
 const { dispatchToolCall } = require('../core/dispatch.js')
 const { createStaticPermissionPolicy } = require('../core/security.js')
+const native = require('../native.js')
+
+// The engine's event names and blocked reasons (in gate order).
+const WORDS = native.dispatchVocabulary()
+const [UNKNOWN_TOOL, TOOL_DENIED, INVALID_ARGUMENTS, PERMISSION_DENIED, VALIDATION_FAILED] = WORDS.reasons
 
 const BASE_CONTEXT = Object.freeze({ sessionId: 'conformance', runId: 'r', toolCallId: 'call' })
 
@@ -26,11 +31,11 @@ async function dispatchAndCollect(probe) {
 /** Asserts that `probe` is blocked with `expectedReason`, carries an error and never started. */
 async function assertToolBlocked(probe, expectedReason) {
   const { result, events } = await dispatchAndCollect(probe)
-  const blocked = events.find((e) => e.type === 'tool_execution_blocked')
+  const blocked = events.find((e) => e.type === WORDS.blocked)
   if (!blocked) throw new Error(`Expected tool_execution_blocked for "${expectedReason}", but no blocked event was emitted`)
   if (blocked.reason !== expectedReason) throw new Error(`Blocked reason mismatch: expected ${expectedReason}, got ${blocked.reason}`)
   if (!result.error) throw new Error(`Blocked call for "${expectedReason}" carried no error in the result`)
-  if (events.some((e) => e.type === 'tool_execution_started')) {
+  if (events.some((e) => e.type === WORDS.started)) {
     throw new Error(`Tool emitted tool_execution_started despite being blocked with "${expectedReason}"`)
   }
 }
@@ -41,11 +46,11 @@ async function assertToolDispatchConforms(registry, options) {
   registry.register(tool)
   const call = (fields) => ({ type: 'tool_call', id: 'call', name: tool.name, arguments: validArgs, ...fields })
   const shared = { registry, secrets: options.secrets }
-  await assertToolBlocked({ ...shared, call: call({ name: 'does-not-exist' }) }, 'unknown_tool')
-  await assertToolBlocked({ ...shared, call: call(), filter: { deny: [tool.name] } }, 'tool_denied')
-  await assertToolBlocked({ ...shared, call: call({ arguments: 'not-an-object' }) }, 'invalid_arguments')
-  await assertToolBlocked({ ...shared, call: call(), permission: createStaticPermissionPolicy(false) }, 'permission_denied')
-  await assertToolBlocked({ ...shared, call: call(), validate: () => 'invalid' }, 'validation_failed')
+  await assertToolBlocked({ ...shared, call: call({ name: 'does-not-exist' }) }, UNKNOWN_TOOL)
+  await assertToolBlocked({ ...shared, call: call(), filter: { deny: [tool.name] } }, TOOL_DENIED)
+  await assertToolBlocked({ ...shared, call: call({ arguments: 'not-an-object' }) }, INVALID_ARGUMENTS)
+  await assertToolBlocked({ ...shared, call: call(), permission: createStaticPermissionPolicy(false) }, PERMISSION_DENIED)
+  await assertToolBlocked({ ...shared, call: call(), validate: () => 'invalid' }, VALIDATION_FAILED)
   const { result, events } = await dispatchAndCollect({
     ...shared,
     call: call(),
@@ -54,8 +59,8 @@ async function assertToolDispatchConforms(registry, options) {
     validate: options.validate,
   })
   if (result.error) throw new Error(`Valid tool call was not executed: ${result.error.message}`)
-  if (!events.some((e) => e.type === 'tool_execution_started')) throw new Error('Valid tool call did not emit tool_execution_started')
-  if (events.some((e) => e.type === 'tool_execution_blocked')) throw new Error('Valid tool call was blocked')
+  if (!events.some((e) => e.type === WORDS.started)) throw new Error('Valid tool call did not emit tool_execution_started')
+  if (events.some((e) => e.type === WORDS.blocked)) throw new Error('Valid tool call was blocked')
 }
 
 module.exports = { assertToolDispatchConforms, assertToolBlocked, dispatchAndCollect }

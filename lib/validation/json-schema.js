@@ -10,7 +10,8 @@
 
 const native = require('../native.js')
 const { createToolParameterValidator } = require('../core/validator.js')
-const { isPlainObject } = require('../core/json.js')
+const { isPlainObject, FORBIDDEN_KEYS } = require('../core/json.js')
+const { fromNative } = require('../native-errors.js')
 
 const packageName = '@arnilo/prism-tool-validator-json-schema'
 
@@ -65,7 +66,7 @@ function schemaProblem(value, path, depth, maxDepth, ancestors, size) {
   } else if (isPlainObject(value)) {
     for (const key of Object.keys(value)) {
       size.bytes += key.length + 3
-      if (key === '__proto__' || key === 'prototype' || key === 'constructor') {
+      if (FORBIDDEN_KEYS.has(key)) {
         problem = `${path}.${key} uses forbidden JSON key: ${key}`
       } else if (size.bytes > size.max) {
         problem = `schema exceeds maximum bytes ${size.max}`
@@ -133,7 +134,8 @@ function createJsonSchemaArgumentValidator(options = {}) {
   try {
     engine = new native.NativeJsonSchemaValidator(nativeOptions(options ?? {}))
   } catch (err) {
-    throw new RangeError(err.message)
+    const e = fromNative(err)
+    throw e instanceof RangeError ? e : new RangeError(err.message)
   }
   const { maxDepth, maxSchemaDepth, maxSchemaBytes } = engine.bounds()
   // Schema object -> compiled id (number) or the failure result of a bad schema.

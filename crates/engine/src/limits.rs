@@ -12,6 +12,45 @@ pub struct Limit {
     pub default: u64,
     /// The largest value the host may set.
     pub hard: u64,
+    /// Whose wording its error takes (each area words the error as the reference does).
+    pub dialect: LimitDialect,
+}
+
+/// The areas whose limit errors the reference words differently; [`limit_message`] holds the
+/// one wording of each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitDialect {
+    /// JSON Schema validation: `"<name> must be a positive safe integer no greater than <hard>"`.
+    Validation,
+    /// The MCP bridge: `"<name> must be a positive safe integer <= <hard>"`.
+    Mcp,
+    /// The coding tools: `"<name> must be a positive safe integer at most <hard>"`.
+    Coding,
+}
+
+impl LimitDialect {
+    /// The dialect named `"validation"`, `"mcp"` or `"coding"`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "validation" => Some(Self::Validation),
+            "mcp" => Some(Self::Mcp),
+            "coding" => Some(Self::Coding),
+            _ => None,
+        }
+    }
+}
+
+/// The message of a limit that is not a positive safe integer within `hard`, in `dialect`'s
+/// words. Every limit error of the package is worded here.
+#[must_use]
+pub fn limit_message(dialect: LimitDialect, name: &str, hard: impl std::fmt::Display) -> String {
+    let bound = match dialect {
+        LimitDialect::Validation => "no greater than",
+        LimitDialect::Mcp => "<=",
+        LimitDialect::Coding => "at most",
+    };
+    format!("{name} must be a positive safe integer {bound} {hard}")
 }
 
 impl Limit {
@@ -32,6 +71,7 @@ impl Limit {
             Err(LimitError {
                 name: self.name,
                 hard: self.hard,
+                dialect: self.dialect,
             })
         }
     }
@@ -48,12 +88,27 @@ pub fn is_positive_safe_integer(v: f64) -> bool {
 
 /// A configured limit that is not a positive safe integer within its hard cap.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{name} must be a positive safe integer no greater than {hard}")]
+#[error("{}", limit_message(*dialect, name, *hard))]
 pub struct LimitError {
     /// The option's name.
     pub name: &'static str,
     /// Its hard cap.
     pub hard: u64,
+    /// Whose wording the message takes.
+    pub dialect: LimitDialect,
+}
+
+impl LimitError {
+    /// A stable code per dialect: `ERR_PRISM_VALIDATION_INVALID_LIMIT`,
+    /// `ERR_PRISM_MCP_INVALID_LIMIT` or `ERR_PRISM_CODING_INVALID_LIMIT`.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self.dialect {
+            LimitDialect::Validation => "ERR_PRISM_VALIDATION_INVALID_LIMIT",
+            LimitDialect::Mcp => "ERR_PRISM_MCP_INVALID_LIMIT",
+            LimitDialect::Coding => "ERR_PRISM_CODING_INVALID_LIMIT",
+        }
+    }
 }
 
 // --- JSON Schema validation (API.md section 7) -------------------------------------------
@@ -63,66 +118,77 @@ pub const SCHEMA_MAX_ERRORS: Limit = Limit {
     name: "maxErrors",
     default: 8,
     hard: 64,
+    dialect: LimitDialect::Validation,
 };
 /// Nesting depth of a validated instance (the root is depth 0).
 pub const SCHEMA_MAX_DEPTH: Limit = Limit {
     name: "maxDepth",
     default: 64,
     hard: 128,
+    dialect: LimitDialect::Validation,
 };
 /// Properties of any one object of a validated instance.
 pub const SCHEMA_MAX_PROPERTIES: Limit = Limit {
     name: "maxProperties",
     default: 1_000,
     hard: 100_000,
+    dialect: LimitDialect::Validation,
 };
 /// Length of any string of a validated instance, in UTF-16 code units (JavaScript's `length`).
 pub const SCHEMA_MAX_STRING_LENGTH: Limit = Limit {
     name: "maxStringLength",
     default: 1_000_000,
     hard: 8_388_608,
+    dialect: LimitDialect::Validation,
 };
 /// Items of any array of a validated instance.
 pub const SCHEMA_MAX_ARRAY_LENGTH: Limit = Limit {
     name: "maxArrayLength",
     default: 10_000,
     hard: 100_000,
+    dialect: LimitDialect::Validation,
 };
 /// Size of a schema as JSON text, in UTF-8 bytes.
 pub const SCHEMA_MAX_SCHEMA_BYTES: Limit = Limit {
     name: "maxSchemaBytes",
     default: 262_144,
     hard: 1_048_576,
+    dialect: LimitDialect::Validation,
 };
 /// Nesting depth of a schema (the root is depth 0).
 pub const SCHEMA_MAX_SCHEMA_DEPTH: Limit = Limit {
     name: "maxSchemaDepth",
     default: 64,
     hard: 128,
+    dialect: LimitDialect::Validation,
 };
 /// Object keys in a whole schema, counted as properties.
 pub const SCHEMA_MAX_SCHEMA_PROPERTIES: Limit = Limit {
     name: "maxSchemaProperties",
     default: 10_000,
     hard: 100_000,
+    dialect: LimitDialect::Validation,
 };
 /// `$ref` keywords in a whole schema.
 pub const SCHEMA_MAX_SCHEMA_REFS: Limit = Limit {
     name: "maxSchemaRefs",
     default: 128,
     hard: 1_024,
+    dialect: LimitDialect::Validation,
 };
 /// Object keys in a whole schema, counted as keywords.
 pub const SCHEMA_MAX_SCHEMA_KEYWORDS: Limit = Limit {
     name: "maxSchemaKeywords",
     default: 10_000,
     hard: 100_000,
+    dialect: LimitDialect::Validation,
 };
 /// Compiled schemas kept per validator (a least-recently-used cache).
 pub const SCHEMA_MAX_COMPILED_SCHEMAS: Limit = Limit {
     name: "maxCompiledSchemas",
     default: 256,
     hard: 1_024,
+    dialect: LimitDialect::Validation,
 };
 /// How many subschemas a schema may expand to once every `$ref` is replaced by its target
 /// (cycles cut). Shared targets multiply: 40 definitions that each refer to the next twice
@@ -137,78 +203,91 @@ pub const MCP_MAX_LIST_PAGES: Limit = Limit {
     name: "maxListPages",
     default: 20,
     hard: 100,
+    dialect: LimitDialect::Mcp,
 };
 /// How many tools one listing may hold in total.
 pub const MCP_MAX_TOOLS: Limit = Limit {
     name: "maxTools",
     default: 500,
     hard: 5_000,
+    dialect: LimitDialect::Mcp,
 };
 /// UTF-8 bytes of one pagination cursor.
 pub const MCP_MAX_CURSOR_BYTES: Limit = Limit {
     name: "maxCursorBytes",
     default: 4 * 1024,
     hard: 16 * 1024,
+    dialect: LimitDialect::Mcp,
 };
 /// UTF-8 bytes of one remote tool name.
 pub const MCP_MAX_TOOL_NAME_BYTES: Limit = Limit {
     name: "maxToolNameBytes",
     default: 256,
     hard: 1_024,
+    dialect: LimitDialect::Mcp,
 };
 /// UTF-8 bytes of one remote tool description (it ends up in the model's context).
 pub const MCP_MAX_TOOL_DESCRIPTION_BYTES: Limit = Limit {
     name: "maxToolDescriptionBytes",
     default: 16 * 1024,
     hard: 64 * 1024,
+    dialect: LimitDialect::Mcp,
 };
 /// JSON bytes of one tool's input plus output schema.
 pub const MCP_MAX_TOOL_SCHEMA_BYTES: Limit = Limit {
     name: "maxToolSchemaBytes",
     default: 256 * 1024,
     hard: 1024 * 1024,
+    dialect: LimitDialect::Mcp,
 };
 /// JSON bytes of every schema of one listing together.
 pub const MCP_MAX_TOTAL_TOOL_SCHEMA_BYTES: Limit = Limit {
     name: "maxTotalToolSchemaBytes",
     default: 4 * 1024 * 1024,
     hard: 16 * 1024 * 1024,
+    dialect: LimitDialect::Mcp,
 };
 /// Nesting depth of a schema or a call result (the root is depth 1).
 pub const MCP_MAX_JSON_DEPTH: Limit = Limit {
     name: "maxJsonDepth",
     default: 64,
     hard: 128,
+    dialect: LimitDialect::Mcp,
 };
 /// Array items plus object keys of a schema or a call result.
 pub const MCP_MAX_JSON_PROPERTIES: Limit = Limit {
     name: "maxJsonProperties",
     default: 10_000,
     hard: 100_000,
+    dialect: LimitDialect::Mcp,
 };
 /// JSON bytes of one whole `tools/call` result; also the budget of the mapped content.
 pub const MCP_MAX_RESULT_BYTES: Limit = Limit {
     name: "maxResultBytes",
     default: 10_000_000,
     hard: 16 * 1024 * 1024,
+    dialect: LimitDialect::Mcp,
 };
 /// Milliseconds one `tools/call` (and the connect handshake) may take.
 pub const MCP_CALL_TIMEOUT_MS: Limit = Limit {
     name: "callTimeoutMs",
     default: 60_000,
     hard: 30 * 60 * 1_000,
+    dialect: LimitDialect::Mcp,
 };
 /// Milliseconds a listed catalogue is reused before `tools/list` runs again.
 pub const MCP_LIST_CACHE_TTL_MS: Limit = Limit {
     name: "listCacheTtlMs",
     default: 30_000,
     hard: 24 * 60 * 60 * 1_000,
+    dialect: LimitDialect::Mcp,
 };
 /// Bytes of one Streamable HTTP response body or SSE event.
 pub const MCP_MAX_RESPONSE_BYTES: Limit = Limit {
     name: "maxResponseBytes",
     default: 16 * 1024 * 1024,
     hard: 64 * 1024 * 1024,
+    dialect: LimitDialect::Mcp,
 };
 /// Bytes of one JSON-RPC message (one line) from a stdio server; a longer line fails the
 /// request it answers at once (the same default as `maxResponseBytes` for HTTP).
@@ -227,10 +306,17 @@ pub const MCP_ERROR_SUMMARY_BYTES: usize = 8 * 1024;
 pub const MCP_MAX_ALLOWED_ORIGINS: usize = 64;
 /// Bytes of a stdio server's stderr kept (with `stderr: "pipe"`) for connect error messages.
 pub const MCP_STDERR_TAIL_BYTES: usize = 4 * 1024;
+/// Bytes of the read buffer over a stdio server's stdout (the line framer reads through it).
+pub const MCP_STDIO_READ_BUFFER_BYTES: usize = 64 * 1024;
+/// Bytes of a stdio server's stderr read at a time (with `stderr: "pipe"`).
+pub const MCP_STDERR_READ_CHUNK_BYTES: usize = 4 * 1024;
 /// Milliseconds a stdio server gets to exit after its stdin closes, before SIGTERM to its
 /// process group (measured: server-everything never exits on EOF, so waiting long only
 /// slows `close()`).
 pub const MCP_STDIO_EOF_GRACE_MS: u64 = 50;
+/// Milliseconds `autoRefresh: true` waits after a `list_changed` notification before it
+/// lists again (the facade's timer; `autoRefresh.debounceMs` overrides it).
+pub const MCP_AUTO_REFRESH_DEBOUNCE_MS: u64 = 100;
 /// Milliseconds between SIGTERM and SIGKILL of a stdio server's process group.
 pub const MCP_STDIO_TERM_GRACE_MS: u64 = 500;
 
@@ -241,60 +327,70 @@ pub const CODING_MAX_LINES: Limit = Limit {
     name: "maxLines",
     default: 2_000,
     hard: 100_000,
+    dialect: LimitDialect::Coding,
 };
 /// Bytes of text one read page or one shell tail shows: default 50 KiB, hard cap 1 MiB.
 pub const CODING_MAX_BYTES: Limit = Limit {
     name: "maxBytes",
     default: 51_200,
     hard: 1_048_576,
+    dialect: LimitDialect::Coding,
 };
 /// Bytes a text read may scan to reach its page: default 64 MiB, hard cap 1 GiB.
 pub const READ_MAX_SCAN_BYTES: Limit = Limit {
     name: "maxScanBytes",
     default: 64 << 20,
     hard: 1 << 30,
+    dialect: LimitDialect::Coding,
 };
 /// Bytes of one image a read returns: default 10,000,000, hard cap 32 MiB.
 pub const READ_MAX_IMAGE_BYTES: Limit = Limit {
     name: "maxImageBytes",
     default: 10_000_000,
     hard: 32 << 20,
+    dialect: LimitDialect::Coding,
 };
 /// UTF-8 bytes of one write's content: default 8 MiB, hard cap 64 MiB.
 pub const WRITE_MAX_INPUT_BYTES: Limit = Limit {
     name: "maxInputBytes",
     default: 8 << 20,
     hard: 64 << 20,
+    dialect: LimitDialect::Coding,
 };
 /// Size of a file an edit may open: default 8 MiB, hard cap 64 MiB.
 pub const EDIT_MAX_FILE_BYTES: Limit = Limit {
     name: "maxFileBytes",
     default: 8 << 20,
     hard: 64 << 20,
+    dialect: LimitDialect::Coding,
 };
 /// UTF-8 bytes of one edit's replacements together: default 2 MiB, hard cap 16 MiB.
 pub const EDIT_MAX_INPUT_BYTES: Limit = Limit {
     name: "maxInputBytes",
     default: 2 << 20,
     hard: 16 << 20,
+    dialect: LimitDialect::Coding,
 };
 /// Replacements in one edit call: default 100, hard cap 1,000.
 pub const EDIT_MAX_EDITS: Limit = Limit {
     name: "maxEdits",
     default: 100,
     hard: 1_000,
+    dialect: LimitDialect::Coding,
 };
 /// Seconds a shell command may run: default 600, hard cap 3,600.
 pub const SHELL_TIMEOUT_SECS: Limit = Limit {
     name: "timeout",
     default: 600,
     hard: 3_600,
+    dialect: LimitDialect::Coding,
 };
 /// Bytes of output a shell command may produce before it is killed: default 64 MiB, hard cap 1 GiB.
 pub const SHELL_MAX_TOTAL_OUTPUT_BYTES: Limit = Limit {
     name: "maxTotalOutputBytes",
     default: 64 << 20,
     hard: 1 << 30,
+    dialect: LimitDialect::Coding,
 };
 /// Lines shown under `Nearby:` in an edit's not-found message.
 pub const NEARBY_MAX_LINES: usize = 3;
@@ -352,6 +448,10 @@ pub const POLICY_ANALYSIS_MAX_PARSED_BYTES: usize = 4 * POLICY_ANALYSIS_MAX_COMM
 /// Fixed at 1 MiB.
 pub const POLICY_ANALYSIS_MAX_OUTPUT_BYTES: usize = 1024 * 1024;
 
+/// The longest command line (UTF-8 bytes) the analysis's fast path for plain words splits
+/// without the grammar; a longer one goes to the parser. Fixed at 4 KiB.
+pub const POLICY_PLAIN_MAX_BYTES: usize = 4 * 1024;
+
 /// Commands longer than this (UTF-8 bytes) are analysed off the JavaScript thread by
 /// `policy.check` (the synchronous `evaluateCommandRules` and `explainCommand` analyse on the
 /// calling thread at any length). Fixed at 16 KiB.
@@ -365,7 +465,37 @@ mod tests {
         name: "maxThings",
         default: 8,
         hard: 64,
+        dialect: LimitDialect::Validation,
     };
+
+    #[test]
+    fn each_dialect_has_its_wording_and_code() {
+        let err = |dialect| LimitError {
+            name: "maxTools",
+            hard: 5_000,
+            dialect,
+        };
+        let v = err(LimitDialect::Validation);
+        let m = err(LimitDialect::Mcp);
+        let c = err(LimitDialect::Coding);
+        assert_eq!(
+            v.to_string(),
+            "maxTools must be a positive safe integer no greater than 5000"
+        );
+        assert_eq!(
+            m.to_string(),
+            "maxTools must be a positive safe integer <= 5000"
+        );
+        assert_eq!(
+            c.to_string(),
+            "maxTools must be a positive safe integer at most 5000"
+        );
+        assert_eq!(v.code(), "ERR_PRISM_VALIDATION_INVALID_LIMIT");
+        assert_eq!(m.code(), "ERR_PRISM_MCP_INVALID_LIMIT");
+        assert_eq!(c.code(), "ERR_PRISM_CODING_INVALID_LIMIT");
+        assert_eq!(LimitDialect::from_name("mcp"), Some(LimitDialect::Mcp));
+        assert_eq!(LimitDialect::from_name("other"), None);
+    }
 
     #[test]
     fn resolves_default_and_edges() {

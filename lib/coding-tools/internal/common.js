@@ -6,16 +6,26 @@ const { ExecutionDeniedError } = require('../../core/errors.js')
 
 const LIMITS = native.codingLimits()
 
-/** `{ toolCallId, name, content:[{type:"text", text}], error:{message} }` (no code). */
+/**
+ * `{ toolCallId, name, content:[{type:"text", text}], error:{message} }`: no `code`, as the
+ * contract has it (the engine's `ERR_PRISM_CODING_*` code of a failure stays on the native
+ * result).
+ */
 function errorResult(toolCallId, name, message, text = message) {
   return { toolCallId, name, content: [{ type: 'text', text }], error: { message } }
+}
+
+/** The message and code of a coding limit `name` out of range (the engine's wording). */
+function codingLimitError(name, hard) {
+  return native.limitError('coding', String(name), String(hard))
 }
 
 /** `v` when it is a positive safe integer at most `hard`; `fallback` when undefined; else throws. */
 function validateCodingLimit(name, v, hard, fallback) {
   if (v === undefined) return fallback
   if (!Number.isSafeInteger(v) || v < 1 || v > hard) {
-    throw new Error(`${name} must be a positive safe integer at most ${hard}`)
+    const { message, code } = codingLimitError(name, hard)
+    throw Object.assign(new Error(message), { code })
   }
   return v
 }
@@ -101,6 +111,7 @@ module.exports = {
   LIMITS,
   PATH_REQUIRED,
   errorResult,
+  codingLimitError,
   validateCodingLimit,
   limitOption,
   enforceExecutionPolicy,

@@ -5,6 +5,7 @@ const {
   LIMITS,
   PATH_REQUIRED,
   errorResult,
+  codingLimitError,
   limitOption,
   enforceExecutionPolicy,
   contextMetadata,
@@ -15,8 +16,9 @@ const fs = require('node:fs')
 const fsp = require('node:fs/promises')
 const { resolveToCwd, findReadPathVariant } = require('./paths.js')
 
-const MAX_READ_LIMIT = 100000
-const IMAGE_SNIFF_BYTES = 4100
+// The `limit` argument's cap is the hard cap of `maxLines`.
+const MAX_READ_LIMIT = LIMITS.maxLines.hard
+const { imageSniffBytes: IMAGE_SNIFF_BYTES } = native.engineConstants()
 const AUTO_RESIZE_REMOVED = 'Read tool: "autoResizeImages" was removed in 0.1.5; use "transformImage" instead.'
 
 const READ_PARAMETERS = Object.freeze({
@@ -34,7 +36,7 @@ const READ_PARAMETERS = Object.freeze({
 
 function positiveInt(name, v, max) {
   if (v === undefined) return undefined
-  if (!Number.isSafeInteger(v) || v < 1 || v > max) return `${name} must be a positive safe integer at most ${max}`
+  if (!Number.isSafeInteger(v) || v < 1 || v > max) return codingLimitError(name, max).message
   return undefined
 }
 
@@ -140,7 +142,7 @@ async function readOnce(req, abs) {
     : await native.codingRead(nativeReq, decided.beneath)
   if (context?.signal?.aborted) return fail('Operation aborted')
   if (r.error) {
-    const missing = r.errorCode === 'io' && r.error.startsWith('ENOENT')
+    const missing = r.errorCode === 'ERR_PRISM_CODING_IO' && r.error.startsWith('ENOENT')
     return { ...fail(r.error), missing }
   }
   if (r.mimeType) return imageResult(r, cfg.maxImageBytes, options.transformImage, toolCallId, target)
@@ -267,7 +269,7 @@ async function readWithOperations(ops, abs, req, signal) {
       if (signal?.aborted) throw new Error('Operation aborted')
       const page = backendPage(await ops.readText(abs, { offset: start, ...pageOptions }))
       const step = native.codingFindStep(page, req, start, pages)
-      if (step.error) return { error: step.error, errorCode: 'find' }
+      if (step.error) return { error: step.error, errorCode: step.errorCode }
       if (step.hit !== null && step.hit !== undefined) {
         start = step.hit
         break
@@ -281,8 +283,10 @@ async function readWithOperations(ops, abs, req, signal) {
 
 async function imageWithOperations(ops, abs, mimeType, req, signal) {
   if (signal?.aborted) throw new Error('Operation aborted')
-  const formatSize = native.codingFormatSize
-  const tooLarge = (n) => ({ error: `Image file is ${formatSize(n)}, exceeds ${formatSize(req.maxImageBytes)} limit.`, errorCode: 'image_too_large' })
+  const tooLarge = (n) => {
+    const { message, code } = native.codingImageTooLarge(n, req.maxImageBytes)
+    return { error: message, errorCode: code }
+  }
   const st = await ops.statFile(abs, { signal })
   if (Number.isFinite(st?.size) && st.size > req.maxImageBytes) return tooLarge(st.size)
   const raw = await ops.readFile(abs, { maxBytes: req.maxImageBytes, signal })

@@ -2,7 +2,7 @@
 // The shell tool: argument checks, command prefix, environment, spawnHook, execution policy,
 // then one native call that runs the command in its own process group with bounded output.
 const os = require('node:os')
-const { native, LIMITS, errorResult, limitOption, enforceExecutionPolicy, contextMetadata, snapshotContext } = require('./common.js')
+const { native, LIMITS, errorResult, codingLimitError, limitOption, enforceExecutionPolicy, contextMetadata, snapshotContext } = require('./common.js')
 
 const PREFIX_PATTERN = /^[A-Za-z0-9._-]+$/
 const COMMAND_REQUIRED = 'command is required and must be a non-empty string.'
@@ -63,7 +63,7 @@ function createShellTool(cwd, options = {}) {
           return errorResult(toolCallId, 'shell', COMMAND_REQUIRED, `Error: ${COMMAND_REQUIRED}`)
         }
         if (a.timeout !== undefined && (!Number.isSafeInteger(a.timeout) || a.timeout < 1 || a.timeout > hardTimeout)) {
-          return errorResult(toolCallId, 'shell', `timeout must be a positive safe integer at most ${hardTimeout}`)
+          return errorResult(toolCallId, 'shell', codingLimitError('timeout', hardTimeout).message)
         }
         if (context?.signal?.aborted) return errorResult(toolCallId, 'shell', 'Command aborted', '[Command aborted]')
         const timeout = a.timeout ?? cfg.timeout

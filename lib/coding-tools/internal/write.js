@@ -64,7 +64,7 @@ function createWriteTool(cwd, options = {}) {
           if (options.operations) return writeWithOperations(options.operations, abs, a.content, context?.signal)
           return native.codingWrite(abs, a.content, decided.beneath)
         })
-        if (error) return fail(error)
+        if (error) return fail(typeof error === 'string' ? error : error.message)
         emitFileChanged(options, abs, 'write', toolCallId)
         const lines = a.content === '' ? 0 : a.content.split('\n').length
         return {

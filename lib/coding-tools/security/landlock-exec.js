@@ -13,6 +13,6 @@ try {
   }
   landlockExec(config.writable, config.network === true, config.shell, config.command)
 } catch (error) {
-  process.stderr.write(`landlock sandbox unavailable: ${error.message}\n`)
+  process.stderr.write(`landlock sandbox unavailable: ${error.code}: ${error.message}\n`)
   process.exit(125)
 }

@@ -99,21 +99,31 @@ pub enum CodingError {
 }
 
 impl CodingError {
-    /// A stable code for each variant (exhaustive, so a new variant needs its code).
+    /// A stable `ERR_PRISM_*` code for each variant (exhaustive, so a new variant needs its
+    /// code); an edit's code names its case.
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
-            Self::Io { .. } => "io",
-            Self::ImageTooLarge { .. } => "image_too_large",
-            Self::OffsetBeyondEnd { .. } => "offset_beyond_end",
-            Self::ScanLimit { .. } => "scan_limit",
-            Self::TextNotFound { .. } => "text_not_found",
-            Self::FindScanLimit { .. } => "find_scan_limit",
-            Self::Backend { .. } => "backend",
-            Self::NotRegularFile { .. } => "not_regular_file",
-            Self::Edit { kind, .. } => kind,
-            Self::Spawn { .. } => "spawn",
-            Self::PathEscape { .. } => "path_escape",
+            Self::Io { .. } => "ERR_PRISM_CODING_IO",
+            Self::ImageTooLarge { .. } => "ERR_PRISM_CODING_IMAGE_TOO_LARGE",
+            Self::OffsetBeyondEnd { .. } => "ERR_PRISM_CODING_OFFSET_BEYOND_END",
+            Self::ScanLimit { .. } => "ERR_PRISM_CODING_SCAN_LIMIT",
+            Self::TextNotFound { .. } => "ERR_PRISM_CODING_TEXT_NOT_FOUND",
+            Self::FindScanLimit { .. } => "ERR_PRISM_CODING_FIND_SCAN_LIMIT",
+            Self::Backend { .. } => "ERR_PRISM_CODING_BACKEND",
+            Self::NotRegularFile { .. } => "ERR_PRISM_CODING_NOT_REGULAR_FILE",
+            Self::Edit { kind, .. } => match *kind {
+                "not_found" => "ERR_PRISM_CODING_EDIT_NOT_FOUND",
+                "ambiguous" => "ERR_PRISM_CODING_EDIT_AMBIGUOUS",
+                "overlap" => "ERR_PRISM_CODING_EDIT_OVERLAP",
+                "empty_old_text" => "ERR_PRISM_CODING_EDIT_EMPTY_OLD_TEXT",
+                "no_change" => "ERR_PRISM_CODING_EDIT_NO_CHANGE",
+                "access" => "ERR_PRISM_CODING_EDIT_ACCESS",
+                "too_large" => "ERR_PRISM_CODING_EDIT_TOO_LARGE",
+                _ => "ERR_PRISM_CODING_EDIT",
+            },
+            Self::Spawn { .. } => "ERR_PRISM_CODING_SPAWN",
+            Self::PathEscape { .. } => "ERR_PRISM_PATH_ESCAPE",
         }
     }
 
@@ -155,6 +165,49 @@ fn errno_name(err: &std::io::Error) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_code_is_an_err_prism_code() {
+        let edit = |kind| CodingError::Edit {
+            kind,
+            message: String::new(),
+        };
+        let errors = [
+            CodingError::io(
+                &std::io::Error::from_raw_os_error(libc::ENOENT),
+                "open",
+                std::path::Path::new("x"),
+            ),
+            CodingError::ImageTooLarge { size: 2, limit: 1 },
+            CodingError::OffsetBeyondEnd {
+                offset: 2,
+                total: 1,
+            },
+            CodingError::ScanLimit { limit: 1 },
+            CodingError::FindScanLimit { limit: 1 },
+            CodingError::Backend {
+                message: String::new(),
+            },
+            CodingError::TextNotFound {
+                find_json: String::new(),
+                path: String::new(),
+            },
+            CodingError::Spawn {
+                message: String::new(),
+            },
+            CodingError::PathEscape {
+                path: String::new(),
+            },
+            edit("not_found"),
+            edit("too_large"),
+        ];
+        for e in &errors {
+            assert!(e.code().starts_with("ERR_PRISM_"), "{e:?}");
+        }
+        assert_eq!(errors[0].code(), "ERR_PRISM_CODING_IO");
+        assert_eq!(edit("ambiguous").code(), "ERR_PRISM_CODING_EDIT_AMBIGUOUS");
+        assert_eq!(edit("new_case").code(), "ERR_PRISM_CODING_EDIT");
+    }
 
     #[test]
     fn messages_match_the_reference() {

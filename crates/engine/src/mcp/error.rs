@@ -17,7 +17,7 @@ pub enum McpErrorClass {
 #[non_exhaustive]
 pub enum McpError {
     /// A configured limit is not a whole number from 1 to its hard cap.
-    #[error("{name} must be a positive safe integer <= {hard}")]
+    #[error("{}", crate::limits::limit_message(crate::limits::LimitDialect::Mcp, name, *hard))]
     InvalidLimit {
         /// The option's name.
         name: &'static str,

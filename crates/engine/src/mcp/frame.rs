@@ -557,7 +557,7 @@ where
     /// A transport over these pipes, sharing its request state with the session.
     pub fn new(read: R, write: W, shared: FrameShared) -> Self {
         Self {
-            read: BufReader::with_capacity(64 * 1024, read),
+            read: BufReader::with_capacity(crate::limits::MCP_STDIO_READ_BUFFER_BYTES, read),
             framer: LineFramer::stdio(),
             write: Arc::new(tokio::sync::Mutex::new(Some(write))),
             shared,

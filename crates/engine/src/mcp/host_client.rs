@@ -37,6 +37,16 @@ pub enum HostValueFault {
 }
 
 impl HostValueFault {
+    /// The code of a host value that has no JSON text: `ERR_PRISM_MCP_INVALID_VALUE`.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Cycle | Self::NonFinite | Self::NonPlain | Self::NotJson | Self::TooDeep => {
+                "ERR_PRISM_MCP_INVALID_VALUE"
+            }
+        }
+    }
+
     /// The fault named by the binding's conversion (`"cycle"`, `"non_finite"`,
     /// `"non_plain"`, `"too_deep"`); any other name is [`HostValueFault::NotJson`].
     #[must_use]

@@ -32,6 +32,16 @@ pub enum JsonBound {
     Properties(u64),
 }
 
+impl JsonBound {
+    /// The code of every broken JSON bound: `ERR_PRISM_MCP_JSON_BOUND` (the variants say which).
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Bytes(_) | Self::Depth(_) | Self::Properties(_) => "ERR_PRISM_MCP_JSON_BOUND",
+        }
+    }
+}
+
 /// What a successful measurement found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct JsonMeasure {

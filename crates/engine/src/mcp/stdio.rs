@@ -20,7 +20,10 @@ use tokio::io::AsyncReadExt;
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
 use super::McpError;
-use crate::limits::{MCP_STDERR_TAIL_BYTES, MCP_STDIO_EOF_GRACE_MS, MCP_STDIO_TERM_GRACE_MS};
+use crate::limits::{
+    MCP_STDERR_READ_CHUNK_BYTES, MCP_STDERR_TAIL_BYTES, MCP_STDIO_EOF_GRACE_MS,
+    MCP_STDIO_TERM_GRACE_MS,
+};
 
 /// What to do with the server's stderr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -245,7 +248,7 @@ impl ServerProcess {
         if let Some(mut stderr) = child.stderr.take() {
             let tail = Arc::clone(&stderr_tail);
             stderr_reader = Some(tokio::spawn(async move {
-                let mut buf = [0u8; 4096];
+                let mut buf = [0u8; MCP_STDERR_READ_CHUNK_BYTES];
                 while let Ok(n) = stderr.read(&mut buf).await {
                     if n == 0 {
                         break;

@@ -9,7 +9,7 @@
 use super::shell::Word;
 
 /// Longest line the fast path looks at.
-const MAX_PLAIN_BYTES: usize = 4096;
+use crate::limits::POLICY_PLAIN_MAX_BYTES as MAX_PLAIN_BYTES;
 
 const RESERVED: &[&str] = &[
     "if", "then", "else", "elif", "fi", "for", "in", "while", "until", "do", "done", "case",

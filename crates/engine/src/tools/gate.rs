@@ -30,6 +30,26 @@ pub enum Gate {
     Finished = 10,
 }
 
+impl Gate {
+    /// The gate's name as the JS driver spells it (`"TOOL_CALL_MIDDLEWARE"`, ...).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::ToolCallMiddleware => "TOOL_CALL_MIDDLEWARE",
+            Self::CheckCall => "CHECK_CALL",
+            Self::Trust => "TRUST",
+            Self::Permission => "PERMISSION",
+            Self::Validate => "VALIDATE",
+            Self::BeforeExecute => "BEFORE_EXECUTE",
+            Self::Started => "STARTED",
+            Self::Execute => "EXECUTE",
+            Self::ResultMiddleware => "RESULT_MIDDLEWARE",
+            Self::Redact => "REDACT",
+            Self::Finished => "FINISHED",
+        }
+    }
+}
+
 /// Every gate in dispatch order. Tests pin this order; so does the host's trampoline.
 pub const DISPATCH_ORDER: [Gate; 11] = [
     Gate::ToolCallMiddleware,
@@ -62,6 +82,16 @@ impl HookSet {
     pub const BEFORE_EXECUTE: u32 = 1 << 4;
     /// A `redactor` is set.
     pub const REDACTOR: u32 = 1 << 5;
+
+    /// Every optional hook's bit with its name as the JS driver spells it.
+    pub const NAMED: [(&'static str, u32); 6] = [
+        ("MIDDLEWARE", Self::MIDDLEWARE),
+        ("TRUST", Self::TRUST),
+        ("PERMISSION", Self::PERMISSION),
+        ("VALIDATE", Self::VALIDATE),
+        ("BEFORE_EXECUTE", Self::BEFORE_EXECUTE),
+        ("REDACTOR", Self::REDACTOR),
+    ];
 
     fn has(self, bit: u32) -> bool {
         self.0 & bit != 0

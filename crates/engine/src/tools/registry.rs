@@ -23,11 +23,22 @@ pub enum RegistryError {
         name: String,
     },
     /// `resolve` of a name that is not registered.
-    #[error("Unknown tool: {name}")]
+    #[error("{}", crate::tools::blocked::unknown_tool_message(name))]
     Unknown {
         /// The tool name.
         name: String,
     },
+}
+
+impl RegistryError {
+    /// A stable code: `ERR_PRISM_DUPLICATE_TOOL` or `ERR_PRISM_UNKNOWN_TOOL`.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Duplicate { .. } => "ERR_PRISM_DUPLICATE_TOOL",
+            Self::Unknown { .. } => "ERR_PRISM_UNKNOWN_TOOL",
+        }
+    }
 }
 
 /// Tools by name, listed in insertion order; a replaced tool keeps its slot.

@@ -21,8 +21,5 @@ impl Issue {
     }
 }
 
-/// The forbidden JSON keys of the core (`__proto__`, `prototype`, `constructor`).
-#[must_use]
-pub fn is_forbidden_key(key: &str) -> bool {
-    matches!(key, "__proto__" | "prototype" | "constructor")
-}
+/// The forbidden JSON keys of the core: the one list, [`crate::tools::args::FORBIDDEN_KEYS`].
+pub use crate::tools::args::is_forbidden_key;

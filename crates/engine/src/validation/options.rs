@@ -87,25 +87,30 @@ fn get(limit: &Limit, value: Option<f64>) -> Result<usize, LimitError> {
         .map(|v| usize::try_from(v).unwrap_or(usize::MAX))
 }
 
+/// A limit's default as a `usize` (every default fits).
+fn d(limit: &Limit) -> usize {
+    usize::try_from(limit.default).unwrap_or(usize::MAX)
+}
+
 impl Default for Options {
     fn default() -> Self {
         // Resolving no values cannot fail: every default is within its cap.
         Options::resolve(&RawOptions::default()).unwrap_or(Options {
-            max_errors: 8,
+            max_errors: d(&limits::SCHEMA_MAX_ERRORS),
             instance: InstanceBounds {
-                max_depth: 64,
-                max_properties: 1_000,
-                max_string_length: 1_000_000,
-                max_array_length: 10_000,
+                max_depth: d(&limits::SCHEMA_MAX_DEPTH),
+                max_properties: d(&limits::SCHEMA_MAX_PROPERTIES),
+                max_string_length: d(&limits::SCHEMA_MAX_STRING_LENGTH),
+                max_array_length: d(&limits::SCHEMA_MAX_ARRAY_LENGTH),
             },
             schema: SchemaBounds {
-                max_bytes: 262_144,
-                max_depth: 64,
-                max_properties: 10_000,
-                max_refs: 128,
-                max_keywords: 10_000,
+                max_bytes: d(&limits::SCHEMA_MAX_SCHEMA_BYTES),
+                max_depth: d(&limits::SCHEMA_MAX_SCHEMA_DEPTH),
+                max_properties: d(&limits::SCHEMA_MAX_SCHEMA_PROPERTIES),
+                max_refs: d(&limits::SCHEMA_MAX_SCHEMA_REFS),
+                max_keywords: d(&limits::SCHEMA_MAX_SCHEMA_KEYWORDS),
             },
-            max_compiled_schemas: 256,
+            max_compiled_schemas: d(&limits::SCHEMA_MAX_COMPILED_SCHEMAS),
             strict: true,
             validate_formats: false,
         })

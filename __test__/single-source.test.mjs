@@ -1,0 +1,147 @@
+// Every rule exists once: each blocked-reason message, blocked-reason name, dispatch gate name
+// and distinctive engine limit is defined in exactly one engine source file. The search covers
+// the shipped source (crates/, src/, lib/, index.js) without comments, test modules, tests,
+// docs or type declarations, so a copy in JavaScript (or a second Rust file) fails here.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+const native = require('../lib/native.js')
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/** Source files under `dir` with one of `exts`, skipping tests, examples and build output. */
+function sourceFiles(dir, exts) {
+  const out = []
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'target' || name === 'tests' || name === 'examples' || name === 'benches') continue
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path, exts))
+    else if (exts.some((e) => name.endsWith(e)) && !name.endsWith('.d.ts')) out.push(path)
+  }
+  return out
+}
+
+/** `text` without comments (line and block) and, for Rust, without its `#[cfg(test)]` tail. */
+function code(path, text) {
+  let t = text
+  if (path.endsWith('.rs')) {
+    const tests = t.indexOf('#[cfg(test)]')
+    if (tests !== -1) t = t.slice(0, tests)
+  }
+  t = t.replace(/\/\*[\s\S]*?\*\//g, '')
+  // A line comment: `//` not inside a quoted URL (`"https://..."` keeps its line).
+  return t.replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1')
+}
+
+const FILES = [
+  ...sourceFiles(join(ROOT, 'crates'), ['.rs']),
+  ...sourceFiles(join(ROOT, 'src'), ['.rs']),
+  ...sourceFiles(join(ROOT, 'lib'), ['.js', '.mjs']),
+  join(ROOT, 'index.js'),
+  join(ROOT, 'index.mjs'),
+].map((path) => {
+  const rel = relative(ROOT, path).split(sep).join('/')
+  return { rel, text: code(rel, readFileSync(path, 'utf8')) }
+})
+const ENGINE = 'crates/engine/src/'
+
+/** The files whose code matches `re`. */
+const filesMatching = (re) => FILES.filter((f) => re.test(f.text)).map((f) => f.rel)
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+function assertDefinedOnceInEngine(what, re) {
+  const files = filesMatching(re)
+  assert.equal(files.length, 1, `${what} is defined in ${files.length} files: ${files.join(', ') || '(none)'}`)
+  assert.ok(files[0].startsWith(ENGINE), `${what} is defined outside the engine, in ${files[0]}`)
+}
+
+test('the search sees the engine, the binding and the facade', () => {
+  for (const f of ['crates/engine/src/limits.rs', 'crates/engine/src/tools/blocked.rs', 'src/errors.rs', 'lib/core/dispatch.js', 'index.js']) {
+    assert.ok(FILES.some((x) => x.rel === f), f)
+  }
+  assert.ok(!FILES.some((x) => x.rel.includes('/tests/') || x.rel.startsWith('__test__')))
+})
+
+test('each blocked-reason message is written in one engine file', () => {
+  // The fixed text of every message literal in blocked.rs (placeholders cut out).
+  const blocked = FILES.find((f) => f.rel === `${ENGINE}tools/blocked.rs`).text
+  const fragments = [...blocked.matchAll(/"((?:[^"\\]|\\.)*)"/g)]
+    .flatMap((m) => m[1].split(/\{[^}]*\}/))
+    .map((s) => s.trim())
+    .filter((s) => /\s/.test(s) && s.length >= 8)
+  assert.ok(fragments.length >= 3, `messages found: ${fragments.join(' | ')}`)
+  for (const fragment of fragments) assertDefinedOnceInEngine(`message "${fragment}"`, new RegExp(escape(fragment)))
+})
+
+test('each blocked-reason name and gate name is a string literal in one engine file', () => {
+  const words = native.dispatchVocabulary()
+  assert.equal(words.reasons.length, 6)
+  assert.equal(Object.keys(words.gates).length, 11)
+  const names = [...words.reasons, ...Object.keys(words.gates), ...Object.keys(words.hooks)]
+  for (const name of new Set(names)) {
+    assertDefinedOnceInEngine(`name "${name}"`, new RegExp(`["'\`]${escape(name)}["'\`]`))
+  }
+})
+
+/** The value of a `limits.rs` expression (`16 * 1024`, `64 << 20`, `30 * 60 * 1_000`), or null. */
+function evaluate(expr, known) {
+  let e = expr.trim().replace(/(\d)_(?=\d)/g, '$1').replace(/\.0$/, '').replace(/\b0+(?=\d)/g, '')
+  e = e.replace(/\b[A-Z][A-Z0-9_]+\b/g, (name) => (name in known ? String(known[name]) : 'NaN'))
+  if (!/^[\d\s*+<()-]+$|^[\d\s*+<()NaN-]+$/.test(e)) return null
+  e = e.replace(/(\d+)\s*<<\s*(\d+)/g, (_, a, b) => `(${a} * 2 ** ${b})`)
+  const v = Function(`"use strict"; return (${e})`)()
+  return Number.isSafeInteger(v) ? v : null
+}
+
+/** Every number limits.rs defines: each `default`/`hard` of a `Limit`, each numeric constant. */
+function engineNumbers() {
+  const file = FILES.find((f) => f.rel === `${ENGINE}limits.rs`).text
+  const known = {}
+  const values = []
+  for (const m of file.matchAll(/pub const ([A-Z0-9_]+): (?:u64|u32|usize|f64) = ([^;]+);/g)) {
+    const v = evaluate(m[2], known)
+    if (v !== null) {
+      known[m[1]] = v
+      values.push(v)
+    }
+  }
+  for (const m of file.matchAll(/\b(?:default|hard): ([^,\n]+),/g)) {
+    const v = evaluate(m[1], known)
+    if (v !== null) values.push(v)
+  }
+  return values
+}
+
+// Numbers that are also units (a KiB, a second in ms, an hour in seconds, a minute and an hour
+// and a day in ms), so they rightly occur in conversions elsewhere; every other number of 1,000 or more
+// is distinctive.
+const UNITS = new Set([1000, 1024, 3600, 60_000, 3_600_000, 86_400_000])
+
+test('each distinctive engine number is written in limits.rs and nowhere else', () => {
+  const numbers = [...new Set(engineNumbers())].filter((n) => n >= 1000 && !UNITS.has(n))
+  assert.ok(numbers.length >= 20, `numbers found: ${numbers.join(', ')}`)
+  // The numbers a file writes: each literal, and each product or shift of literals
+  // (`64 * 1024`, `8 << 20`) that is not unit arithmetic.
+  const written = (text) => {
+    const found = new Set()
+    for (const m of text.matchAll(/(?<![\w.])\d[\d_]*(?:\s*(?:\*|<<)\s*\d[\d_]*)*(?:\.\d+)?(?![\w.])/g)) {
+      const parts = m[0].split(/\*|<</).map((part) => Number(part.trim().replace(/_/g, '')))
+      for (const part of parts) found.add(part)
+      // A product of units (`1024 * 1024`, a MiB) is a unit too, not a limit.
+      if (parts.length > 1 && parts.every((part) => UNITS.has(part))) continue
+      const v = evaluate(m[0], {})
+      if (v !== null) found.add(v)
+    }
+    return found
+  }
+  const others = FILES.filter((f) => f.rel !== `${ENGINE}limits.rs`).map((f) => ({ rel: f.rel, numbers: written(f.text) }))
+  for (const n of numbers) {
+    const files = others.filter((f) => f.numbers.has(n)).map((f) => f.rel)
+    assert.deepEqual(files, [], `${n} (a limits.rs number) is also written in: ${files.join(', ')}`)
+  }
+})

@@ -1,0 +1,57 @@
+//! The engine's fixed numbers and fixed messages that the facade needs, read from
+//! `limits.rs` (and the engine's error types) so that JavaScript holds none of its own.
+
+use napi_derive::napi;
+use prism_engine::limits::{self as l, LimitDialect, LimitError};
+use prism_engine::mcp::McpError;
+
+/// Engine constants the facade uses.
+#[napi(object)]
+pub struct EngineConstants {
+    /// Bytes of a file the image sniffer reads (`IMAGE_SNIFF_BYTES`).
+    pub image_sniff_bytes: u32,
+    /// Bytes of an MCP error message or `isError` summary (`MCP_ERROR_SUMMARY_BYTES`).
+    pub mcp_error_summary_bytes: u32,
+    /// The failure message of an MCP call whose signal was aborted before it started.
+    pub mcp_aborted_message: String,
+    /// Milliseconds `autoRefresh: true` waits after `list_changed` (`MCP_AUTO_REFRESH_DEBOUNCE_MS`).
+    pub mcp_auto_refresh_debounce_ms: u32,
+}
+
+/// The engine's constants (read once at load).
+#[napi]
+pub fn engine_constants() -> EngineConstants {
+    EngineConstants {
+        image_sniff_bytes: u32::try_from(l::IMAGE_SNIFF_BYTES).unwrap_or(u32::MAX),
+        mcp_error_summary_bytes: u32::try_from(l::MCP_ERROR_SUMMARY_BYTES).unwrap_or(u32::MAX),
+        mcp_aborted_message: McpError::Aborted.to_string(),
+        mcp_auto_refresh_debounce_ms: u32::try_from(l::MCP_AUTO_REFRESH_DEBOUNCE_MS)
+            .unwrap_or(u32::MAX),
+    }
+}
+
+/// The error of a limit option that is not a positive safe integer up to its hard cap.
+#[napi(object)]
+pub struct LimitErrorText {
+    /// The message, in the dialect's words.
+    pub message: String,
+    /// The dialect's `ERR_PRISM_*_INVALID_LIMIT` code.
+    pub code: String,
+}
+
+/// The error of the limit `name` out of range up to `hard` (as JavaScript prints it), in the
+/// words of `dialect` (`"validation"`, `"mcp"` or `"coding"`; anything else is `"coding"`).
+#[napi]
+pub fn limit_error(dialect: String, name: String, hard: String) -> LimitErrorText {
+    let dialect = LimitDialect::from_name(&dialect).unwrap_or(LimitDialect::Coding);
+    let code = LimitError {
+        name: "",
+        hard: 0,
+        dialect,
+    }
+    .code();
+    LimitErrorText {
+        message: l::limit_message(dialect, &name, hard),
+        code: code.to_owned(),
+    }
+}
