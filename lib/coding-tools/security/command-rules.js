@@ -88,6 +88,8 @@ function judge(analysis, rules, denyMetacharacters) {
   if (denied) {
     return result(denied.rule ? { action: 'deny', reason: denied.rule.reason } : { action: 'deny', reason: DEFAULT_DENY_REASON })
   }
+  // Past a nesting cap the analysis saw only part of the command: a deny, not an approval.
+  if (analysis.refused) return result({ action: 'deny', reason: analysis.refused })
   if (analysis.deny) return result({ action: 'deny', reason: DEFAULT_DENY_REASON })
   const approval = parts.find((p) => p.verdict === 'requireApproval')
   if (approval) return result({ action: 'requireApproval', reason: approval.rule.reason })
