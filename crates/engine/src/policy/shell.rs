@@ -25,7 +25,7 @@ use std::cell::RefCell;
 use std::ops::Range;
 
 use serde::Serialize;
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::{Node, Parser, Tree, TreeCursor};
 
 use super::brace::{self, Braces};
 use super::deny_rules::{self, is_block_device, is_download, is_shell, Matcher};
@@ -48,6 +48,8 @@ pub struct SimpleCommand {
     /// (`/usr/bin/sudo` and `'sudo'` are `sudo`).
     pub name: String,
     /// Whether it was found inside another command (a wrapper, `sh -c`, `eval`, `find -exec`).
+    /// Left out of the JSON when false (the facade reads a missing one as false).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub derived: bool,
     /// The id of the default deny rule it matches.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -71,7 +73,9 @@ pub struct Redirect {
 pub struct Analysis {
     /// Every simple command, in source order (substitutions before the command using them).
     pub parts: Vec<SimpleCommand>,
-    /// File redirections.
+    /// File redirections (left out of the JSON when there are none; the facade reads a
+    /// missing list as empty).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub redirects: Vec<Redirect>,
     /// Whether the line is more than one plain simple command of static words (a list,
     /// pipeline, substitution, expansion, redirection, background job, control structure).
@@ -314,7 +318,7 @@ pub(super) struct Word {
     pub(super) pattern: bool,
 }
 
-struct Walker<'s, 'o> {
+struct Walker<'s, 'o, 't> {
     src: &'s str,
     out: &'o mut Analysis,
     ctx: Ctx,
@@ -326,6 +330,11 @@ struct Walker<'s, 'o> {
     heredoc: usize,
     /// The walk stopped at the depth cap somewhere (what lies deeper was not visited).
     capped: bool,
+    /// The children of the nodes being visited, one run per level (one buffer for the whole
+    /// walk instead of a vector per node).
+    kids: Vec<Node<'t>>,
+    /// A cursor reused for listing children (each new one allocates).
+    cursor: Option<TreeCursor<'t>>,
 }
 
 fn text<'a>(node: Node, src: &'a str) -> &'a str {
@@ -524,7 +533,7 @@ fn balanced_end(bytes: &[u8], from: usize) -> usize {
     bytes.len()
 }
 
-impl<'s, 'o> Walker<'s, 'o> {
+impl<'s, 'o, 't> Walker<'s, 'o, 't> {
     fn new(src: &'s str, out: &'o mut Analysis, ctx: Ctx) -> Self {
         Walker {
             src,
@@ -534,6 +543,8 @@ impl<'s, 'o> Walker<'s, 'o> {
             visited: Vec::new(),
             heredoc: 0,
             capped: false,
+            kids: Vec::new(),
+            cursor: None,
         }
     }
 
@@ -548,14 +559,14 @@ impl<'s, 'o> Walker<'s, 'o> {
         true
     }
 
-    fn visit(&mut self, node: Node) {
+    fn visit(&mut self, node: Node<'t>) {
         if self.enter() {
             self.visit_node(node);
             self.ctx.level -= 1;
         }
     }
 
-    fn visit_node(&mut self, node: Node) {
+    fn visit_node(&mut self, node: Node<'t>) {
         if self.out.total_parts() >= POLICY_ANALYSIS_MAX_PARTS {
             self.out.unsupported("too many commands");
             return;
@@ -662,22 +673,40 @@ impl<'s, 'o> Walker<'s, 'o> {
 
     /// Notes a range bash reads literally (outside heredoc bodies, where quotes are plain
     /// characters).
-    fn literal(&mut self, node: Node) {
+    fn literal(&mut self, node: Node<'t>) {
         if self.heredoc == 0 {
             self.literal.push(node.byte_range());
         }
     }
 
-    fn children(&mut self, node: Node) {
-        let mut cursor = node.walk();
-        let kids: Vec<Node> = node.named_children(&mut cursor).collect();
-        for child in kids {
-            self.visit(child);
+    /// Appends `node`'s named children to [`Self::kids`] and returns their range there.
+    fn list_children(&mut self, node: Node<'t>) -> Range<usize> {
+        let start = self.kids.len();
+        let mut cursor = match self.cursor.take() {
+            Some(mut c) => {
+                c.reset(node);
+                c
+            }
+            None => node.walk(),
+        };
+        self.kids.extend(node.named_children(&mut cursor));
+        self.cursor = Some(cursor);
+        start..self.kids.len()
+    }
+
+    fn children(&mut self, node: Node<'t>) {
+        let range = self.list_children(node);
+        let start = range.start;
+        for i in range {
+            if let Some(&child) = self.kids.get(i) {
+                self.visit(child);
+            }
         }
+        self.kids.truncate(start);
     }
 
     /// Arithmetic (`$((...))`, `for ((...))`): fails closed on what it cannot model.
-    fn arithmetic(&mut self, node: Node) {
+    fn arithmetic(&mut self, node: Node<'t>) {
         let t = text(node, self.src);
         let inner = t
             .strip_prefix("$((")
@@ -700,7 +729,7 @@ impl<'s, 'o> Walker<'s, 'o> {
 
     /// `((...))` is arithmetic; in `[[ ]]`, `-eq`, `-ne`, `-lt`, `-le`, `-gt` and `-ge`
     /// evaluate their operands as arithmetic (a subscript in them can run a command).
-    fn test_command(&mut self, node: Node) {
+    fn test_command(&mut self, node: Node<'t>) {
         let t = text(node, self.src);
         if t.starts_with("((") {
             if arithmetic_unmodelled(t.get(2..).unwrap_or("")) {
@@ -748,7 +777,7 @@ impl<'s, 'o> Walker<'s, 'o> {
     }
 
     /// `${a[...]}`, `a[...]=`: the index of an indexed array is arithmetic.
-    fn subscript(&mut self, node: Node) {
+    fn subscript(&mut self, node: Node<'t>) {
         if let Some(index) = node.child_by_field_name("index") {
             if arithmetic_unmodelled(text(index, self.src)) {
                 self.out.unsupported(
@@ -760,7 +789,7 @@ impl<'s, 'o> Walker<'s, 'o> {
 
     /// A standalone assignment or declaration: reported as a command of its own, so that only
     /// an explicit allow rule covers it.
-    fn builtin_statement(&mut self, node: Node) {
+    fn builtin_statement(&mut self, node: Node<'t>) {
         let t = text(node, self.src).to_string();
         if holds_code(&unescape(&t)) {
             self.out
@@ -800,7 +829,7 @@ impl<'s, 'o> Walker<'s, 'o> {
         self.out.parts.push(part);
     }
 
-    fn pipeline(&mut self, node: Node) {
+    fn pipeline(&mut self, node: Node<'t>) {
         self.out.metacharacters = true;
         let mut cursor = node.walk();
         let stages: Vec<Node> = node.named_children(&mut cursor).collect();
@@ -841,7 +870,7 @@ impl<'s, 'o> Walker<'s, 'o> {
         *downloaded |= parts.iter().any(|p| is_download(&p.argv));
     }
 
-    fn redirected(&mut self, node: Node) {
+    fn redirected(&mut self, node: Node<'t>) {
         self.out.metacharacters = true;
         let mut own = None;
         if let Some(body) = node.child_by_field_name("body") {
@@ -866,7 +895,7 @@ impl<'s, 'o> Walker<'s, 'o> {
     /// A heredoc: with a quoted delimiter (`<<'EOF'`, `<<"EOF"`, `<<\EOF`) its body is
     /// literal; otherwise bash expands it like a double-quoted string (the accounting after
     /// the walk checks that every substitution in it was seen).
-    fn heredoc(&mut self, node: Node) {
+    fn heredoc(&mut self, node: Node<'t>) {
         self.out.metacharacters = true;
         let mut cursor = node.walk();
         let kids: Vec<Node> = node.children(&mut cursor).collect();
@@ -904,7 +933,7 @@ impl<'s, 'o> Walker<'s, 'o> {
         }
     }
 
-    fn redirect(&mut self, node: Node, part: Option<usize>) {
+    fn redirect(&mut self, node: Node<'t>, part: Option<usize>) {
         self.out.metacharacters = true;
         if node.kind() == "heredoc_redirect" {
             self.heredoc(node);
@@ -959,7 +988,7 @@ impl<'s, 'o> Walker<'s, 'o> {
 
     /// A redirection target's value (after brace expansion: bash writes to `{f,}` as `f`) and
     /// whether it is a pattern.
-    fn redirect_target(&mut self, dest: Node) -> (Option<String>, bool) {
+    fn redirect_target(&mut self, dest: Node<'t>) -> (Option<String>, bool) {
         let raw = text(dest, self.src);
         match brace::expand(raw, 2) {
             Braces::Words(w) if w.len() == 1 => {
@@ -975,14 +1004,14 @@ impl<'s, 'o> Walker<'s, 'o> {
     }
 
     /// Visits the substitutions inside a word; any expansion makes the line non-plain.
-    fn scan(&mut self, node: Node) {
+    fn scan(&mut self, node: Node<'t>) {
         if self.enter() {
             self.scan_node(node);
             self.ctx.level -= 1;
         }
     }
 
-    fn scan_node(&mut self, node: Node) {
+    fn scan_node(&mut self, node: Node<'t>) {
         match node.kind() {
             "command_substitution" | "process_substitution" => {
                 self.visited.push(node.start_byte());
@@ -1012,20 +1041,24 @@ impl<'s, 'o> Walker<'s, 'o> {
         }
     }
 
-    fn scan_children(&mut self, node: Node) {
-        let mut cursor = node.walk();
-        let kids: Vec<Node> = node.named_children(&mut cursor).collect();
-        for child in kids {
+    fn scan_children(&mut self, node: Node<'t>) {
+        let range = self.list_children(node);
+        let start = range.start;
+        for i in range {
+            let Some(&child) = self.kids.get(i) else {
+                continue;
+            };
             if child.is_error() || child.is_missing() {
                 self.out.unsupported("the command does not parse as shell");
             }
             self.scan(child);
         }
+        self.kids.truncate(start);
     }
 
     /// A simple command: its prefix assignments, words and redirections. Returns the index of
     /// its own part.
-    fn command(&mut self, node: Node) -> Option<usize> {
+    fn command(&mut self, node: Node<'t>) -> Option<usize> {
         let mut words = Vec::new();
         let mut redirects = Vec::new();
         let from = self.out.parts.len();
@@ -1144,7 +1177,7 @@ impl<'s, 'o> Walker<'s, 'o> {
         out
     }
 
-    fn word(&self, node: Node) -> Word {
+    fn word(&self, node: Node<'t>) -> Word {
         let r = node.byte_range();
         Word {
             value: static_value(node, self.src),
