@@ -42,7 +42,15 @@ pub fn expand(raw: &str, room: usize) -> Braces {
     }
     let b = raw.as_bytes();
     if first_candidate(b, 0).is_none() {
+        // Bash's reading of some odd spellings (`x{}},,}`) is not modelled: a brace that a
+        // comma or `..` and a later brace follow is not taken as plain.
+        if loosely_expandable(b) {
+            return Braces::Unmodelled("a brace expansion the analysis does not model");
+        }
         return Braces::Plain;
+    }
+    if loosely_expandable(b) && contains_unquoted(b, b"{}") {
+        return Braces::Unmodelled("a brace expansion the analysis does not model");
     }
     if raw.len() > POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES {
         return Braces::Unmodelled("a brace expansion in a word too long to expand");
@@ -55,6 +63,64 @@ pub fn expand(raw: &str, room: usize) -> Braces {
         Ok(words) => Braces::Words(words.into_iter().filter(|w| !w.is_empty()).collect()),
         Err(e) => e,
     }
+}
+
+/// Whether an unquoted `{` (outside `${...}`) is followed by an unquoted `,` or `..` and then
+/// an unquoted `}`: a superset of what bash may expand.
+fn loosely_expandable(b: &[u8]) -> bool {
+    let mut quote = 0u8;
+    let mut param = 0usize;
+    let mut stage = 0u8; // 0: no `{` yet, 1: `{` seen, 2: then a separator
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if quote != 0 {
+            if c == b'\\' && quote == b'"' {
+                i += 1;
+            } else if c == quote {
+                quote = 0;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'\\' => i += 1,
+            b'\'' | b'"' => quote = c,
+            b'$' if b.get(i + 1) == Some(&b'{') => {
+                param += 1;
+                i += 1;
+            }
+            b'{' if param > 0 => param += 1,
+            b'}' if param > 0 => param -= 1,
+            b'{' if stage == 0 => stage = 1,
+            b',' if stage == 1 => stage = 2,
+            b'.' if stage == 1 && b.get(i + 1) == Some(&b'.') => stage = 2,
+            b'}' if stage == 2 => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether `needle` occurs in `b` outside quotes and escapes.
+fn contains_unquoted(b: &[u8], needle: &[u8]) -> bool {
+    let mut quote = 0u8;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if quote != 0 {
+            if c == quote {
+                quote = 0;
+            }
+        } else if c == b'\\' {
+            i += 1;
+        } else if c == b'\'' || c == b'"' {
+            quote = c;
+        } else if b.get(i..).is_some_and(|r| r.starts_with(needle)) {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Constructs whose interplay with brace expansion is not modelled.
@@ -343,7 +409,11 @@ pub fn unquote(raw: &str) -> (Option<String>, bool) {
                     }
                 }
             }
-            '$' => {
+            '$' | '`' => {
+                dynamic = true;
+                out.push(c);
+            }
+            '<' | '>' if chars.clone().next() == Some('(') => {
                 dynamic = true;
                 out.push(c);
             }
@@ -420,6 +490,8 @@ mod tests {
             "{a..1}",
             "{+1..3}",
             "{1..3..}",
+            "b0b{}},,}",
+            "x{},a}",
         ] {
             assert!(matches!(expand(raw, 64), Braces::Unmodelled(_)), "{raw}");
         }

@@ -1122,18 +1122,18 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
     /// The words bash runs after brace expansion (`rm -{r,f} /` is `rm -r -f /`), at most
     /// [`POLICY_ANALYSIS_MAX_BRACE_WORDS`] of them from expansions; what is not modelled, or
     /// past the cap, makes the command unsupported (its words kept as written). The grammar
-    /// may split one bash word with a brace into adjacent nodes (`x{$a,b}`): those are
-    /// joined first.
+    /// may split one bash word into adjacent nodes (`x{$a,b}`, `""\sudo`): those are joined
+    /// first.
     fn brace_words(&mut self, words: Vec<Word>) -> Vec<Word> {
-        if !words.iter().any(|w| w.raw.contains('{')) {
+        let split = words.windows(2).any(|p| p[0].end == p[1].start);
+        if !split && !words.iter().any(|w| w.raw.contains('{')) {
             return words;
         }
         let mut joined: Vec<Word> = Vec::with_capacity(words.len());
         for w in words {
             match joined.last_mut() {
-                Some(prev)
-                    if prev.end == w.start && (prev.raw.contains('{') || w.raw.contains('{')) =>
-                {
+                // One bash word (`""\sudo` is `sudo`): nothing separates the nodes.
+                Some(prev) if prev.end == w.start => {
                     prev.end = w.end;
                     prev.raw = self.src.get(prev.start..prev.end).unwrap_or("").to_string();
                     prev.value = brace::unquote(&prev.raw).0;
@@ -1908,6 +1908,11 @@ mod tests {
         let names = |cmd: &str| -> Vec<String> {
             analyze(cmd).parts.iter().map(|p| p.name.clone()).collect()
         };
+        // The grammar splits these into adjacent nodes; bash reads one word.
+        for cmd in ["\"\"\\sudo id", "''\\sudo id", "s''\\udo id"] {
+            assert_eq!(analyze(cmd).denies().next(), Some("sudo"), "{cmd:?}");
+        }
+        assert_eq!(names("x\"\"\\a"), ["xa"]);
         assert_eq!(names("/usr/bin/touch x"), ["touch"]);
         assert_eq!(names("'touch' x"), ["touch"]);
         assert_eq!(names("t\\ouch x"), ["touch"]);
