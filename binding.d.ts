@@ -133,8 +133,9 @@ export declare class NativeToolFilter {
 }
 
 /**
- * The shell analysis of `command` as JSON: `{parts: [{text, argv, derived, deny?}],
- * redirects: [{op, target, write}], metacharacters, unsupported?, deny?}`.
+ * The shell analysis of `command` as JSON: `{parts: [{text, argv, name, derived?, deny?}],
+ * redirects?: [{op, target, write}], metacharacters, unsupported?, deny?, refused?}` (a
+ * false `derived` and an empty `redirects` are left out).
  */
 export declare function analyzeShellCommand(command: string): string
 

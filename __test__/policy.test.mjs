@@ -215,6 +215,38 @@ test('explainCommand says which part matched which rule', () => {
   assert.equal(r.metacharacters, true)
 })
 
+test('brace expansion: rules see the words bash runs', async () => {
+  const e = explainCommand('rm -{r,f} /')
+  assert.equal(e.action, 'deny')
+  assert.deepEqual(e.parts.map((p) => [p.text, p.argv, p.defaultDeny]), [['rm -{r,f} /', ['rm', '-r', '-f', '/'], 'rm-recursive-wide']])
+  assert.equal(evaluateCommandRules('chmod {0,}777 x', []).action, 'deny')
+  // A string rule matches the expanded words, for deny and allow alike.
+  assert.equal(evaluateCommandRules('t{o,x}uch notes', [{ pattern: 'touch', action: 'deny', reason: 'no' }]).reason, 'no')
+  assert.deepEqual(evaluateCommandRules('mkdir -p src/{a,b}', [{ pattern: 'mkdir -p', action: 'allow', reason: 'ok' }]), { action: 'allow', reason: 'ok' })
+  // Quoted braces and ${...} do not expand; past 64 words the command needs approval.
+  assert.deepEqual(explainCommand("echo '{a,b}' ${x:-{c,d}}").parts[0].argv, ['echo', '{a,b}', '${x:-{c,d}}'])
+  assert.match(explainCommand('echo {1..65}').unsupported, /more than 64 words/)
+  assert.equal(explainCommand('echo {1..64}').unsupported, undefined)
+  // A redirection target expands too: `> {f,}` writes to f.
+  const p = createCodingApprovalPolicy({ roots: [root], approve: yes, denyMetacharacters: false })
+  assert.deepEqual(await p.check(shell('echo hi > {/etc/prism-x,}')), { allowed: false, reason: 'path outside trusted roots: /etc/prism-x' })
+})
+
+test('a command nested past the nesting cap is refused, whatever the rules', async () => {
+  const command = `echo ${'$('.repeat(129)}ls${')'.repeat(129)}`
+  const reason = "command refused: shell syntax nested more than 128 levels deep (the analysis's nesting cap)"
+  const allowAll = [{ pattern: /.*/, action: 'allow' }]
+  assert.deepEqual(evaluateCommandRules(command, allowAll), { action: 'deny', reason })
+  const e = explainCommand(command, { rules: allowAll })
+  assert.equal(e.action, 'deny')
+  assert.equal(e.reason, reason)
+  const p = createCodingApprovalPolicy({ roots: [root], approve: yes, commandRules: allowAll, allowRulesSkipApproval: true })
+  assert.deepEqual(await p.check(shell(command)), { allowed: false, reason })
+  const nested = `${'eval '.repeat(9)}ls`
+  assert.match(evaluateCommandRules(nested, allowAll).reason, /^command refused: commands nested more than 8 levels deep/)
+  assert.equal(evaluateCommandRules(`${'eval '.repeat(8)}ls`, allowAll).action, 'allow')
+})
+
 test('hasShellMetacharacters is the reference regex', () => {
   for (const c of ['ls;', 'a|b', 'a&b', 'echo `x`', 'echo $HOME', '(x)', 'a<b', 'a>b', 'a\\nb', 'echo $(x)']) assert.equal(hasShellMetacharacters(c), true, c)
   for (const c of ['ls -la', 'git status', 'a\nb', "echo 'x'"]) assert.equal(hasShellMetacharacters(c), false, c)

@@ -10,8 +10,9 @@ use napi_derive::napi;
 
 use crate::errors::{spawn_coded, to_js, NativeError};
 
-/// The shell analysis of `command` as JSON: `{parts: [{text, argv, derived, deny?}],
-/// redirects: [{op, target, write}], metacharacters, unsupported?, deny?}`.
+/// The shell analysis of `command` as JSON: `{parts: [{text, argv, name, derived?, deny?}],
+/// redirects?: [{op, target, write}], metacharacters, unsupported?, deny?, refused?}` (a
+/// false `derived` and an empty `redirects` are left out).
 #[napi]
 pub fn analyze_shell_command(command: String) -> String {
     prism_engine::policy::analyze_json(&command)

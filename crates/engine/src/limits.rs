@@ -423,8 +423,9 @@ pub const POLICY_APPROVAL_CACHE_ENTRIES: usize = 1_000;
 /// analysed and needs approval. Fixed at 256 KiB.
 pub const POLICY_ANALYSIS_MAX_COMMAND_BYTES: usize = 256 * 1024;
 
-/// How deeply `bash -c` strings, `eval` arguments and wrappers may nest inside one another
-/// before the analysis gives up (and the command needs approval). Fixed at 8.
+/// How deeply `bash -c` strings, `eval` arguments and wrappers may nest inside one another.
+/// Deeper commands are refused (a deny: what lies past the cap was never looked at). Fixed
+/// at 8.
 pub const POLICY_ANALYSIS_MAX_NESTING: usize = 8;
 
 /// The most simple commands one analysis reports before it gives up (and the command needs
@@ -432,9 +433,10 @@ pub const POLICY_ANALYSIS_MAX_NESTING: usize = 8;
 pub const POLICY_ANALYSIS_MAX_PARTS: usize = 4_096;
 
 /// How deep the shell analysis walks the syntax tree (every `$(`, `"`, `${`, `(`, `{`, `if`,
-/// pipeline or list is a level or two). Deeper syntax is not walked and the command needs
-/// approval: the walk's recursion, and so its stack use, is bounded whatever the input.
-/// Fixed at 128.
+/// pipeline or list is a level or two; a line whose `(`, `{` and `[` nest deeper is refused
+/// before parsing). Deeper syntax is not walked and the command is refused (a deny: what lies
+/// past the cap could be a denied command): the walk's recursion, and so its stack use, is
+/// bounded whatever the input. Fixed at 128.
 pub const POLICY_ANALYSIS_MAX_DEPTH: usize = 128;
 
 /// The most bytes one analysis parses: the command line plus every `sh -c` string, `eval`
@@ -451,6 +453,14 @@ pub const POLICY_ANALYSIS_MAX_OUTPUT_BYTES: usize = 1024 * 1024;
 /// The longest command line (UTF-8 bytes) the analysis's fast path for plain words splits
 /// without the grammar; a longer one goes to the parser. Fixed at 4 KiB.
 pub const POLICY_PLAIN_MAX_BYTES: usize = 4 * 1024;
+
+/// The most words bash brace expansion may turn one simple command's words into
+/// (`rm -{r,f} /` is two). Past it the command needs approval. Fixed at 64.
+pub const POLICY_ANALYSIS_MAX_BRACE_WORDS: usize = 64;
+
+/// The longest word (UTF-8 bytes of source text) the analysis brace-expands; a longer word
+/// with a brace to expand needs approval. Fixed at 1 KiB.
+pub const POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES: usize = 1024;
 
 /// Commands longer than this (UTF-8 bytes) are analysed off the JavaScript thread by
 /// `policy.check` (the synchronous `evaluateCommandRules` and `explainCommand` analyse on the

@@ -17,16 +17,25 @@ function hasShellMetacharacters(command) {
 
 const NOT_A_STRING = () => ({ parts: [], redirects: [], metacharacters: true, unsupported: 'the command is not a string' })
 
+const NO_REDIRECTS = Object.freeze([])
+
+/** The analysis JSON leaves out an empty `redirects` (and a false `derived` per part). */
+function fromJson(json) {
+  const analysis = JSON.parse(json)
+  if (analysis.redirects === undefined) analysis.redirects = NO_REDIRECTS
+  return analysis
+}
+
 /** The native analysis of `command` (one crossing, on this thread). */
 function analyzeCommand(command) {
   if (typeof command !== 'string') return NOT_A_STRING()
-  return JSON.parse(analyzeShellCommand(command))
+  return fromJson(analyzeShellCommand(command))
 }
 
 /** The native analysis of `command` on the native blocking pool (for long commands). */
 async function analyzeCommandAsync(command) {
   if (typeof command !== 'string') return NOT_A_STRING()
-  return JSON.parse(await analyzeShellCommandAsync(command))
+  return fromJson(await analyzeShellCommandAsync(command))
 }
 
 /**
@@ -88,6 +97,8 @@ function judge(analysis, rules, denyMetacharacters) {
   if (denied) {
     return result(denied.rule ? { action: 'deny', reason: denied.rule.reason } : { action: 'deny', reason: DEFAULT_DENY_REASON })
   }
+  // Past a nesting cap the analysis saw only part of the command: a deny, not an approval.
+  if (analysis.refused) return result({ action: 'deny', reason: analysis.refused })
   if (analysis.deny) return result({ action: 'deny', reason: DEFAULT_DENY_REASON })
   const approval = parts.find((p) => p.verdict === 'requireApproval')
   if (approval) return result({ action: 'requireApproval', reason: approval.rule.reason })
@@ -118,12 +129,12 @@ function explainCommand(command, options) {
     parts: parts.map((p) => ({
       text: p.part.text,
       argv: p.part.argv,
-      derived: p.part.derived,
+      derived: p.part.derived === true,
       verdict: p.verdict,
       ...(p.rule ? { rule: { index: p.index, pattern: String(p.rule.pattern), action: p.rule.action, reason: p.rule.reason } } : {}),
       ...(p.defaultDeny ? { defaultDeny: p.defaultDeny } : {}),
     })),
-    redirects: analysis.redirects,
+    redirects: analysis.redirects.length ? analysis.redirects : [],
     metacharacters: analysis.metacharacters,
     ...(analysis.unsupported ? { unsupported: analysis.unsupported } : {}),
     ...(analysis.deny ? { defaultDeny: analysis.deny } : {}),

@@ -3,6 +3,7 @@
 //! - [`shell`]: parses a command line with tree-sitter-bash into every simple command it runs,
 //!   its redirection targets and whether it is more than one plain command; unknown syntax,
 //!   code the grammar does not show, and anything past the depth and size caps fail closed.
+//! - [`brace`]: bash brace expansion of a word (`rm -{r,f} /` runs `rm -r -f /`), bounded.
 //! - [`deny_rules`]: the default deny rules as data, with their example commands.
 //! - [`wrappers`]: one option table per wrapper (`env`, `timeout`, `sudo`, `xargs`, `script`,
 //!   ...), read like GNU `getopt_long`, and where the inner command starts; shell invocations.
@@ -14,6 +15,7 @@
 //! into Rust once per check, for [`shell::analyze`].
 
 pub mod beneath;
+pub mod brace;
 pub mod deny_rules;
 pub mod landlock;
 mod plain;

@@ -25,13 +25,15 @@ use std::cell::RefCell;
 use std::ops::Range;
 
 use serde::Serialize;
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::{Node, Parser, Tree, TreeCursor};
 
+use super::brace::{self, Braces};
 use super::deny_rules::{self, is_block_device, is_download, is_shell, Matcher};
 use super::wrappers::{self, is_dangerous_env, Inner, Shell};
 use crate::limits::{
-    POLICY_ANALYSIS_MAX_COMMAND_BYTES, POLICY_ANALYSIS_MAX_DEPTH, POLICY_ANALYSIS_MAX_NESTING,
-    POLICY_ANALYSIS_MAX_OUTPUT_BYTES, POLICY_ANALYSIS_MAX_PARSED_BYTES, POLICY_ANALYSIS_MAX_PARTS,
+    POLICY_ANALYSIS_MAX_BRACE_WORDS, POLICY_ANALYSIS_MAX_COMMAND_BYTES, POLICY_ANALYSIS_MAX_DEPTH,
+    POLICY_ANALYSIS_MAX_NESTING, POLICY_ANALYSIS_MAX_OUTPUT_BYTES,
+    POLICY_ANALYSIS_MAX_PARSED_BYTES, POLICY_ANALYSIS_MAX_PARTS,
 };
 
 /// One simple command the command line runs.
@@ -46,6 +48,8 @@ pub struct SimpleCommand {
     /// (`/usr/bin/sudo` and `'sudo'` are `sudo`).
     pub name: String,
     /// Whether it was found inside another command (a wrapper, `sh -c`, `eval`, `find -exec`).
+    /// Left out of the JSON when false (the facade reads a missing one as false).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub derived: bool,
     /// The id of the default deny rule it matches.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -69,7 +73,9 @@ pub struct Redirect {
 pub struct Analysis {
     /// Every simple command, in source order (substitutions before the command using them).
     pub parts: Vec<SimpleCommand>,
-    /// File redirections.
+    /// File redirections (left out of the JSON when there are none; the facade reads a
+    /// missing list as empty).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub redirects: Vec<Redirect>,
     /// Whether the line is more than one plain simple command of static words (a list,
     /// pipeline, substitution, expansion, redirection, background job, control structure).
@@ -80,6 +86,11 @@ pub struct Analysis {
     /// A default deny rule matched by a redirection of a compound statement.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deny: Option<&'static str>,
+    /// Why the command is refused outright, whatever the rules say (a deny, not an approval):
+    /// it nests deeper than a nesting cap, so what lies past the cap was never looked at and
+    /// could be a denied command. Set together with [`Analysis::unsupported`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
     /// Bytes parsed so far (the line and the strings inside it).
     #[serde(skip)]
     parsed: usize,
@@ -119,11 +130,22 @@ impl Analysis {
         }
     }
 
+    /// Refuses the command (see [`Analysis::refused`]); it is unsupported too.
+    fn refuse(&mut self, why: String) {
+        if self.refused.is_none() {
+            self.refused = Some(format!("command refused: {why}"));
+        }
+        self.unsupported(why);
+    }
+
     /// Folds the analysis of a string run by this line into it.
     fn absorb(&mut self, inner: Analysis) {
         self.metacharacters |= inner.metacharacters;
         if let Some(u) = inner.unsupported {
             self.unsupported(u);
+        }
+        if self.refused.is_none() {
+            self.refused = inner.refused;
         }
         self.deny = self.deny.or(inner.deny);
         self.parts.extend(inner.parts);
@@ -166,14 +188,26 @@ pub fn analyze(command: &str) -> Analysis {
     }
     if bracket_depth(command) > POLICY_ANALYSIS_MAX_DEPTH {
         // Refused before parsing: the grammar's own work on thousands of nested brackets
-        // is not worth spending on a command that needs approval anyway.
-        out.unsupported(format!(
-            "shell syntax nested more than {POLICY_ANALYSIS_MAX_DEPTH} levels deep"
-        ));
+        // is not worth spending on a command that is denied anyway.
+        out.refuse(depth_cap_reason());
         return out;
     }
     run(command, Ctx::default(), &mut out);
     out
+}
+
+/// Why syntax past [`POLICY_ANALYSIS_MAX_DEPTH`] is refused.
+fn depth_cap_reason() -> String {
+    format!(
+        "shell syntax nested more than {POLICY_ANALYSIS_MAX_DEPTH} levels deep (the analysis's nesting cap)"
+    )
+}
+
+/// Why commands past [`POLICY_ANALYSIS_MAX_NESTING`] are refused.
+fn nesting_cap_reason() -> String {
+    format!(
+        "commands nested more than {POLICY_ANALYSIS_MAX_NESTING} levels deep in command strings or wrappers (the analysis's nesting cap)"
+    )
 }
 
 /// The deepest nesting of `(`, `{` and `[` in `s`, counted without regard to quotes (each
@@ -222,7 +256,7 @@ struct Ctx {
 /// Analyses `src` (the whole line, or a nested `sh -c` string) into `out`.
 fn run(src: &str, ctx: Ctx, out: &mut Analysis) {
     if ctx.nest > POLICY_ANALYSIS_MAX_NESTING {
-        out.unsupported("commands nested too deeply");
+        out.refuse(nesting_cap_reason());
         return;
     }
     out.parsed += src.len();
@@ -284,7 +318,7 @@ pub(super) struct Word {
     pub(super) pattern: bool,
 }
 
-struct Walker<'s, 'o> {
+struct Walker<'s, 'o, 't> {
     src: &'s str,
     out: &'o mut Analysis,
     ctx: Ctx,
@@ -296,6 +330,11 @@ struct Walker<'s, 'o> {
     heredoc: usize,
     /// The walk stopped at the depth cap somewhere (what lies deeper was not visited).
     capped: bool,
+    /// The children of the nodes being visited, one run per level (one buffer for the whole
+    /// walk instead of a vector per node).
+    kids: Vec<Node<'t>>,
+    /// A cursor reused for listing children (each new one allocates).
+    cursor: Option<TreeCursor<'t>>,
 }
 
 fn text<'a>(node: Node, src: &'a str) -> &'a str {
@@ -494,7 +533,7 @@ fn balanced_end(bytes: &[u8], from: usize) -> usize {
     bytes.len()
 }
 
-impl<'s, 'o> Walker<'s, 'o> {
+impl<'s, 'o, 't> Walker<'s, 'o, 't> {
     fn new(src: &'s str, out: &'o mut Analysis, ctx: Ctx) -> Self {
         Walker {
             src,
@@ -504,6 +543,8 @@ impl<'s, 'o> Walker<'s, 'o> {
             visited: Vec::new(),
             heredoc: 0,
             capped: false,
+            kids: Vec::new(),
+            cursor: None,
         }
     }
 
@@ -511,23 +552,21 @@ impl<'s, 'o> Walker<'s, 'o> {
     fn enter(&mut self) -> bool {
         if self.ctx.level >= POLICY_ANALYSIS_MAX_DEPTH {
             self.capped = true;
-            self.out.unsupported(format!(
-                "shell syntax nested more than {POLICY_ANALYSIS_MAX_DEPTH} levels deep"
-            ));
+            self.out.refuse(depth_cap_reason());
             return false;
         }
         self.ctx.level += 1;
         true
     }
 
-    fn visit(&mut self, node: Node) {
+    fn visit(&mut self, node: Node<'t>) {
         if self.enter() {
             self.visit_node(node);
             self.ctx.level -= 1;
         }
     }
 
-    fn visit_node(&mut self, node: Node) {
+    fn visit_node(&mut self, node: Node<'t>) {
         if self.out.total_parts() >= POLICY_ANALYSIS_MAX_PARTS {
             self.out.unsupported("too many commands");
             return;
@@ -634,22 +673,40 @@ impl<'s, 'o> Walker<'s, 'o> {
 
     /// Notes a range bash reads literally (outside heredoc bodies, where quotes are plain
     /// characters).
-    fn literal(&mut self, node: Node) {
+    fn literal(&mut self, node: Node<'t>) {
         if self.heredoc == 0 {
             self.literal.push(node.byte_range());
         }
     }
 
-    fn children(&mut self, node: Node) {
-        let mut cursor = node.walk();
-        let kids: Vec<Node> = node.named_children(&mut cursor).collect();
-        for child in kids {
-            self.visit(child);
+    /// Appends `node`'s named children to [`Self::kids`] and returns their range there.
+    fn list_children(&mut self, node: Node<'t>) -> Range<usize> {
+        let start = self.kids.len();
+        let mut cursor = match self.cursor.take() {
+            Some(mut c) => {
+                c.reset(node);
+                c
+            }
+            None => node.walk(),
+        };
+        self.kids.extend(node.named_children(&mut cursor));
+        self.cursor = Some(cursor);
+        start..self.kids.len()
+    }
+
+    fn children(&mut self, node: Node<'t>) {
+        let range = self.list_children(node);
+        let start = range.start;
+        for i in range {
+            if let Some(&child) = self.kids.get(i) {
+                self.visit(child);
+            }
         }
+        self.kids.truncate(start);
     }
 
     /// Arithmetic (`$((...))`, `for ((...))`): fails closed on what it cannot model.
-    fn arithmetic(&mut self, node: Node) {
+    fn arithmetic(&mut self, node: Node<'t>) {
         let t = text(node, self.src);
         let inner = t
             .strip_prefix("$((")
@@ -672,7 +729,7 @@ impl<'s, 'o> Walker<'s, 'o> {
 
     /// `((...))` is arithmetic; in `[[ ]]`, `-eq`, `-ne`, `-lt`, `-le`, `-gt` and `-ge`
     /// evaluate their operands as arithmetic (a subscript in them can run a command).
-    fn test_command(&mut self, node: Node) {
+    fn test_command(&mut self, node: Node<'t>) {
         let t = text(node, self.src);
         if t.starts_with("((") {
             if arithmetic_unmodelled(t.get(2..).unwrap_or("")) {
@@ -720,7 +777,7 @@ impl<'s, 'o> Walker<'s, 'o> {
     }
 
     /// `${a[...]}`, `a[...]=`: the index of an indexed array is arithmetic.
-    fn subscript(&mut self, node: Node) {
+    fn subscript(&mut self, node: Node<'t>) {
         if let Some(index) = node.child_by_field_name("index") {
             if arithmetic_unmodelled(text(index, self.src)) {
                 self.out.unsupported(
@@ -732,7 +789,7 @@ impl<'s, 'o> Walker<'s, 'o> {
 
     /// A standalone assignment or declaration: reported as a command of its own, so that only
     /// an explicit allow rule covers it.
-    fn builtin_statement(&mut self, node: Node) {
+    fn builtin_statement(&mut self, node: Node<'t>) {
         let t = text(node, self.src).to_string();
         if holds_code(&unescape(&t)) {
             self.out
@@ -772,7 +829,7 @@ impl<'s, 'o> Walker<'s, 'o> {
         self.out.parts.push(part);
     }
 
-    fn pipeline(&mut self, node: Node) {
+    fn pipeline(&mut self, node: Node<'t>) {
         self.out.metacharacters = true;
         let mut cursor = node.walk();
         let stages: Vec<Node> = node.named_children(&mut cursor).collect();
@@ -813,7 +870,7 @@ impl<'s, 'o> Walker<'s, 'o> {
         *downloaded |= parts.iter().any(|p| is_download(&p.argv));
     }
 
-    fn redirected(&mut self, node: Node) {
+    fn redirected(&mut self, node: Node<'t>) {
         self.out.metacharacters = true;
         let mut own = None;
         if let Some(body) = node.child_by_field_name("body") {
@@ -838,7 +895,7 @@ impl<'s, 'o> Walker<'s, 'o> {
     /// A heredoc: with a quoted delimiter (`<<'EOF'`, `<<"EOF"`, `<<\EOF`) its body is
     /// literal; otherwise bash expands it like a double-quoted string (the accounting after
     /// the walk checks that every substitution in it was seen).
-    fn heredoc(&mut self, node: Node) {
+    fn heredoc(&mut self, node: Node<'t>) {
         self.out.metacharacters = true;
         let mut cursor = node.walk();
         let kids: Vec<Node> = node.children(&mut cursor).collect();
@@ -876,7 +933,7 @@ impl<'s, 'o> Walker<'s, 'o> {
         }
     }
 
-    fn redirect(&mut self, node: Node, part: Option<usize>) {
+    fn redirect(&mut self, node: Node<'t>, part: Option<usize>) {
         self.out.metacharacters = true;
         if node.kind() == "heredoc_redirect" {
             self.heredoc(node);
@@ -896,7 +953,7 @@ impl<'s, 'o> Walker<'s, 'o> {
             return;
         };
         self.scan(dest);
-        let value = static_value(dest, self.src);
+        let (value, pattern) = self.redirect_target(dest);
         let write = op.contains('>');
         if let Some(v) = &value {
             let dup = op.ends_with('&') && (v == "-" || v.chars().all(|c| c.is_ascii_digit()));
@@ -910,9 +967,9 @@ impl<'s, 'o> Walker<'s, 'o> {
             if dup || stream {
                 return;
             }
-            let device = norm.as_deref().is_some_and(|n| {
-                is_block_device(n) || (n.starts_with("/dev/") && is_pattern(dest, self.src))
-            });
+            let device = norm
+                .as_deref()
+                .is_some_and(|n| is_block_device(n) || (n.starts_with("/dev/") && pattern));
             if write && device {
                 let id = deny_rules::id_of(|m| matches!(m, Matcher::BlockDeviceWrite));
                 match part.and_then(|i| self.out.parts.get_mut(i)) {
@@ -929,15 +986,32 @@ impl<'s, 'o> Walker<'s, 'o> {
         });
     }
 
+    /// A redirection target's value (after brace expansion: bash writes to `{f,}` as `f`) and
+    /// whether it is a pattern.
+    fn redirect_target(&mut self, dest: Node<'t>) -> (Option<String>, bool) {
+        let raw = text(dest, self.src);
+        match brace::expand(raw, 2) {
+            Braces::Words(w) if w.len() == 1 => {
+                self.out.metacharacters = true;
+                let (value, glob) = w.first().map(|w| brace::unquote(w)).unwrap_or_default();
+                return (value, glob);
+            }
+            // More than one word, or none: bash refuses the ambiguous redirection.
+            Braces::Words(_) | Braces::TooMany | Braces::Plain => {}
+            Braces::Unmodelled(why) => self.out.unsupported(why),
+        }
+        (static_value(dest, self.src), is_pattern(dest, self.src))
+    }
+
     /// Visits the substitutions inside a word; any expansion makes the line non-plain.
-    fn scan(&mut self, node: Node) {
+    fn scan(&mut self, node: Node<'t>) {
         if self.enter() {
             self.scan_node(node);
             self.ctx.level -= 1;
         }
     }
 
-    fn scan_node(&mut self, node: Node) {
+    fn scan_node(&mut self, node: Node<'t>) {
         match node.kind() {
             "command_substitution" | "process_substitution" => {
                 self.visited.push(node.start_byte());
@@ -967,20 +1041,24 @@ impl<'s, 'o> Walker<'s, 'o> {
         }
     }
 
-    fn scan_children(&mut self, node: Node) {
-        let mut cursor = node.walk();
-        let kids: Vec<Node> = node.named_children(&mut cursor).collect();
-        for child in kids {
+    fn scan_children(&mut self, node: Node<'t>) {
+        let range = self.list_children(node);
+        let start = range.start;
+        for i in range {
+            let Some(&child) = self.kids.get(i) else {
+                continue;
+            };
             if child.is_error() || child.is_missing() {
                 self.out.unsupported("the command does not parse as shell");
             }
             self.scan(child);
         }
+        self.kids.truncate(start);
     }
 
     /// A simple command: its prefix assignments, words and redirections. Returns the index of
     /// its own part.
-    fn command(&mut self, node: Node) -> Option<usize> {
+    fn command(&mut self, node: Node<'t>) -> Option<usize> {
         let mut words = Vec::new();
         let mut redirects = Vec::new();
         let from = self.out.parts.len();
@@ -1020,6 +1098,7 @@ impl<'s, 'o> Walker<'s, 'o> {
                 }
             }
         }
+        let words = self.brace_words(words);
         let substitutions = from..self.out.parts.len();
         let own = self.emit(&words, self.ctx.derived, 0);
         if let (Some(i), true) = (own, self.ctx.nest < POLICY_ANALYSIS_MAX_NESTING) {
@@ -1040,7 +1119,65 @@ impl<'s, 'o> Walker<'s, 'o> {
         own
     }
 
-    fn word(&self, node: Node) -> Word {
+    /// The words bash runs after brace expansion (`rm -{r,f} /` is `rm -r -f /`), at most
+    /// [`POLICY_ANALYSIS_MAX_BRACE_WORDS`] of them from expansions; what is not modelled, or
+    /// past the cap, makes the command unsupported (its words kept as written). The grammar
+    /// may split one bash word into adjacent nodes (`x{$a,b}`, `""\sudo`): those are joined
+    /// first.
+    fn brace_words(&mut self, words: Vec<Word>) -> Vec<Word> {
+        let split = words.windows(2).any(|p| p[0].end == p[1].start);
+        if !split && !words.iter().any(|w| w.raw.contains('{')) {
+            return words;
+        }
+        let mut joined: Vec<Word> = Vec::with_capacity(words.len());
+        for w in words {
+            match joined.last_mut() {
+                // One bash word (`""\sudo` is `sudo`): nothing separates the nodes.
+                Some(prev) if prev.end == w.start => {
+                    prev.end = w.end;
+                    prev.raw = self.src.get(prev.start..prev.end).unwrap_or("").to_string();
+                    prev.value = brace::unquote(&prev.raw).0;
+                    // A word the grammar split is not trusted as plain.
+                    prev.pattern = true;
+                }
+                _ => joined.push(w),
+            }
+        }
+        let mut out = Vec::with_capacity(joined.len());
+        let mut room = POLICY_ANALYSIS_MAX_BRACE_WORDS;
+        for w in joined {
+            match brace::expand(&w.raw, room) {
+                Braces::Plain => out.push(w),
+                Braces::Words(list) => {
+                    self.out.metacharacters = true;
+                    room = room.saturating_sub(list.len());
+                    out.extend(list.into_iter().map(|raw| {
+                        let (value, pattern) = brace::unquote(&raw);
+                        Word {
+                            value,
+                            raw,
+                            start: w.start,
+                            end: w.end,
+                            pattern,
+                        }
+                    }));
+                }
+                Braces::Unmodelled(why) => {
+                    self.out.unsupported(why);
+                    out.push(w);
+                }
+                Braces::TooMany => {
+                    self.out.unsupported(format!(
+                        "a brace expansion into more than {POLICY_ANALYSIS_MAX_BRACE_WORDS} words"
+                    ));
+                    out.push(w);
+                }
+            }
+        }
+        out
+    }
+
+    fn word(&self, node: Node<'t>) -> Word {
         let r = node.byte_range();
         Word {
             value: static_value(node, self.src),
@@ -1055,7 +1192,7 @@ impl<'s, 'o> Walker<'s, 'o> {
     fn emit(&mut self, words: &[Word], derived: bool, hops: usize) -> Option<usize> {
         let (first, last) = (words.first()?, words.last()?);
         if hops > POLICY_ANALYSIS_MAX_NESTING {
-            self.out.unsupported("commands nested too deeply");
+            self.out.refuse(nesting_cap_reason());
             return None;
         }
         if self.out.total_parts() >= POLICY_ANALYSIS_MAX_PARTS {
@@ -1419,6 +1556,9 @@ impl<'s, 'o> Walker<'s, 'o> {
         let room = POLICY_ANALYSIS_MAX_PARTS.saturating_sub(self.out.total_parts());
         self.out.parts.extend(denied.into_iter().take(room));
         self.out.deny = self.out.deny.or(inner.deny);
+        if self.out.refused.is_none() {
+            self.out.refused = inner.refused;
+        }
     }
 }
 
@@ -1600,7 +1740,11 @@ mod tests {
         assert!(at.unsupported.is_none(), "{at:?}");
         assert_eq!(at.parts.last().map(|p| p.text.as_str()), Some("ls"));
         cmd = format!("bash -c {}", shell_quote(&cmd));
-        assert!(analyze(&cmd).unsupported.is_some());
+        let past = analyze(&cmd);
+        assert!(
+            past.unsupported.is_some() && past.refused.is_some(),
+            "{past:?}"
+        );
     }
 
     /// Runs `f` on a thread with a small stack: a recursion the caps do not bound overflows it.
@@ -1764,6 +1908,11 @@ mod tests {
         let names = |cmd: &str| -> Vec<String> {
             analyze(cmd).parts.iter().map(|p| p.name.clone()).collect()
         };
+        // The grammar splits these into adjacent nodes; bash reads one word.
+        for cmd in ["\"\"\\sudo id", "''\\sudo id", "s''\\udo id"] {
+            assert_eq!(analyze(cmd).denies().next(), Some("sudo"), "{cmd:?}");
+        }
+        assert_eq!(names("x\"\"\\a"), ["xa"]);
         assert_eq!(names("/usr/bin/touch x"), ["touch"]);
         assert_eq!(names("'touch' x"), ["touch"]);
         assert_eq!(names("t\\ouch x"), ["touch"]);
@@ -1771,12 +1920,13 @@ mod tests {
             "/usr/bin/sud? id",
             "s*do id",
             "/usr/bin/[s]udo id",
+            // The grammar does not parse a brace at the start of a line as a word.
             "{s,}udo id",
-            "s{u,x}do id",
         ] {
             assert!(unsupported(cmd), "{cmd:?}");
         }
-        assert!(unsupported("chmod {777,x} f"));
+        // Brace expansion of the name is modelled: bash runs `sudo sxdo id`.
+        assert_eq!(analyze("s{u,x}do id").denies().next(), Some("sudo"));
         assert!(!unsupported("[ -f x ]"));
         assert!(!unsupported("find . -exec rm {} +"));
     }
@@ -1818,6 +1968,109 @@ mod tests {
         ] {
             assert!(unsupported(cmd), "{cmd:?}");
         }
+    }
+
+    fn argvs(cmd: &str) -> Vec<Vec<String>> {
+        analyze(cmd).parts.into_iter().map(|p| p.argv).collect()
+    }
+
+    #[test]
+    fn brace_expansion_yields_the_words_bash_runs() {
+        for (cmd, want) in [
+            ("rm -{r,f} /", &["rm", "-r", "-f", "/"][..]),
+            ("chmod {0,}777 x", &["chmod", "0777", "777", "x"]),
+            ("mkdir -p src/{a,b}", &["mkdir", "-p", "src/a", "src/b"]),
+            ("touch f{1..3}", &["touch", "f1", "f2", "f3"]),
+            ("echo x{'a b',c}", &["echo", "xa b", "xc"]),
+            (
+                "echo '{a,b}' \\{c,d} \"{e,f}\"",
+                &["echo", "{a,b}", "{c,d}", "{e,f}"],
+            ),
+            ("echo ${x:-{a,b}}", &["echo", "${x:-{a,b}}"]),
+            ("echo x{$a,b}", &["echo", "x$a", "xb"]),
+            ("echo {,} a", &["echo", "a"]),
+            (
+                "find . -exec rm {} +",
+                &["find", ".", "-exec", "rm", "{}", "+"],
+            ),
+        ] {
+            let want: Vec<String> = want.iter().map(|w| (*w).to_string()).collect();
+            assert_eq!(argvs(cmd).first(), Some(&want), "{cmd}");
+        }
+        for (cmd, id) in [
+            ("rm -{r,f} /", "rm-recursive-wide"),
+            ("rm {-rf,} /", "rm-recursive-wide"),
+            ("chmod {0,}777 x", "chmod-777"),
+            ("chmod {777,x} f", "chmod-777"),
+            ("timeout 5 {sudo,x} id", "sudo"),
+            ("bash -c {'sudo id',}", "sudo"),
+            ("s{u,x}do id", "sudo"),
+            ("mkfs{.ext4,} /dev/sda", "mkfs"),
+            ("echo x > {/dev/sda,}", "block-device-write"),
+            ("rm -r{f,} {/,}", "rm-recursive-wide"),
+        ] {
+            assert_eq!(
+                analyze(cmd).denies().next(),
+                Some(id),
+                "{cmd}: {:?}",
+                analyze(cmd)
+            );
+        }
+        for cmd in ["mkdir -p src/{a,b}", "touch f{1..3}", "echo {a..c}"] {
+            let a = analyze(cmd);
+            assert!(a.unsupported.is_none() && a.metacharacters, "{cmd}: {a:?}");
+        }
+        for cmd in [
+            "echo {a,$(id)}",
+            "echo {a..C}",
+            "echo {+1..3}",
+            "echo {1..65}",
+            "echo {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}",
+        ] {
+            assert!(unsupported(cmd), "{cmd}");
+        }
+        assert!(!unsupported(&format!(
+            "echo {{1..{POLICY_ANALYSIS_MAX_BRACE_WORDS}}}"
+        )));
+        // The cap counts the words of the whole command.
+        assert!(unsupported(&format!(
+            "echo {{1..{POLICY_ANALYSIS_MAX_BRACE_WORDS}}} {{a,b}}"
+        )));
+        let a = analyze("echo x > {out,}");
+        assert_eq!(
+            a.redirects.first().and_then(|r| r.target.as_deref()),
+            Some("out")
+        );
+    }
+
+    #[test]
+    fn commands_past_a_nesting_cap_are_refused() {
+        for n in [POLICY_ANALYSIS_MAX_DEPTH + 1, 200, 12_000] {
+            let a = analyze(&deep("$(", "sudo id", ")", n));
+            assert!(
+                a.refused
+                    .as_deref()
+                    .is_some_and(|r| r.contains("nesting cap")),
+                "{n}: {:?}",
+                a.refused
+            );
+        }
+        // Under the bracket pre-check, but past the walk's depth cap.
+        let a = analyze(&deep("$(echo ", "sudo id", ")", POLICY_ANALYSIS_MAX_DEPTH));
+        assert!(a.refused.is_some(), "{a:?}");
+        let mut cmd = "sudo id".to_string();
+        for _ in 0..=POLICY_ANALYSIS_MAX_NESTING {
+            cmd = format!("bash -c {}", shell_quote(&cmd));
+        }
+        assert!(analyze(&cmd).refused.is_some());
+        // At the caps nothing is refused.
+        assert!(analyze(&deep("$(", "ls", ")", 10)).refused.is_none());
+        assert!(
+            analyze(&deep("(", "ls", ")", POLICY_ANALYSIS_MAX_DEPTH / 4))
+                .refused
+                .is_none()
+        );
+        assert!(analyze("ls").refused.is_none());
     }
 
     fn shell_quote(s: &str) -> String {

@@ -17,7 +17,12 @@ use std::sync::OnceLock;
 /// The program name of `argv0`: its last path component (`/usr/bin/sudo` is `sudo`).
 #[must_use]
 pub fn program(argv0: &str) -> &str {
-    argv0.rsplit('/').next().unwrap_or(argv0)
+    // A byte search: called for every rule on every command, and `rsplit`'s generic
+    // machinery showed in profiles.
+    match argv0.bytes().rposition(|b| b == b'/') {
+        Some(i) => argv0.get(i + 1..).unwrap_or(""),
+        None => argv0,
+    }
 }
 
 /// Shells: with `-c` their first operand is a command string; without it they run a script
