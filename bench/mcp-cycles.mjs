@@ -14,7 +14,8 @@ import { rssAfterGc } from './_stats.mjs'
 
 const cycles = Number(process.argv[2] ?? 1000)
 const kind = process.argv[3] ?? 'stdio'
-const warmup = Math.min(100, Math.floor(cycles / 5))
+// MCP_CYCLES_WARMUP overrides the warm-up (default: a fifth of the cycles, at most 100).
+const warmup = Number(process.env.MCP_CYCLES_WARMUP ?? Math.min(100, Math.floor(cycles / 5)))
 const ctx = { sessionId: 's', runId: 'r', toolCallId: 'c' }
 
 const server = kind === 'http' ? await startEverythingHttp() : undefined

@@ -8,21 +8,22 @@
 //     (the `ref/` folder of the reference-suite scratch dir);
 //   - a bare line-protocol client written here (JSON-RPC lines straight to the server's stdin,
 //     no validation, no gates): the server's own ceiling on this machine.
-// Prints calls/s (median of the timed turns) and host CPU per call (user + system of this
-// process, all threads, from process.cpuUsage) for each. Usage: node bench/mcp-turn.mjs
-import { spawn } from 'node:child_process'
+// Each stack runs in its own child process, the stacks taking turns. Prints calls/s (median of
+// the timed turns) and host CPU per call (user + system of the child, all threads, from
+// process.cpuUsage) for each. Usage: node bench/mcp-turn.mjs
+import { spawn, spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { median } from './_stats.mjs'
 
 const require = createRequire(import.meta.url)
 const SERVER = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js')
 const STDIO = { type: 'stdio', command: process.execPath, args: [SERVER, 'stdio'], stderr: 'ignore' }
 const CALLS = 64
-const WARM_TURNS = 5
-const ROUNDS = Number(process.env.MCP_TURN_ROUNDS ?? 6)
-const TURNS_PER_ROUND = 5
+const WARM_TURNS = 20
+const ROUNDS = Number(process.env.MCP_TURN_ROUNDS ?? 3)
+const TURNS_PER_ROUND = 40
 const SECRET = 'sk-bench-secret-value'
 
 const turnCalls = (turn) =>
@@ -142,29 +143,55 @@ async function timeTurns(client, turns, samples, cpu) {
   }
 }
 
-const stacks = [await nativeStack(), await nativeBridgeOnly()]
-if (process.env.PRISM_REFERENCE_DIR) stacks.push(await referenceStack(process.env.PRISM_REFERENCE_DIR))
-else console.warn('PRISM_REFERENCE_DIR not set: the reference stack is not measured')
-stacks.push(await bareClient())
+const STACKS = {
+  'prism-native': nativeStack,
+  'prism-native bridge only': nativeBridgeOnly,
+  reference: () => referenceStack(process.env.PRISM_REFERENCE_DIR),
+  'bare line protocol': bareClient,
+}
 
-const rate = new Map(stacks.map((s) => [s.name, []]))
-const cpu = new Map(stacks.map((s) => [s.name, []]))
-for (const s of stacks) for (let i = 0; i < WARM_TURNS; i++) await s.turn()
-for (let r = 0; r < ROUNDS; r++) {
-  // Rotate the order so that drift on a shared machine hits every client alike.
-  for (let k = 0; k < stacks.length; k++) {
-    const s = stacks[(r + k) % stacks.length]
-    await timeTurns(s, TURNS_PER_ROUND, rate.get(s.name), cpu.get(s.name))
+// A child process measures one stack: a host runs one stack, so its garbage, threads and
+// server do not disturb the others' turns. Prints {rate: [...], cpu: [...]} as JSON.
+async function child(name) {
+  const s = await STACKS[name]()
+  const rate = []
+  const cpu = []
+  for (let i = 0; i < WARM_TURNS; i++) await s.turn()
+  await timeTurns(s, TURNS_PER_ROUND, rate, cpu)
+  await s.close()
+  process.stdout.write(JSON.stringify({ rate, cpu }))
+}
+
+function runChild(name) {
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', name], { encoding: 'utf8', env: process.env })
+  if (r.status !== 0) throw new Error(`${name} child failed: ${r.stderr}`)
+  return JSON.parse(r.stdout)
+}
+
+async function main() {
+  const names = Object.keys(STACKS).filter((n) => n !== 'reference' || process.env.PRISM_REFERENCE_DIR)
+  if (!process.env.PRISM_REFERENCE_DIR) console.warn('PRISM_REFERENCE_DIR not set: the reference stack is not measured')
+  const rate = new Map(names.map((n) => [n, []]))
+  const cpu = new Map(names.map((n) => [n, []]))
+  for (let r = 0; r < ROUNDS; r++) {
+    // Rotate the order so that drift on a shared machine hits every stack alike.
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(r + k) % names.length]
+      const out = runChild(name)
+      rate.get(name).push(...out.rate)
+      cpu.get(name).push(...out.cpu)
+    }
   }
+  const nativeRate = median(rate.get('prism-native'))
+  console.log(`\n64 concurrent MCP echo calls per turn, ${ROUNDS} processes x ${TURNS_PER_ROUND} turns per stack, medians`)
+  console.log('| stack | calls/s | host CPU per call (us, all threads) | prism-native rate / this |')
+  console.log('|---|---|---|---|')
+  for (const name of names) {
+    const r = median(rate.get(name))
+    console.log(`| ${name} | ${r.toFixed(0)} | ${median(cpu.get(name)).toFixed(1)} | ${(nativeRate / r).toFixed(2)} |`)
+  }
+  console.log('targets: >= 1.8x the reference stack, CPU per call <= 1/3 of the reference, >= 85% of the bare ceiling')
 }
-for (const s of stacks) await s.close()
 
-const nativeRate = median(rate.get('prism-native'))
-console.log(`\n64 concurrent MCP echo calls per turn, ${ROUNDS * TURNS_PER_ROUND} turns each, medians`)
-console.log('| stack | calls/s | host CPU per call (us, all threads) | prism-native rate / this |')
-console.log('|---|---|---|---|')
-for (const s of stacks) {
-  const r = median(rate.get(s.name))
-  console.log(`| ${s.name} | ${r.toFixed(0)} | ${median(cpu.get(s.name)).toFixed(1)} | ${(nativeRate / r).toFixed(2)} |`)
-}
-console.log('targets: >= 1.8x the reference stack, CPU per call <= 1/3 of the reference, >= 85% of the bare ceiling')
+if (process.argv[2] === '--child') await child(process.argv[3])
+else await main()
