@@ -147,3 +147,26 @@ test('a long hostile command is analysed off the JS thread and never crashes', a
     fs.rmSync(root, { recursive: true, force: true })
   }
 })
+
+test('a command past any cap of the analysis is denied, so a denied command cannot hide past it', async () => {
+  // Over the length cap, and over the command-count cap with `sudo` as the last command.
+  const long = `echo ${'a'.repeat(256 * 1024)}`
+  const many = `${'true;'.repeat(4096)}sudo id`
+  for (const [command, reason] of [
+    [long, /^command refused: command longer than 262144 bytes \(the analysis's length cap\)$/],
+    [many, /^command refused: more than 4096 simple commands \(the analysis's command cap\)$/],
+  ]) {
+    const e = explainCommand(command, { rules: RULES })
+    assert.equal(e.action, 'deny')
+    assert.match(e.reason, reason)
+  }
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'prism-adv-caps-')))
+  try {
+    const policy = createCodingApprovalPolicy({ roots: [root], commandRules: RULES, allowRulesSkipApproval: true, approve: () => true })
+    const d = await policy.check({ kind: 'shell', operation: 'exec', command: many, paths: [root] })
+    assert.equal(d.allowed, false)
+    assert.match(d.reason, /the analysis's command cap/)
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+})

@@ -12,8 +12,9 @@
 //! The work is bounded: the syntax tree is walked at most [`POLICY_ANALYSIS_MAX_DEPTH`] levels
 //! deep (recursion never goes further, whatever the input), every parse of the line and of the
 //! strings inside it counts against [`POLICY_ANALYSIS_MAX_PARSED_BYTES`], and the text the
-//! analysis reports against [`POLICY_ANALYSIS_MAX_OUTPUT_BYTES`]; past any of them the command
-//! needs approval.
+//! analysis reports against [`POLICY_ANALYSIS_MAX_OUTPUT_BYTES`]. A command past any cap of the
+//! analysis (these, its length, the number of commands, the nesting of syntax and of command
+//! strings) is refused: a deny, since a denied command could hide past the cap.
 //!
 //! After the walk, the line is scanned once more for the places where bash runs code
 //! (`$(`, backticks, `<(`, `>(`) outside single quotes, comments and quoted heredocs: each
@@ -181,8 +182,8 @@ pub fn analyze(command: &str) -> Analysis {
         return out;
     }
     if command.len() > POLICY_ANALYSIS_MAX_COMMAND_BYTES {
-        out.unsupported(format!(
-            "command longer than {POLICY_ANALYSIS_MAX_COMMAND_BYTES} bytes"
+        out.refuse(format!(
+            "command longer than {POLICY_ANALYSIS_MAX_COMMAND_BYTES} bytes (the analysis's length cap)"
         ));
         return out;
     }
@@ -201,6 +202,11 @@ fn depth_cap_reason() -> String {
     format!(
         "shell syntax nested more than {POLICY_ANALYSIS_MAX_DEPTH} levels deep (the analysis's nesting cap)"
     )
+}
+
+/// Why a command with more than [`POLICY_ANALYSIS_MAX_PARTS`] simple commands is refused.
+fn parts_cap_reason() -> String {
+    format!("more than {POLICY_ANALYSIS_MAX_PARTS} simple commands (the analysis's command cap)")
 }
 
 /// Why commands past [`POLICY_ANALYSIS_MAX_NESTING`] are refused.
@@ -261,8 +267,8 @@ fn run(src: &str, ctx: Ctx, out: &mut Analysis) {
     }
     out.parsed += src.len();
     if out.parsed > POLICY_ANALYSIS_MAX_PARSED_BYTES {
-        out.unsupported(format!(
-            "the command and the strings inside it exceed {POLICY_ANALYSIS_MAX_PARSED_BYTES} bytes"
+        out.refuse(format!(
+            "the command and the strings inside it exceed {POLICY_ANALYSIS_MAX_PARSED_BYTES} bytes (the analysis's parse cap)"
         ));
         return;
     }
@@ -568,7 +574,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
 
     fn visit_node(&mut self, node: Node<'t>) {
         if self.out.total_parts() >= POLICY_ANALYSIS_MAX_PARTS {
-            self.out.unsupported("too many commands");
+            self.out.refuse(parts_cap_reason());
             return;
         }
         if node.is_error() || node.is_missing() {
@@ -814,14 +820,14 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
     /// rules but without its text, and the command needs approval).
     fn push(&mut self, mut part: SimpleCommand) {
         if self.out.total_parts() >= POLICY_ANALYSIS_MAX_PARTS {
-            self.out.unsupported("too many commands");
+            self.out.refuse(parts_cap_reason());
             return;
         }
         let size = part.text.len() + part.argv.iter().map(String::len).sum::<usize>();
         self.out.output += size;
         if self.out.output > POLICY_ANALYSIS_MAX_OUTPUT_BYTES {
-            self.out.unsupported(format!(
-                "the commands found exceed {POLICY_ANALYSIS_MAX_OUTPUT_BYTES} bytes of text"
+            self.out.refuse(format!(
+                "the commands found exceed {POLICY_ANALYSIS_MAX_OUTPUT_BYTES} bytes of text (the analysis's output cap)"
             ));
             part.text.clear();
             part.argv.clear();
@@ -1196,7 +1202,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             return None;
         }
         if self.out.total_parts() >= POLICY_ANALYSIS_MAX_PARTS {
-            self.out.unsupported("too many commands");
+            self.out.refuse(parts_cap_reason());
             return None;
         }
         if first.value.is_none() {
@@ -1657,7 +1663,7 @@ mod tests {
             assert!(analyze(cmd).unsupported.is_some(), "{cmd}");
         }
         let long = "a".repeat(POLICY_ANALYSIS_MAX_COMMAND_BYTES + 1);
-        assert!(analyze(&long).unsupported.is_some());
+        assert!(analyze(&long).refused.is_some());
         assert!(analyze(&"a".repeat(POLICY_ANALYSIS_MAX_COMMAND_BYTES))
             .unsupported
             .is_none());
@@ -1725,9 +1731,9 @@ mod tests {
             (at.parts.len(), at.unsupported.is_none()),
             (POLICY_ANALYSIS_MAX_PARTS, true)
         );
-        assert!(analyze(&"a;".repeat(POLICY_ANALYSIS_MAX_PARTS + 1))
-            .unsupported
-            .is_some());
+        let past = analyze(&"a;".repeat(POLICY_ANALYSIS_MAX_PARTS + 1));
+        assert!(past.unsupported.is_some());
+        assert!(past.refused.is_some_and(|r| r.contains("command cap")));
     }
 
     #[test]
@@ -1818,6 +1824,7 @@ mod tests {
             "{:?}",
             a.unsupported
         );
+        assert!(a.refused.is_some_and(|r| r.contains("output cap")));
     }
 
     fn unsupported(cmd: &str) -> bool {
