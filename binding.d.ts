@@ -455,6 +455,9 @@ export declare function dispatchPlan(hooks: number): Array<number>
 /** The dispatch vocabulary (see [`NativeDispatchVocabulary`]). */
 export declare function dispatchVocabulary(): NativeDispatchVocabulary
 
+/** `"Duplicate tool: <name>"`, the message of a registration refused by `duplicate: "error"`. */
+export declare function duplicateToolMessage(name: string): string
+
 /** The engine's constants (read once at load). */
 export declare function engineConstants(): EngineConstants
 

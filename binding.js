@@ -862,6 +862,7 @@ module.exports.codingSniffImage = nativeBinding.codingSniffImage
 module.exports.codingWrite = nativeBinding.codingWrite
 module.exports.dispatchPlan = nativeBinding.dispatchPlan
 module.exports.dispatchVocabulary = nativeBinding.dispatchVocabulary
+module.exports.duplicateToolMessage = nativeBinding.duplicateToolMessage
 module.exports.engineConstants = nativeBinding.engineConstants
 module.exports.failedOutcome = nativeBinding.failedOutcome
 module.exports.isRethrownError = nativeBinding.isRethrownError

@@ -524,6 +524,12 @@ pub fn dispatch_vocabulary() -> NativeDispatchVocabulary {
     }
 }
 
+/// `"Duplicate tool: <name>"`, the message of a registration refused by `duplicate: "error"`.
+#[napi]
+pub fn duplicate_tool_message(name: String) -> String {
+    prism_engine::tools::registry::RegistryError::Duplicate { name }.to_string()
+}
+
 /// `"Unknown tool: <name>"`, the message of a registry lookup that misses.
 #[napi]
 pub fn unknown_tool_message(name: String) -> String {

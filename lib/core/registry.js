@@ -20,7 +20,7 @@ function createToolRegistry(tools = [], options = {}) {
   const registry = {
     register(tool) {
       const name = toolName(tool)
-      if (duplicate === 'error' && byName.has(name)) throw new Error(`Duplicate tool: ${name}`)
+      if (duplicate === 'error' && byName.has(name)) throw new Error(native.duplicateToolMessage(name))
       byName.set(name, tool)
     },
     get(name) {
