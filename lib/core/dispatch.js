@@ -15,7 +15,7 @@ const { isThenable, assertPermission, assertTrusted } = require('./security.js')
 const { compiledFilter } = require('./registry.js')
 const { isJsonObject } = require('./json.js')
 
-const WORDS = native.dispatchVocabulary()
+const WORDS = require('../engine-words.js').VOCABULARY
 const STARTED = WORDS.started
 const FINISHED = WORDS.finished
 const STATUS_FINISHED = WORDS.statusFinished

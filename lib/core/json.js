@@ -5,9 +5,8 @@
 // small argument object (measured 8 µs against ~0.1 µs here). The forbidden keys are the
 // engine's list (`tools::args::FORBIDDEN_KEYS`), and the decision on a failed check (reason
 // and message) is the engine's too.
-const native = require('../native.js')
 
-const FORBIDDEN_KEYS = new Set(native.dispatchVocabulary().forbiddenKeys)
+const FORBIDDEN_KEYS = new Set(require('../engine-words.js').VOCABULARY.forbiddenKeys)
 
 /** Whether `value` is an object literal: its prototype is Object.prototype or null. */
 function isPlainObject(value) {

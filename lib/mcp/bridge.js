@@ -10,7 +10,7 @@ const { MCP_LIMITS, LIMIT_OPTIONS, limitValue } = require('./limits.js')
 const { effectFor, assertEffectPolicy, mapMcpToolsToDefinitions } = require('./definitions.js')
 const { createCatalogue, autoRefreshDebounce } = require('./lifecycle.js')
 
-const { mcpErrorSummaryBytes: ERROR_SUMMARY_BYTES, mcpAbortedMessage: ABORTED_MESSAGE } = native.engineConstants()
+const { mcpErrorSummaryBytes: ERROR_SUMMARY_BYTES, mcpAbortedMessage: ABORTED_MESSAGE } = require('../engine-words.js').CONSTANTS
 
 // Host exit: SIGKILL the process group of every stdio server still running.
 let exitHookInstalled = false

@@ -3,7 +3,7 @@
 const native = require('../native.js')
 const { fromNative } = require('../native-errors.js')
 
-const { mcpErrorSummaryBytes: SUMMARY_BYTES } = native.engineConstants()
+const { mcpErrorSummaryBytes: SUMMARY_BYTES } = require('../engine-words.js').CONSTANTS
 
 /** Throws `Error` unless `serverId` matches /^[A-Za-z0-9][A-Za-z0-9._-]*$/. */
 function assertValidServerId(serverId) {

@@ -8,7 +8,7 @@ const MCP_LIMITS = Object.freeze(
 )
 
 /** Debounce of `autoRefresh: true` after a `list_changed` notification. */
-const DEFAULT_AUTO_REFRESH_DEBOUNCE_MS = native.engineConstants().mcpAutoRefreshDebounceMs
+const DEFAULT_AUTO_REFRESH_DEBOUNCE_MS = require('../engine-words.js').CONSTANTS.mcpAutoRefreshDebounceMs
 
 /** The bridge-level limit options (every limit but the HTTP transport's `maxResponseBytes`). */
 const LIMIT_OPTIONS = Object.freeze(Object.keys(MCP_LIMITS).filter((name) => name !== 'maxResponseBytes'))

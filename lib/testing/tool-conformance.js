@@ -2,10 +2,9 @@
 // Conformance helpers: the blocked-reason matrix and the success path of a tool.
 const { dispatchToolCall } = require('../core/dispatch.js')
 const { createStaticPermissionPolicy } = require('../core/security.js')
-const native = require('../native.js')
 
 // The engine's event names and blocked reasons (in gate order).
-const WORDS = native.dispatchVocabulary()
+const WORDS = require('../engine-words.js').VOCABULARY
 const [UNKNOWN_TOOL, TOOL_DENIED, INVALID_ARGUMENTS, PERMISSION_DENIED, VALIDATION_FAILED] = WORDS.reasons
 
 const BASE_CONTEXT = Object.freeze({ sessionId: 'conformance', runId: 'r', toolCallId: 'call' })

@@ -18,7 +18,7 @@ const { resolveToCwd, findReadPathVariant } = require('./paths.js')
 
 // The `limit` argument's cap is the hard cap of `maxLines`.
 const MAX_READ_LIMIT = LIMITS.maxLines.hard
-const { imageSniffBytes: IMAGE_SNIFF_BYTES } = native.engineConstants()
+const { imageSniffBytes: IMAGE_SNIFF_BYTES } = require('../../engine-words.js').CONSTANTS
 const AUTO_RESIZE_REMOVED = 'Read tool: "autoResizeImages" was removed in 0.1.5; use "transformImage" instead.'
 
 const READ_PARAMETERS = Object.freeze({
