@@ -178,11 +178,14 @@ fn judge_event(data: &str, id: &RequestId) -> Result<Option<String>, McpError> {
     }
 }
 
+/// How rmcp's message for a JSON body it could not parse begins.
+const RMCP_UNPARSABLE_BODY: &str = "could not parse JSON response";
+
 /// Our error for a failed POST, or `None` to leave the failure to rmcp (with `bounds_only`,
 /// every failure but a reply over a bound).
 fn post_error(error: &HttpError, bounds_only: bool) -> Option<McpError> {
     let bound = matches!(error, StreamableHttpError::ResponseBodyTooLarge { .. })
-        || matches!(error, StreamableHttpError::UnexpectedServerResponse(r) if r.starts_with("could not parse JSON response"));
+        || matches!(error, StreamableHttpError::UnexpectedServerResponse(r) if r.starts_with(RMCP_UNPARSABLE_BODY));
     if bounds_only && !bound {
         return None;
     }
@@ -191,7 +194,7 @@ fn post_error(error: &HttpError, bounds_only: bool) -> Option<McpError> {
             limit: *max_size as u64,
         },
         StreamableHttpError::UnexpectedServerResponse(reason)
-            if reason.starts_with("could not parse JSON response") =>
+            if reason.starts_with(RMCP_UNPARSABLE_BODY) =>
         {
             if reason.contains("recursion limit exceeded") {
                 McpError::MessageTooDeep {
