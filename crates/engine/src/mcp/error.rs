@@ -1,16 +1,6 @@
 //! The MCP bridge's error enum: one variant per failure, carrying the numbers, with a stable
-//! `code()` and the reference's message text.
-
-/// Which JavaScript class a [`McpError`] becomes in the binding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum McpErrorClass {
-    /// A plain `Error` (only the server-id check, as in the reference).
-    Error,
-    /// `McpBridgeError`.
-    Bridge,
-    /// `McpBridgeClosedError`.
-    Closed,
-}
+//! `code()` and the reference's message text. The JavaScript class of each code is picked in
+//! one place, the facade's `fromNative`.
 
 /// Everything that can go wrong while connecting, listing or calling.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -168,16 +158,6 @@ impl McpError {
             Self::Closed => "ERR_PRISM_MCP_CLOSED",
         }
     }
-
-    /// The JavaScript class the binding throws for this error.
-    #[must_use]
-    pub fn class(&self) -> McpErrorClass {
-        match self {
-            Self::InvalidServerId => McpErrorClass::Error,
-            Self::Closed => McpErrorClass::Closed,
-            _ => McpErrorClass::Bridge,
-        }
-    }
 }
 
 impl From<crate::limits::LimitError> for McpError {
@@ -204,7 +184,5 @@ mod tests {
             "maxTools must be a positive safe integer <= 5000"
         );
         assert_eq!(e.code(), "ERR_PRISM_MCP_INVALID_LIMIT");
-        assert_eq!(McpError::Closed.class(), McpErrorClass::Closed);
-        assert_eq!(McpError::InvalidServerId.class(), McpErrorClass::Error);
     }
 }

@@ -26,5 +26,5 @@ pub mod options;
 pub mod session;
 pub mod stdio;
 
-pub use error::{McpError, McpErrorClass};
+pub use error::McpError;
 pub use options::{assert_valid_server_id, McpLimits, McpLimitsInput};
