@@ -46,6 +46,13 @@ export declare class NativeJsonSchemaValidator {
   constructor(options?: NativeJsonSchemaOptions | undefined | null)
   /** The resolved bounds the JS pre-walk uses. */
   bounds(): NativeJsonSchemaBounds
+  /**
+   * The engine's message for a problem the JS walk over the host's objects found at `path`:
+   * `kind` is `tooDeep`, `notSerializable`, `schemaTooDeep`, `schemaTooLarge`,
+   * `schemaForbiddenKey` (with `key`), `schemaNotFinite`, `schemaCycle` or
+   * `schemaNotSerializable`; the bound is this validator's.
+   */
+  problem(kind: string, path: string, key?: string | undefined | null): string
   /** Walks and compiles (or finds) a schema given as JSON text: its id, or the error message. */
   prepare(schemaText: string): number | string
   /**
@@ -497,10 +504,10 @@ export declare function landlockRestrictSelf(writable: Array<string>, allowNetwo
 
 /**
  * One ledger row. `row` holds `{ id, sessionId, runId, call, startedAt, redacted,
- * ownership }`; `status` is `"started"`, `"finished"`, `"error"` or `"blocked"`; `reason`,
+ * ownership }`; `status` is a status code from `dispatchVocabulary().statuses`; `reason`,
  * `result`, `progress` and `progressMetadata` are set where the status has them.
  */
-export declare function ledgerRow(row: unknown, status: string, reason: unknown, result: unknown, progress: unknown, progressMetadata: unknown, withProgress: boolean): unknown
+export declare function ledgerRow(row: unknown, status: number, reason: unknown, result: unknown, progress: unknown, progressMetadata: unknown, withProgress: boolean): unknown
 
 /** A new ledger row id (`toolcall_<process-unique>`) and the ISO `startedAt` of `start_ms`. */
 export declare function ledgerStart(startMs: number): Array<string>
@@ -636,6 +643,8 @@ export interface NativeDispatchVocabulary {
   gates: Record<string, number>
   /** Every optional hook's `HookSet` bit by its name. */
   hooks: Record<string, number>
+  /** Every ledger-row status's code (what `ledgerRow` takes) by its wire name. */
+  statuses: Record<string, number>
 }
 
 /** The resolved bounds the JS pre-walks need. */

@@ -88,6 +88,33 @@ test('each blocked-reason name and gate name is a string literal in one engine f
   }
 })
 
+/** The files with a whole string literal equal to `name` (not a word inside a longer one). */
+function filesWithLiteral(name) {
+  const literal = /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g
+  return FILES.filter((f) => [...f.text.matchAll(literal)].some((m) => m[0].slice(1, -1) === name)).map((f) => f.rel)
+}
+
+test('each event type and ledger-row status is a string literal in one engine file', () => {
+  const words = native.dispatchVocabulary()
+  const statuses = Object.keys(words.statuses)
+  assert.deepEqual(statuses.sort(), ['blocked', 'error', 'finished', 'started'])
+  // `error` is left out: the same word names JSON-RPC errors and a registry duplicate policy.
+  for (const name of [words.started, words.finished, words.blocked, ...statuses.filter((s) => s !== 'error')]) {
+    const files = filesWithLiteral(name)
+    assert.deepEqual(files, [`${ENGINE}tools/dispatch.rs`], `"${name}" is a literal in: ${files.join(', ')}`)
+  }
+})
+
+test('each validation walk message is written in one engine file', () => {
+  const file = FILES.find((f) => f.rel === `${ENGINE}validation/walk_problem.rs`).text
+  const fragments = [...file.matchAll(/#\[error\("((?:[^"\\]|\\.)*)"/g)]
+    .flatMap((m) => m[1].split(/\{[^}]*\}/))
+    .map((s) => s.replace(/^[:.\s]+/, '').trim())
+    .filter((s) => /\s/.test(s) && s.length >= 8)
+  assert.ok(fragments.length >= 8, `messages found: ${fragments.join(' | ')}`)
+  for (const fragment of fragments) assertDefinedOnceInEngine(`message "${fragment}"`, new RegExp(escape(fragment)))
+})
+
 /** The value of a `limits.rs` expression (`16 * 1024`, `64 << 20`, `30 * 60 * 1_000`), or null. */
 function evaluate(expr, known) {
   let e = expr.trim().replace(/(\d)_(?=\d)/g, '$1').replace(/\.0$/, '').replace(/\b0+(?=\d)/g, '')

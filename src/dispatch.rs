@@ -498,6 +498,8 @@ pub struct NativeDispatchVocabulary {
     pub gates: HashMap<String, u32>,
     /// Every optional hook's `HookSet` bit by its name.
     pub hooks: HashMap<String, u32>,
+    /// Every ledger-row status's code (what `ledgerRow` takes) by its wire name.
+    pub statuses: HashMap<String, u32>,
 }
 
 /// The dispatch vocabulary (see [`NativeDispatchVocabulary`]).
@@ -520,6 +522,10 @@ pub fn dispatch_vocabulary() -> NativeDispatchVocabulary {
         hooks: HookSet::NAMED
             .iter()
             .map(|(name, bit)| ((*name).to_owned(), *bit))
+            .collect(),
+        statuses: RowStatus::ALL
+            .iter()
+            .map(|s| (s.as_str().to_owned(), *s as u32))
             .collect(),
     }
 }
@@ -720,14 +726,14 @@ fn ledger_boot() -> &'static str {
 }
 
 /// One ledger row. `row` holds `{ id, sessionId, runId, call, startedAt, redacted,
-/// ownership }`; `status` is `"started"`, `"finished"`, `"error"` or `"blocked"`; `reason`,
+/// ownership }`; `status` is a status code from `dispatchVocabulary().statuses`; `reason`,
 /// `result`, `progress` and `progressMetadata` are set where the status has them.
 #[napi]
 #[allow(clippy::too_many_arguments)]
 pub fn ledger_row<'a>(
     env: &'a Env,
     row: Unknown<'a>,
-    status: String,
+    status: u32,
     reason: Unknown<'a>,
     result: Unknown<'a>,
     progress: Unknown<'a>,
@@ -736,12 +742,8 @@ pub fn ledger_row<'a>(
 ) -> Result<Unknown<'a>> {
     let js = Js(env.raw());
     let d = row.raw();
-    let status = match status.as_str() {
-        "started" => RowStatus::Started,
-        "finished" => RowStatus::Finished,
-        "error" => RowStatus::Error,
-        _ => RowStatus::Blocked,
-    };
+    let status = RowStatus::from_code(status)
+        .ok_or_else(|| Error::new(Status::InvalidArg, format!("no ledger status {status}")))?;
     let call = js.get(d, c"call")?;
     let o = js.object()?;
     js.set(o, c"id", js.get(d, c"id")?)?;

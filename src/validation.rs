@@ -12,7 +12,7 @@ use napi::bindgen_prelude::Either;
 use napi::{Env, Error, Status};
 use napi_derive::napi;
 use prism_engine::validation::{
-    CompileSettings, Draft, Issue, Options, RawOptions, SchemaValidator,
+    CompileSettings, Draft, Issue, Options, RawOptions, SchemaValidator, WalkProblem,
 };
 
 /// The bounds and switches of `createJsonSchemaArgumentValidator` (defaults in the engine).
@@ -107,6 +107,43 @@ impl NativeJsonSchemaValidator {
             max_schema_depth: u32::try_from(o.schema.max_depth).unwrap_or(u32::MAX),
             max_schema_bytes: u32::try_from(o.schema.max_bytes).unwrap_or(u32::MAX),
         }
+    }
+
+    /// The engine's message for a problem the JS walk over the host's objects found at `path`:
+    /// `kind` is `tooDeep`, `notSerializable`, `schemaTooDeep`, `schemaTooLarge`,
+    /// `schemaForbiddenKey` (with `key`), `schemaNotFinite`, `schemaCycle` or
+    /// `schemaNotSerializable`; the bound is this validator's.
+    #[napi]
+    pub fn problem(&self, kind: String, path: String, key: Option<String>) -> napi::Result<String> {
+        let o = self.inner.options();
+        let problem = match kind.as_str() {
+            "tooDeep" => WalkProblem::TooDeep {
+                path,
+                max: o.instance.max_depth,
+            },
+            "notSerializable" => WalkProblem::NotSerializable { path },
+            "schemaTooDeep" => WalkProblem::SchemaTooDeep {
+                path,
+                max: o.schema.max_depth,
+            },
+            "schemaTooLarge" => WalkProblem::SchemaTooLarge {
+                max: o.schema.max_bytes,
+            },
+            "schemaForbiddenKey" => WalkProblem::SchemaForbiddenKey {
+                path,
+                key: key.unwrap_or_default(),
+            },
+            "schemaNotFinite" => WalkProblem::SchemaNotFinite { path },
+            "schemaCycle" => WalkProblem::SchemaCycle { path },
+            "schemaNotSerializable" => WalkProblem::SchemaNotSerializable { path },
+            _ => {
+                return Err(Error::new(
+                    Status::InvalidArg,
+                    format!("unknown walk problem {kind:?}"),
+                ))
+            }
+        };
+        Ok(problem.to_string())
     }
 
     /// Walks and compiles (or finds) a schema given as JSON text: its id, or the error message.

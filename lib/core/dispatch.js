@@ -24,6 +24,8 @@ const STATUS_FINISHED = WORDS.statusFinished
 // whichever gates the engine lists.
 const G = Object.freeze({ ...WORDS.gates })
 const H = Object.freeze({ ...WORDS.hooks })
+/** Ledger-row status codes by wire name (what `native.ledgerRow` takes). */
+const ROW = Object.freeze({ ...WORDS.statuses })
 
 // The engine's steps for each hook mask, asked once per mask.
 const stepsByMask = new Array(Object.values(H).reduce((all, bit) => all | bit, 0) + 1).fill(undefined)
@@ -232,7 +234,7 @@ async function dispatchToolCall(input) {
       case G.STARTED: {
         const p = emitEvent(emit, { type: STARTED, sessionId: d.sessionId, runId: d.runId, call })
         if (p) await p
-        if (ledger) await appendRow(d, 'started')
+        if (ledger) await appendRow(d, ROW.started)
         break
       }
       case G.EXECUTE:
@@ -258,7 +260,7 @@ async function dispatchToolCall(input) {
         const metadata = { durationMs: Math.max(0, Date.now() - start), status: STATUS_FINISHED }
         const p = emitEvent(emit, { type: FINISHED, sessionId: d.sessionId, runId: d.runId, result, metadata })
         if (p) await p
-        if (ledger) await appendRow(d, 'finished', undefined, result)
+        if (ledger) await appendRow(d, ROW.finished, undefined, result)
         break
       }
     }
@@ -270,7 +272,7 @@ async function dispatchToolCall(input) {
 async function blocked(d, [event, result]) {
   const p = emitEvent(d.options.emit, event)
   if (p) await p
-  if (d.options.ledger) await appendRow(d, 'blocked', event.reason, result)
+  if (d.options.ledger) await appendRow(d, ROW.blocked, event.reason, result)
   return result
 }
 
@@ -279,7 +281,7 @@ async function failed(d, err) {
   const [event, result] = withReadableError((e) => native.failedOutcome(d.call, e, d.options.secrets, d.sessionId, d.runId, d.start), err)
   const p = emitEvent(d.options.emit, event)
   if (p) await p
-  if (d.options.ledger) await appendRow(d, 'error', undefined, result)
+  if (d.options.ledger) await appendRow(d, ROW.error, undefined, result)
   return result
 }
 
@@ -322,7 +324,7 @@ async function reportProgress(d, progress, metadata) {
   if (base.progress) await base.progress.call(base, progress, metadata)
   const p = emitEvent(options.emit, native.progressEvent(d.call, d.sessionId, d.runId, progress, metadata))
   if (p) await p
-  if (options.ledger) await appendRow(d, 'started', undefined, undefined, progress, metadata, true)
+  if (options.ledger) await appendRow(d, ROW.started, undefined, undefined, progress, metadata, true)
 }
 
 module.exports = { dispatchToolCall, InvalidDispatchError }

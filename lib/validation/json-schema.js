@@ -38,25 +38,28 @@ function failure(message) {
   return { ok: false, errors: [{ message }] }
 }
 
+// The walks below report a problem as `[kind, path, key?]`; the engine words it
+// (`engine.problem`), so each message exists once.
+
 /** The schema checks JSON text cannot carry; `undefined` when the schema is plain JSON. */
 function schemaProblem(value, path, depth, maxDepth, ancestors, size) {
   switch (typeof value) {
     case 'string':
       // A lower bound of the JSON text's bytes, so a huge schema stops before it is serialised.
       size.bytes += value.length + 2
-      return size.bytes > size.max ? `schema exceeds maximum bytes ${size.max}` : undefined
+      return size.bytes > size.max ? ['schemaTooLarge', path] : undefined
     case 'boolean':
       return undefined
     case 'number':
-      return Number.isFinite(value) ? undefined : `${path}: schema number must be finite`
+      return Number.isFinite(value) ? undefined : ['schemaNotFinite', path]
     case 'object':
       if (value === null) return undefined
       break
     default:
-      return `${path}: schema must be JSON-serializable`
+      return ['schemaNotSerializable', path]
   }
-  if (depth > maxDepth) return `${path}: exceeds maximum schema depth ${maxDepth}`
-  if (ancestors.includes(value)) return `${path}: schema contains a cycle`
+  if (depth > maxDepth) return ['schemaTooDeep', path]
+  if (ancestors.includes(value)) return ['schemaCycle', path]
   ancestors.push(value)
   let problem
   if (Array.isArray(value)) {
@@ -67,16 +70,16 @@ function schemaProblem(value, path, depth, maxDepth, ancestors, size) {
     for (const key of Object.keys(value)) {
       size.bytes += key.length + 3
       if (FORBIDDEN_KEYS.has(key)) {
-        problem = `${path}.${key} uses forbidden JSON key: ${key}`
+        problem = ['schemaForbiddenKey', path, key]
       } else if (size.bytes > size.max) {
-        problem = `schema exceeds maximum bytes ${size.max}`
+        problem = ['schemaTooLarge', path]
       } else {
         problem = schemaProblem(value[key], `${path}.${key}`, depth + 1, maxDepth, ancestors, size)
       }
       if (problem !== undefined) break
     }
   } else {
-    problem = `${path}: schema must be JSON-serializable`
+    problem = ['schemaNotSerializable', path]
   }
   ancestors.pop()
   return problem
@@ -89,9 +92,7 @@ function childPath(path, key) {
 /** The instance checks JSON text cannot carry; `undefined` when the value is plain JSON. */
 function instanceProblem(value, path, depth, maxDepth, ancestors) {
   if (depth > maxDepth) {
-    return typeof value === 'object' && value !== null && ancestors.includes(value)
-      ? `${path}: value must be JSON-serializable`
-      : `${path}: exceeds maximum depth ${maxDepth}`
+    return typeof value === 'object' && value !== null && ancestors.includes(value) ? ['notSerializable', path] : ['tooDeep', path]
   }
   switch (typeof value) {
     case 'string':
@@ -99,12 +100,12 @@ function instanceProblem(value, path, depth, maxDepth, ancestors) {
       return undefined
     case 'number':
       // JSON text cannot carry NaN or Infinity (JSON.stringify would turn them into null).
-      return Number.isFinite(value) ? undefined : `${path}: value must be JSON-serializable`
+      return Number.isFinite(value) ? undefined : ['notSerializable', path]
     case 'object':
       if (value === null) return undefined
       break
     default:
-      return `${path}: value must be JSON-serializable`
+      return ['notSerializable', path]
   }
   ancestors.push(value)
   let problem
@@ -119,7 +120,7 @@ function instanceProblem(value, path, depth, maxDepth, ancestors) {
       if (problem !== undefined) break
     }
   } else {
-    problem = `${path}: value must be JSON-serializable`
+    problem = ['notSerializable', path]
   }
   ancestors.pop()
   return problem
@@ -145,7 +146,7 @@ function createJsonSchemaArgumentValidator(options = {}) {
   function prepare(schema) {
     const problem = schemaProblem(schema, 'schema', 0, maxSchemaDepth, ancestors, { bytes: 0, max: maxSchemaBytes })
     ancestors.length = 0
-    const outcome = problem === undefined ? engine.prepare(JSON.stringify(schema)) : problem
+    const outcome = problem === undefined ? engine.prepare(JSON.stringify(schema)) : engine.problem(...problem)
     const entry = typeof outcome === 'number' ? outcome : failure(outcome)
     if (typeof schema === 'object' && schema !== null) seen.set(schema, entry)
     return entry
@@ -158,7 +159,7 @@ function createJsonSchemaArgumentValidator(options = {}) {
     const problem = instanceProblem(value, '/', 0, maxDepth, ancestors)
     if (problem !== undefined) {
       ancestors.length = 0
-      return failure(problem)
+      return failure(engine.problem(...problem))
     }
     const text = JSON.stringify(value)
     let errors = engine.validate(entry, text)

@@ -56,6 +56,17 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status, indexed by its code (`Status as u8`).
+    pub const ALL: [Status; 4] = [Self::Started, Self::Finished, Self::Error, Self::Blocked];
+
+    /// The status whose code (`Status as u8`) is `code`.
+    #[must_use]
+    pub fn from_code(code: u32) -> Option<Status> {
+        usize::try_from(code)
+            .ok()
+            .and_then(|i| Self::ALL.get(i).copied())
+    }
+
     /// The wire string.
     #[must_use]
     pub const fn as_str(self) -> &'static str {

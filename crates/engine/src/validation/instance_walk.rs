@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::issue::{is_forbidden_key, Issue};
 use super::options::InstanceBounds;
+use super::WalkProblem;
 
 /// Walks a parsed instance against its bounds.
 ///
@@ -32,7 +33,11 @@ fn fail(path: &str, what: &str, limit: usize) -> Result<(), Issue> {
 
 fn node(value: &Value, b: &InstanceBounds, path: &mut String, depth: usize) -> Result<(), Issue> {
     if depth > b.max_depth {
-        return fail(path, "exceeds maximum depth", b.max_depth);
+        return Err(WalkProblem::TooDeep {
+            path: shown(path).to_owned(),
+            max: b.max_depth,
+        }
+        .into());
     }
     match value {
         // UTF-8 bytes >= UTF-16 units, so the count is needed only past the byte bound.

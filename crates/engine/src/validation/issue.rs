@@ -21,5 +21,11 @@ impl Issue {
     }
 }
 
+impl From<super::WalkProblem> for Issue {
+    fn from(problem: super::WalkProblem) -> Issue {
+        Issue::message(problem.to_string())
+    }
+}
+
 /// The forbidden JSON keys of the core: the one list, [`crate::tools::args::FORBIDDEN_KEYS`].
 pub use crate::tools::args::is_forbidden_key;

@@ -19,12 +19,14 @@ pub mod options;
 pub mod ordered;
 pub mod schema_walk;
 pub mod strict;
+pub mod walk_problem;
 
 pub use compile::CompileSettings;
 pub use issue::Issue;
 pub use jsonschema::Draft;
 pub use options::{Options, RawOptions};
 pub use schema_walk::RefPolicy;
+pub use walk_problem::WalkProblem;
 
 use cache::SchemaCache;
 use json_text::ParseError;
@@ -92,19 +94,20 @@ impl SchemaValidator {
     /// The schema walk's or the compiler's [`Issue`].
     pub fn prepare(&mut self, schema_text: &str) -> Result<u32, Issue> {
         if schema_text.len() > self.options.schema.max_bytes {
-            return Err(Issue::message(format!(
-                "schema exceeds maximum bytes {}",
-                self.options.schema.max_bytes
-            )));
+            return Err(WalkProblem::SchemaTooLarge {
+                max: self.options.schema.max_bytes,
+            }
+            .into());
         }
         let max_depth = self.options.schema.max_depth;
-        let schema = json_text::parse(schema_text, max_depth + 1).map_err(|e| match e {
-            ParseError::TooDeep => {
-                Issue::message(format!("schema: exceeds maximum schema depth {max_depth}"))
-            }
-            ParseError::Invalid(why) => {
-                Issue::message(format!("schema must be JSON-serializable: {why}"))
-            }
+        let schema = json_text::parse(schema_text, max_depth + 1).map_err(|e| {
+            Issue::from(match e {
+                ParseError::TooDeep => WalkProblem::SchemaTooDeep {
+                    path: "schema".into(),
+                    max: max_depth,
+                },
+                ParseError::Invalid(why) => WalkProblem::SchemaInvalidText { why },
+            })
         })?;
         if self.bounds {
             schema_walk::check_schema(schema_text.len(), &schema, &self.options.schema, self.refs)?;
@@ -132,15 +135,16 @@ impl SchemaValidator {
         let instance = match json_text::parse(instance_text, bounds.max_depth + 1) {
             Ok(v) => v,
             Err(ParseError::TooDeep) => {
-                return Some(Err(vec![Issue::message(format!(
-                    "/: exceeds maximum depth {}",
-                    bounds.max_depth
-                ))]))
+                return Some(Err(vec![WalkProblem::TooDeep {
+                    path: "/".into(),
+                    max: bounds.max_depth,
+                }
+                .into()]))
             }
             Err(_) => {
-                return Some(Err(vec![Issue::message(
-                    "/: value must be JSON-serializable",
-                )]))
+                return Some(Err(vec![
+                    WalkProblem::NotSerializable { path: "/".into() }.into()
+                ]))
             }
         };
         if check_bounds {

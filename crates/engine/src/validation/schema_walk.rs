@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::issue::{is_forbidden_key, Issue};
 use super::options::SchemaBounds;
+use super::WalkProblem;
 
 /// Whether `$ref` may name something other than a fragment of this document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,10 +37,10 @@ pub fn check_schema(
     refs: RefPolicy,
 ) -> Result<(), Issue> {
     if text_bytes > bounds.max_bytes {
-        return Err(Issue::message(format!(
-            "schema exceeds maximum bytes {}",
-            bounds.max_bytes
-        )));
+        return Err(WalkProblem::SchemaTooLarge {
+            max: bounds.max_bytes,
+        }
+        .into());
     }
     let mut walk = Walk {
         bounds,
@@ -54,10 +55,11 @@ pub fn check_schema(
 impl Walk<'_> {
     fn node(&mut self, value: &Value, path: &mut String, depth: usize) -> Result<(), Issue> {
         if depth > self.bounds.max_depth {
-            return Err(Issue::message(format!(
-                "{path}: exceeds maximum schema depth {}",
-                self.bounds.max_depth
-            )));
+            return Err(WalkProblem::SchemaTooDeep {
+                path: path.clone(),
+                max: self.bounds.max_depth,
+            }
+            .into());
         }
         match value {
             Value::Array(items) => {
@@ -71,9 +73,11 @@ impl Walk<'_> {
             Value::Object(map) => {
                 for (key, item) in map {
                     if is_forbidden_key(key) {
-                        return Err(Issue::message(format!(
-                            "{path}.{key} uses forbidden JSON key: {key}"
-                        )));
+                        return Err(WalkProblem::SchemaForbiddenKey {
+                            path: path.clone(),
+                            key: key.clone(),
+                        }
+                        .into());
                     }
                     self.properties += 1;
                     // Every key counts once as a property and once as a keyword.
