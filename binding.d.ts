@@ -454,6 +454,12 @@ export interface CodingTruncation {
 export declare function codingWrite(path: string, content: string, beneath?: CodingBeneath | undefined | null): Promise<CodingFailure | null>
 
 /**
+ * The verdict on an analysed command whose parts matched as `parts` (each a rule's action,
+ * `unmatched` or `defaultDeny`, in the analysis's order).
+ */
+export declare function commandVerdict(parts: Array<string>, facts: NativeVerdictFacts): NativeCommandVerdict
+
+/**
  * The ordered gate codes (`Gate as u8`) of one dispatch whose optional hooks are the bits of
  * `hooks` (`HookSet`). The JS driver caches the steps per hook mask and performs each one.
  */
@@ -618,6 +624,18 @@ export declare function mcpSummarizeContent(contentJson: string, maxBytes: numbe
  */
 export declare function mcpValidateTransport(options: McpNativeOptions): void
 
+/** The verdict of the command rules (see `prism_engine::policy::verdict`). */
+export interface NativeCommandVerdict {
+  /** `allow`, `requireApproval` or `deny`. */
+  action: string
+  /** The index of the part whose host rule decided; its rule's reason is the verdict's. */
+  part?: number
+  /** The engine's reason, when no host rule decided (none for a plain allow). */
+  reason?: string
+  /** Whether host allow rules alone cover the command. */
+  coveredByAllowRules: boolean
+}
+
 /**
  * The words a dispatch's events use, and the forbidden argument keys, handed to the JS
  * driver once at load (building the two events of every successful call in JS is ~20x
@@ -683,6 +701,22 @@ export interface NativeToolFilterInput {
 export interface NativeValidationIssue {
   path?: string
   message: string
+}
+
+/** What the verdict reads from the analysis besides the per-part matches. */
+export interface NativeVerdictFacts {
+  /** The analysis's `refused`. */
+  refused?: string
+  /** Whether the analysis's own `deny` is set. */
+  deny: boolean
+  /** The analysis's `unsupported`. */
+  unsupported?: string
+  /** Whether the analysis has redirects to files. */
+  fileRedirects: boolean
+  /** The analysis's `metacharacters`. */
+  metacharacters: boolean
+  /** The host's `denyMetacharacters` (false only when the host set it to false). */
+  denyMetacharacters: boolean
 }
 
 /**

@@ -860,6 +860,7 @@ module.exports.codingShellJob = nativeBinding.codingShellJob
 module.exports.codingShellKillAll = nativeBinding.codingShellKillAll
 module.exports.codingSniffImage = nativeBinding.codingSniffImage
 module.exports.codingWrite = nativeBinding.codingWrite
+module.exports.commandVerdict = nativeBinding.commandVerdict
 module.exports.dispatchPlan = nativeBinding.dispatchPlan
 module.exports.dispatchVocabulary = nativeBinding.dispatchVocabulary
 module.exports.duplicateToolMessage = nativeBinding.duplicateToolMessage

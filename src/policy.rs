@@ -31,6 +31,76 @@ pub fn analyze_shell_command_async(
     })
 }
 
+/// The verdict of the command rules (see `prism_engine::policy::verdict`).
+#[napi(object)]
+pub struct NativeCommandVerdict {
+    /// `allow`, `requireApproval` or `deny`.
+    pub action: String,
+    /// The index of the part whose host rule decided; its rule's reason is the verdict's.
+    pub part: Option<u32>,
+    /// The engine's reason, when no host rule decided (none for a plain allow).
+    pub reason: Option<String>,
+    /// Whether host allow rules alone cover the command.
+    pub covered_by_allow_rules: bool,
+}
+
+/// What the verdict reads from the analysis besides the per-part matches.
+#[napi(object)]
+pub struct NativeVerdictFacts {
+    /// The analysis's `refused`.
+    pub refused: Option<String>,
+    /// Whether the analysis's own `deny` is set.
+    pub deny: bool,
+    /// The analysis's `unsupported`.
+    pub unsupported: Option<String>,
+    /// Whether the analysis has redirects to files.
+    pub file_redirects: bool,
+    /// The analysis's `metacharacters`.
+    pub metacharacters: bool,
+    /// The host's `denyMetacharacters` (false only when the host set it to false).
+    pub deny_metacharacters: bool,
+}
+
+/// The verdict on an analysed command whose parts matched as `parts` (each a rule's action,
+/// `unmatched` or `defaultDeny`, in the analysis's order).
+#[napi]
+pub fn command_verdict(
+    parts: Vec<String>,
+    facts: NativeVerdictFacts,
+) -> napi::Result<NativeCommandVerdict> {
+    use prism_engine::policy::verdict::{judge, Facts, PartMatch, Reason};
+    let parts = parts
+        .iter()
+        .map(|name| {
+            PartMatch::from_name(name).ok_or_else(|| {
+                napi::Error::new(napi::Status::InvalidArg, format!("no part match {name:?}"))
+            })
+        })
+        .collect::<napi::Result<Vec<_>>>()?;
+    let v = judge(
+        &parts,
+        &Facts {
+            refused: facts.refused.as_deref(),
+            deny: facts.deny,
+            unsupported: facts.unsupported.as_deref(),
+            file_redirects: facts.file_redirects,
+            metacharacters: facts.metacharacters,
+            deny_metacharacters: facts.deny_metacharacters,
+        },
+    );
+    let (part, reason) = match v.reason {
+        Reason::Rule { part } => (Some(u32::try_from(part).unwrap_or(u32::MAX)), None),
+        Reason::Text(text) => (None, Some(text)),
+        Reason::None => (None, None),
+    };
+    Ok(NativeCommandVerdict {
+        action: v.action.as_str().to_owned(),
+        part,
+        reason,
+        covered_by_allow_rules: v.covered_by_allow_rules,
+    })
+}
+
 /// The kernel's Landlock ABI version (0 without Landlock), from the version query.
 #[napi]
 pub fn landlock_abi_version() -> i32 {

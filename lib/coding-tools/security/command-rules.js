@@ -2,12 +2,8 @@
 // Command rules over the parsed command (API.md section 9, Decision 7): the native shell
 // analysis yields every simple command once; host rules (strings and JavaScript RegExps) and
 // the default deny rules then apply to each of them.
-const { analyzeShellCommand, analyzeShellCommandAsync } = require('../../native.js')
+const { analyzeShellCommand, analyzeShellCommandAsync, commandVerdict } = require('../../native.js')
 
-const DEFAULT_DENY_REASON = 'command matches default deny pattern'
-const METACHARACTER_REASON = 'command contains shell metacharacters'
-const REDIRECT_REASON = 'command redirects to a file'
-const UNANALYZED_PREFIX = 'command could not be analyzed: '
 const ACTIONS = new Set(['allow', 'deny', 'requireApproval'])
 
 /** The reference's raw-string metacharacter test, kept as is. */
@@ -81,7 +77,8 @@ function validateRules(rules) {
 }
 
 /**
- * The verdict on an analysed command and, per simple command, what decided it.
+ * The verdict on an analysed command and, per simple command, what decided it. Host rules are
+ * matched here (they may be RegExps); the engine orders the checks and words the reasons.
  * `coveredByAllowRules` is true when host allow rules cover every part and nothing else
  * (redirection, unsupported syntax) needs a person.
  */
@@ -92,26 +89,22 @@ function judge(analysis, rules, denyMetacharacters) {
     if (part.deny) return { part, verdict: 'deny', defaultDeny: part.deny }
     return { part, verdict: 'unmatched' }
   })
-  const result = (evaluation, coveredByAllowRules = false) => ({ evaluation, parts, coveredByAllowRules })
-  const denied = parts.find((p) => p.verdict === 'deny')
-  if (denied) {
-    return result(denied.rule ? { action: 'deny', reason: denied.rule.reason } : { action: 'deny', reason: DEFAULT_DENY_REASON })
-  }
-  // Past a nesting cap the analysis saw only part of the command: a deny, not an approval.
-  if (analysis.refused) return result({ action: 'deny', reason: analysis.refused })
-  if (analysis.deny) return result({ action: 'deny', reason: DEFAULT_DENY_REASON })
-  const approval = parts.find((p) => p.verdict === 'requireApproval')
-  if (approval) return result({ action: 'requireApproval', reason: approval.rule.reason })
-  if (analysis.unsupported) return result({ action: 'requireApproval', reason: UNANALYZED_PREFIX + analysis.unsupported })
-  const fileRedirects = analysis.redirects.length > 0
-  if (parts.length > 0 && !fileRedirects && parts.every((p) => p.verdict === 'allow')) {
-    return result({ action: 'allow', reason: parts[0].rule.reason }, true)
-  }
-  if (denyMetacharacters !== false && analysis.metacharacters) {
-    return result({ action: 'requireApproval', reason: METACHARACTER_REASON })
-  }
-  if (fileRedirects) return result({ action: 'requireApproval', reason: REDIRECT_REASON })
-  return result({ action: 'allow' })
+  const v = commandVerdict(
+    parts.map((p) => (p.rule ? p.rule.action : p.defaultDeny ? 'defaultDeny' : 'unmatched')),
+    {
+      refused: analysis.refused ?? undefined,
+      deny: Boolean(analysis.deny),
+      unsupported: analysis.unsupported || undefined,
+      fileRedirects: analysis.redirects.length > 0,
+      metacharacters: analysis.metacharacters === true,
+      denyMetacharacters: denyMetacharacters !== false,
+    },
+  )
+  let evaluation
+  if (v.part !== undefined && v.part !== null) evaluation = { action: v.action, reason: parts[v.part].rule.reason }
+  else if (typeof v.reason === 'string') evaluation = { action: v.action, reason: v.reason }
+  else evaluation = { action: v.action }
+  return { evaluation, parts, coveredByAllowRules: v.coveredByAllowRules }
 }
 
 /** `{action, reason?}` for `command` under `rules` (first matching host rule per part wins). */
@@ -149,5 +142,4 @@ module.exports = {
   evaluateCommandRules,
   explainCommand,
   hasShellMetacharacters,
-  DEFAULT_DENY_REASON,
 }

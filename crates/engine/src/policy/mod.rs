@@ -10,9 +10,12 @@
 //! - [`beneath`]: opening and writing files beneath a root directory so that no symlink, even
 //!   one swapped in after a path check, can redirect the write outside it.
 //!
-//! The approval flow itself (roots, host rules, the approval cache) lives in the JS facade,
-//! because host rules are JavaScript `RegExp`s and `approve` is a host callback; it crosses
-//! into Rust once per check, for [`shell::analyze`].
+//! - [`verdict`]: the order of the command-rule checks and their reasons, over what the
+//!   host's rules matched.
+//!
+//! The approval flow itself (roots, matching host rules, the approval cache) lives in the JS
+//! facade, because host rules are JavaScript `RegExp`s and `approve` is a host callback; it
+//! crosses into Rust for [`shell::analyze`] and for [`verdict::judge`].
 
 pub mod beneath;
 pub mod brace;
@@ -20,6 +23,7 @@ pub mod deny_rules;
 pub mod landlock;
 mod plain;
 pub mod shell;
+pub mod verdict;
 pub mod wrappers;
 
 /// The analysis of `command` as JSON text (the one value the binding hands to JavaScript).

@@ -1,0 +1,268 @@
+//! The verdict of the command rules on an analysed command (API.md section 9, Decision 7).
+//!
+//! The facade matches host rules (strings and JavaScript `RegExp`s) against each simple
+//! command of the analysis and passes what matched here, as data; the order of the checks, the
+//! precedence deny > approval > allow and every reason the engine words live here.
+
+/// What a rule, or the verdict, says about a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Runs without a person.
+    Allow,
+    /// Needs the host's approval.
+    RequireApproval,
+    /// Never runs.
+    Deny,
+}
+
+impl Action {
+    /// The API's spelling (`allow`, `requireApproval`, `deny`).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Allow => "allow",
+            Self::RequireApproval => "requireApproval",
+            Self::Deny => "deny",
+        }
+    }
+}
+
+impl Action {
+    /// The action spelled `name`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Action> {
+        [Self::Allow, Self::RequireApproval, Self::Deny]
+            .into_iter()
+            .find(|a| a.as_str() == name)
+    }
+}
+
+/// How one simple command of the analysis was matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartMatch {
+    /// No host rule matched and no default deny rule either.
+    Unmatched,
+    /// The first host rule that matched has this action.
+    Rule(Action),
+    /// No host rule matched; a default deny rule did.
+    DefaultDeny,
+}
+
+impl PartMatch {
+    /// A part's match by name: a rule's action, `unmatched` or `defaultDeny`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<PartMatch> {
+        match name {
+            "unmatched" => Some(Self::Unmatched),
+            "defaultDeny" => Some(Self::DefaultDeny),
+            _ => Action::from_name(name).map(Self::Rule),
+        }
+    }
+}
+
+/// What the verdict's reason is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// The reason of the host rule that matched part `part` (the host's text, maybe none).
+    Rule {
+        /// Index of the simple command in the analysis's parts.
+        part: usize,
+    },
+    /// The engine's words.
+    Text(String),
+    /// An allow with no reason (nothing needed a rule).
+    None,
+}
+
+/// The verdict: an action, its reason, and whether host allow rules alone cover the command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// What happens.
+    pub action: Action,
+    /// Why.
+    pub reason: Reason,
+    /// True when host allow rules cover every simple command and nothing else (redirection,
+    /// unanalysed syntax) needs a person.
+    pub covered_by_allow_rules: bool,
+}
+
+/// What the verdict reads from the analysis besides the per-part matches.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Facts<'a> {
+    /// The analysis's `refused` (past one of its caps).
+    pub refused: Option<&'a str>,
+    /// Whether a default deny rule matched something that is not a simple command (a redirect
+    /// target, a wrapper's inner code).
+    pub deny: bool,
+    /// Why the command could not be analysed, if it could not.
+    pub unsupported: Option<&'a str>,
+    /// Whether the command redirects to a file.
+    pub file_redirects: bool,
+    /// Whether the command has shell metacharacters (more than one plain command).
+    pub metacharacters: bool,
+    /// The host's `denyMetacharacters` (default true).
+    pub deny_metacharacters: bool,
+}
+
+/// The reason of a default deny rule's match.
+pub const DEFAULT_DENY_REASON: &str = "command matches default deny pattern";
+/// The reason of a command with metacharacters that no allow rule covers.
+pub const METACHARACTER_REASON: &str = "command contains shell metacharacters";
+/// The reason of a command that writes to a file through a redirection.
+pub const REDIRECT_REASON: &str = "command redirects to a file";
+
+/// The reason of a command the analysis could not read.
+#[must_use]
+pub fn unanalyzed_reason(why: &str) -> String {
+    format!("command could not be analyzed: {why}")
+}
+
+/// The verdict on a command whose simple commands matched as `parts`.
+#[must_use]
+pub fn judge(parts: &[PartMatch], facts: &Facts<'_>) -> Verdict {
+    let verdict = |action, reason| Verdict {
+        action,
+        reason,
+        covered_by_allow_rules: false,
+    };
+    let text = |s: &str| Reason::Text(s.to_owned());
+    let first = |want: PartMatch| parts.iter().position(|p| *p == want);
+    if let Some(i) = parts
+        .iter()
+        .position(|p| matches!(p, PartMatch::Rule(Action::Deny) | PartMatch::DefaultDeny))
+    {
+        return match parts[i] {
+            PartMatch::DefaultDeny => verdict(Action::Deny, text(DEFAULT_DENY_REASON)),
+            _ => verdict(Action::Deny, Reason::Rule { part: i }),
+        };
+    }
+    // Past a cap the analysis saw only part of the command: a deny, not an approval.
+    if let Some(why) = facts.refused {
+        return verdict(Action::Deny, text(why));
+    }
+    if facts.deny {
+        return verdict(Action::Deny, text(DEFAULT_DENY_REASON));
+    }
+    if let Some(i) = first(PartMatch::Rule(Action::RequireApproval)) {
+        return verdict(Action::RequireApproval, Reason::Rule { part: i });
+    }
+    if let Some(why) = facts.unsupported {
+        return verdict(
+            Action::RequireApproval,
+            Reason::Text(unanalyzed_reason(why)),
+        );
+    }
+    if !parts.is_empty()
+        && !facts.file_redirects
+        && parts.iter().all(|p| *p == PartMatch::Rule(Action::Allow))
+    {
+        return Verdict {
+            action: Action::Allow,
+            reason: Reason::Rule { part: 0 },
+            covered_by_allow_rules: true,
+        };
+    }
+    if facts.deny_metacharacters && facts.metacharacters {
+        return verdict(Action::RequireApproval, text(METACHARACTER_REASON));
+    }
+    if facts.file_redirects {
+        return verdict(Action::RequireApproval, text(REDIRECT_REASON));
+    }
+    verdict(Action::Allow, Reason::None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALLOW: PartMatch = PartMatch::Rule(Action::Allow);
+    const ASK: PartMatch = PartMatch::Rule(Action::RequireApproval);
+    const DENY: PartMatch = PartMatch::Rule(Action::Deny);
+
+    fn facts() -> Facts<'static> {
+        Facts {
+            deny_metacharacters: true,
+            ..Facts::default()
+        }
+    }
+
+    #[test]
+    fn names_read_back() {
+        for a in [Action::Allow, Action::RequireApproval, Action::Deny] {
+            assert_eq!(PartMatch::from_name(a.as_str()), Some(PartMatch::Rule(a)));
+        }
+        assert_eq!(
+            PartMatch::from_name("defaultDeny"),
+            Some(PartMatch::DefaultDeny)
+        );
+        assert_eq!(
+            PartMatch::from_name("unmatched"),
+            Some(PartMatch::Unmatched)
+        );
+        assert_eq!(PartMatch::from_name("Allow"), None);
+    }
+
+    #[test]
+    fn a_deny_anywhere_wins_and_names_its_part() {
+        let v = judge(&[ALLOW, ASK, DENY], &facts());
+        assert_eq!(
+            (v.action, v.reason),
+            (Action::Deny, Reason::Rule { part: 2 })
+        );
+        let v = judge(&[ALLOW, PartMatch::DefaultDeny], &facts());
+        assert_eq!(v.reason, Reason::Text(DEFAULT_DENY_REASON.into()));
+    }
+
+    #[test]
+    fn refused_and_analysis_denies_come_before_approvals() {
+        let refused = Facts {
+            refused: Some("command refused: x"),
+            ..facts()
+        };
+        assert_eq!(judge(&[ASK], &refused).action, Action::Deny);
+        let deny = Facts {
+            deny: true,
+            ..facts()
+        };
+        assert_eq!(judge(&[ALLOW], &deny).action, Action::Deny);
+    }
+
+    #[test]
+    fn allow_rules_cover_only_plain_commands_without_file_redirects() {
+        let v = judge(&[ALLOW, ALLOW], &facts());
+        assert!(v.covered_by_allow_rules);
+        assert_eq!(v.reason, Reason::Rule { part: 0 });
+        let redirect = Facts {
+            file_redirects: true,
+            ..facts()
+        };
+        let v = judge(&[ALLOW], &redirect);
+        assert_eq!(v.action, Action::RequireApproval);
+        assert_eq!(v.reason, Reason::Text(REDIRECT_REASON.into()));
+    }
+
+    #[test]
+    fn unmatched_commands_fall_to_the_metacharacter_and_unsupported_checks() {
+        let meta = Facts {
+            metacharacters: true,
+            ..facts()
+        };
+        assert_eq!(
+            judge(&[PartMatch::Unmatched], &meta).reason,
+            Reason::Text(METACHARACTER_REASON.into())
+        );
+        let lax = Facts {
+            deny_metacharacters: false,
+            ..meta
+        };
+        assert_eq!(judge(&[PartMatch::Unmatched], &lax).action, Action::Allow);
+        let unsupported = Facts {
+            unsupported: Some("function definition"),
+            ..facts()
+        };
+        assert_eq!(
+            judge(&[ALLOW], &unsupported).reason,
+            Reason::Text("command could not be analyzed: function definition".into())
+        );
+    }
+}
