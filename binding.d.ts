@@ -460,6 +460,12 @@ export declare function codingWrite(path: string, content: string, beneath?: Cod
 export declare function commandVerdict(parts: Array<string>, facts: NativeVerdictFacts): NativeCommandVerdict
 
 /**
+ * The real root among `roots` that holds where `target` (absolute, normalised) really is, on
+ * the blocking pool; `null` when none does or the path does not resolve.
+ */
+export declare function containingRoot(roots: Array<string>, target: string): Promise<NativeContainment | null>
+
+/**
  * The ordered gate codes (`Gate as u8`) of one dispatch whose optional hooks are the bits of
  * `hooks` (`HookSet`). The JS driver caches the steps per hook mask and performs each one.
  */
@@ -488,6 +494,12 @@ export interface EngineConstants {
 
 /** The error `[event, result]` of a call whose `execute` (or result middleware) threw. */
 export declare function failedOutcome(call: unknown, error: unknown, secrets: unknown, sessionId: unknown, runId: unknown, startMs: number): unknown
+
+/**
+ * Whether `target` is `root` or beneath it; both absolute and lexically normalised (the facade
+ * passes them through `path.resolve`).
+ */
+export declare function isPathInside(root: string, target: string): boolean
 
 /** Whether a value thrown by `beforeExecute` propagates instead of blocking the call. */
 export declare function isRethrownError(error: unknown): boolean
@@ -634,6 +646,14 @@ export interface NativeCommandVerdict {
   reason?: string
   /** Whether host allow rules alone cover the command. */
   coveredByAllowRules: boolean
+}
+
+/** The real root that holds a path, and where the path really is. */
+export interface NativeContainment {
+  /** The root, resolved with `realpath`. */
+  root: string
+  /** Where the path really is. */
+  target: string
 }
 
 /**

@@ -101,6 +101,49 @@ pub fn command_verdict(
     })
 }
 
+/// Whether `target` is `root` or beneath it; both absolute and lexically normalised (the facade
+/// passes them through `path.resolve`).
+#[napi]
+pub fn is_path_inside(root: String, target: String) -> bool {
+    prism_engine::policy::containment::is_inside(
+        std::path::Path::new(&root),
+        std::path::Path::new(&target),
+    )
+}
+
+/// The real root that holds a path, and where the path really is.
+#[napi(object)]
+pub struct NativeContainment {
+    /// The root, resolved with `realpath`.
+    pub root: String,
+    /// Where the path really is.
+    pub target: String,
+}
+
+/// The real root among `roots` that holds where `target` (absolute, normalised) really is, on
+/// the blocking pool; `null` when none does or the path does not resolve.
+#[napi(ts_return_type = "Promise<NativeContainment | null>")]
+pub fn containing_root(
+    env: &napi::Env,
+    roots: Vec<String>,
+    target: String,
+) -> napi::Result<napi::bindgen_prelude::PromiseRaw<'_, Option<NativeContainment>>> {
+    spawn_coded(env, async move {
+        tokio::task::spawn_blocking(move || {
+            prism_engine::policy::containment::containing_root(
+                &roots,
+                std::path::Path::new(&target),
+            )
+            .map(|(root, target)| NativeContainment {
+                root: root.to_string_lossy().into_owned(),
+                target: target.to_string_lossy().into_owned(),
+            })
+        })
+        .await
+        .map_err(|e| NativeError::internal(format!("path containment failed: {e}")))
+    })
+}
+
 /// The kernel's Landlock ABI version (0 without Landlock), from the version query.
 #[napi]
 pub fn landlock_abi_version() -> i32 {

@@ -454,6 +454,11 @@ pub const POLICY_ANALYSIS_MAX_OUTPUT_BYTES: usize = 1024 * 1024;
 /// without the grammar; a longer one goes to the parser. Fixed at 4 KiB.
 pub const POLICY_PLAIN_MAX_BYTES: usize = 4 * 1024;
 
+/// Symbolic links followed while finding where a missing path would land (the realpath
+/// containment of the approval policy); past it the path resolves to nothing and counts as
+/// outside every root. Linux's own limit for one lookup.
+pub const POLICY_MAX_SYMLINKS: usize = 40;
+
 /// The most words bash brace expansion may turn one simple command's words into
 /// (`rm -{r,f} /` is two). Past it the command needs approval. Fixed at 64.
 pub const POLICY_ANALYSIS_MAX_BRACE_WORDS: usize = 64;

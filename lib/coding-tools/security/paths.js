@@ -1,72 +1,32 @@
 'use strict'
-// Path containment (API.md section 9 step 3, Decision 8): lexical and realpath checks.
+// Path containment (API.md section 9 step 3, Decision 8): the engine decides
+// (crates/engine/src/policy/containment.rs); paths are resolved here with Node's own
+// `path.resolve` first, so relative paths and `..` read as they do for every Node API.
 const path = require('node:path')
-const fs = require('node:fs/promises')
-
-const MAX_LINKS = 40
+const native = require('../../native.js')
 
 /** Whether `target` is `root` or beneath it, lexically (no filesystem access). */
 function isPathInside(root, target) {
-  const rel = path.relative(path.resolve(root), path.resolve(target))
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel))
-}
-
-/**
- * The real location `target` names: `realpath` when it exists; for a missing final component,
- * `realpath(dirname)/basename` (a missing parent throws); for a dangling symlink, the real
- * location of its target, followed up to 40 links. Relative paths resolve against the
- * process's working directory.
- */
-async function realLocation(target, links = 0) {
-  const abs = path.resolve(target)
-  try {
-    return await fs.realpath(abs)
-  } catch (error) {
-    if (error?.code !== 'ENOENT') throw error
-  }
-  const parent = await fs.realpath(path.dirname(abs))
-  let stat
-  try {
-    stat = await fs.lstat(abs)
-  } catch (error) {
-    if (error?.code === 'ENOENT') return path.join(parent, path.basename(abs))
-    throw error
-  }
-  if (!stat.isSymbolicLink() || links >= MAX_LINKS) throw new Error(`cannot resolve ${abs}`)
-  return realLocation(path.resolve(parent, await fs.readlink(abs)), links + 1)
-}
-
-/** Whether the real location of `target` is inside the real `root`; any error gives false. */
-async function isPathInsideReal(root, target) {
-  try {
-    const [realRoot, realTarget] = await Promise.all([fs.realpath(root), realLocation(target)])
-    return isPathInside(realRoot, realTarget)
-  } catch {
-    return false
-  }
+  return native.isPathInside(path.resolve(root), path.resolve(target))
 }
 
 /**
  * The real root among `roots` that contains the real location of `target`, with that
- * location: `{ root, target }`, or undefined (fail closed on any error).
+ * location: `{ root, target }`, or undefined (fail closed on any error). The real location is
+ * `realpath` when the path exists; for a missing final component, `realpath(dirname)/basename`
+ * (a missing parent resolves to nothing); for a dangling symlink, the real location of its
+ * target, followed up to 40 links. A root that is not a string, or does not resolve, contains
+ * nothing.
  */
 async function containingRoot(roots, target) {
   if (typeof target !== 'string' || !Array.isArray(roots)) return undefined
-  let realTarget
-  try {
-    realTarget = await realLocation(target)
-  } catch {
-    return undefined
-  }
-  for (const root of roots) {
-    try {
-      const realRoot = await fs.realpath(root)
-      if (isPathInside(realRoot, realTarget)) return { root: realRoot, target: realTarget }
-    } catch {
-      // a root that does not resolve contains nothing
-    }
-  }
-  return undefined
+  const found = await native.containingRoot(roots.filter((r) => typeof r === 'string'), path.resolve(target))
+  return found ?? undefined
+}
+
+/** Whether the real location of `target` is inside the real `root`; any error gives false. */
+async function isPathInsideReal(root, target) {
+  return typeof root === 'string' && (await containingRoot([root], target)) !== undefined
 }
 
 /** Whether `target` is inside one of `roots` (realpath containment, fail closed). */
@@ -74,4 +34,4 @@ async function assertPathInsideRoots(roots, target) {
   return (await containingRoot(roots, target)) !== undefined
 }
 
-module.exports = { isPathInside, isPathInsideReal, assertPathInsideRoots, containingRoot, realLocation }
+module.exports = { isPathInside, isPathInsideReal, assertPathInsideRoots, containingRoot }

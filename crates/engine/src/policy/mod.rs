@@ -10,6 +10,7 @@
 //! - [`beneath`]: opening and writing files beneath a root directory so that no symlink, even
 //!   one swapped in after a path check, can redirect the write outside it.
 //!
+//! - [`containment`]: where a path really is and which approved root holds it.
 //! - [`verdict`]: the order of the command-rule checks and their reasons, over what the
 //!   host's rules matched.
 //!
@@ -19,6 +20,7 @@
 
 pub mod beneath;
 pub mod brace;
+pub mod containment;
 pub mod deny_rules;
 pub mod landlock;
 mod plain;
