@@ -7,8 +7,6 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
 
 use napi::bindgen_prelude::Buffer;
 use napi::bindgen_prelude::PromiseRaw;
@@ -24,6 +22,7 @@ use prism_engine::coding::read::{find_step, page_from_backend, FindStep, PageFac
 use prism_engine::coding::read::{read_path, FindText, ReadOutcome, ReadRequest, Truncation};
 use prism_engine::coding::shell::{finish_outcome, ShellOutcome};
 use prism_engine::coding::shell::{run_shell, ShellRequest, ShellStatus};
+use prism_engine::coding::shell_jobs;
 use prism_engine::coding::{format_size, CodingError};
 use prism_engine::limits;
 
@@ -571,31 +570,16 @@ fn to_replacements(edits: Vec<CodingReplacement>) -> Vec<Replacement> {
 
 // --- shell ---------------------------------------------------------------------------------
 
-/// Abort flags of running shell commands, by job id.
-fn shell_jobs() -> &'static Mutex<HashMap<u32, Arc<AtomicBool>>> {
-    static JOBS: OnceLock<Mutex<HashMap<u32, Arc<AtomicBool>>>> = OnceLock::new();
-    JOBS.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
 /// Registers a shell job and returns its id (pass it to `codingShell` and `codingShellAbort`).
 #[napi]
 pub fn coding_shell_job() -> u32 {
-    static NEXT: AtomicU32 = AtomicU32::new(1);
-    let id = NEXT.fetch_add(1, Ordering::Relaxed);
-    if let Ok(mut jobs) = shell_jobs().lock() {
-        jobs.insert(id, Arc::new(AtomicBool::new(false)));
-    }
-    id
+    shell_jobs::register()
 }
 
 /// Aborts shell job `id`: its process group is killed within 50 ms.
 #[napi]
 pub fn coding_shell_abort(id: u32) {
-    if let Ok(jobs) = shell_jobs().lock() {
-        if let Some(flag) = jobs.get(&id) {
-            flag.store(true, Ordering::Relaxed);
-        }
-    }
+    shell_jobs::abort(id);
 }
 
 /// Kills the process group of every shell command still running (the facade calls it when
@@ -666,11 +650,7 @@ pub fn coding_shell<'env>(
     req: CodingShellRequest,
 ) -> napi::Result<PromiseRaw<'env, CodingShellResult>> {
     spawn_coded(env, async move {
-        let flag = shell_jobs()
-            .lock()
-            .ok()
-            .and_then(|jobs| jobs.get(&id).cloned())
-            .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
+        let flag = shell_jobs::flag(id);
         let max_lines = non_negative(req.max_lines);
         let max_bytes = non_negative(req.max_bytes);
         let engine_req = ShellRequest {
@@ -689,9 +669,7 @@ pub fn coding_shell<'env>(
             },
         };
         let outcome = blocking(move || run_shell(&engine_req, &flag)).await?;
-        if let Ok(mut jobs) = shell_jobs().lock() {
-            jobs.remove(&id);
-        }
+        shell_jobs::end(id);
         let o = match outcome {
             Err(e) => {
                 return Ok(CodingShellResult {

@@ -8,7 +8,8 @@
 //! - [`edit`]: several exact-then-fuzzy replacements in one call, BOM and CRLF kept, with a
 //!   diff ([`diff`]) and the first changed line.
 //! - [`shell`]: a command in its own process group, merged output into a bounded
-//!   [`accumulator`], timeout and abort that kill the whole group.
+//!   [`accumulator`], timeout and abort that kill the whole group; [`shell_jobs`]: the abort
+//!   flags of running commands, by job id.
 //! - [`size`], [`truncate`], [`fsio`]: shared helpers; [`error`]: the typed errors.
 
 pub mod accumulator;
@@ -20,6 +21,7 @@ pub mod fsio;
 pub mod image;
 pub mod read;
 pub mod shell;
+pub mod shell_jobs;
 pub mod size;
 pub mod truncate;
 pub mod write;
