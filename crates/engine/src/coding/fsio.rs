@@ -2,8 +2,8 @@
 //! write (temp file in the same directory, then rename).
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::Read;
+use std::path::Path;
 
 use crate::coding::confine::Confined;
 use crate::coding::error::CodingError;
@@ -113,10 +113,11 @@ pub fn read_bounded(file: &mut File, limit: u64, path: &Path) -> Result<Vec<u8>,
     Ok(out)
 }
 
-/// Writes `data` to `path` atomically: creates the parent directories, writes a temp file
-/// `.prism-write-<16hex>` in the same directory (keeping the old file's permissions), then
-/// renames it over `path` (over the target of `path` when it is a symlink to an existing
-/// file). On any failure the temp file is removed and `path` is untouched.
+/// Writes `data` to `path` atomically: creates the parent directories, then replaces the file
+/// through [`crate::policy::beneath::replace_in_dir`] in its directory (the project's one atomic
+/// writer: a temp file `.prism-write-<16hex>` keeping the old file's permissions, renamed over
+/// the name). A symlink to an existing file is written through: its target is replaced. On any
+/// failure the temp file is removed and `path` is untouched.
 ///
 /// # Errors
 /// [`CodingError::Io`] naming the failing call.
@@ -126,49 +127,32 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), CodingError> {
     let real = fs::canonicalize(path).ok();
     let path = real.as_deref().unwrap_or(path);
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let Some(leaf) = path.file_name() else {
+        let e = std::io::Error::from_raw_os_error(libc::EISDIR);
+        return Err(CodingError::io(&e, "open", path));
+    };
     fs::create_dir_all(dir).map_err(|e| CodingError::io(&e, "mkdir", dir))?;
-    let (tmp, mut file) = create_temp_beside(dir)?;
-    let result = (|| {
-        if let Ok(meta) = fs::metadata(path) {
-            file.set_permissions(meta.permissions())
-                .map_err(|e| CodingError::io(&e, "chmod", &tmp))?;
-        }
-        file.write_all(data)
-            .map_err(|e| CodingError::io(&e, "write", &tmp))?;
-        drop(file);
-        fs::rename(&tmp, path).map_err(|e| CodingError::io(&e, "rename", path))
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// Creates a new, exclusive temp file `.prism-write-<16hex>` in `dir`.
-fn create_temp_beside(dir: &Path) -> Result<(PathBuf, File), CodingError> {
-    let mut last = None;
-    for _ in 0..8 {
-        let tmp = dir.join(format!(".prism-write-{}", random_hex(8)));
-        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
-            Ok(f) => return Ok((tmp, f)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some((e, tmp)),
-            Err(e) => return Err(CodingError::io(&e, "open", &tmp)),
-        }
-    }
-    let (e, tmp) = last.unwrap_or_else(|| {
-        (
-            std::io::Error::from_raw_os_error(libc::EEXIST),
-            dir.to_path_buf(),
-        )
-    });
-    Err(CodingError::io(&e, "open", &tmp))
+    let handle = rustix::fs::openat(
+        rustix::fs::CWD,
+        dir,
+        rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC | rustix::fs::OFlags::RDONLY,
+        rustix::fs::Mode::empty(),
+    )
+    .map_err(|e| CodingError::io(&e.into(), "open", dir))?;
+    crate::policy::beneath::replace_in_dir(&handle, leaf, data)
+        .map_err(|(op, e)| CodingError::io(&e.into(), op, path))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn temp_dir(tag: &str) -> PathBuf {
+    fn temp_dir(tag: &str) -> std::path::PathBuf {
         let d = std::env::temp_dir().join(format!("prism-fsio-{tag}-{}", random_hex(4)));
         let _ = fs::create_dir_all(&d);
         d
@@ -179,24 +163,6 @@ mod tests {
         assert_eq!(random_hex(8).len(), 16);
         assert_eq!(random_hex(16).len(), 32);
         assert_ne!(random_hex(16), random_hex(16));
-    }
-
-    #[test]
-    fn temp_files_are_named_prism_write_16hex_beside_the_target() -> Result<(), CodingError> {
-        let d = temp_dir("t");
-        let (tmp, _file) = create_temp_beside(&d)?;
-        let name = tmp
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        assert_eq!(tmp.parent(), Some(d.as_path()));
-        assert!(
-            name.starts_with(".prism-write-") && name.len() == 13 + 16,
-            "{name}"
-        );
-        assert!(name[13..].chars().all(|c| c.is_ascii_hexdigit()));
-        let _ = fs::remove_dir_all(&d);
-        Ok(())
     }
 
     #[test]

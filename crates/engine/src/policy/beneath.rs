@@ -151,20 +151,25 @@ pub fn write_beneath(
     create_dirs: bool,
 ) -> Result<(), BeneathError> {
     let (dir, leaf) = open_parent(root, rel, create_dirs)?;
-    let leaf = leaf.as_os_str();
-    let tmp = format!(
-        ".prism-write-{:016x}",
-        RandomState::new().build_hasher().finish()
-    );
-    let fd = rfs::openat(
-        &dir,
-        &tmp,
-        OFlags::CREATE | OFlags::EXCL | OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-        Mode::from_raw_mode(0o644),
-    )
-    .map_err(|e| io("create", rel, e))?;
+    replace_in_dir(&dir, &leaf, data).map_err(|(op, e)| io(op, rel, e))
+}
+
+/// The one atomic writer of the project: writes `data` to a new temporary file
+/// `.prism-write-<16 hex>` in the directory `dir` (mode `0o666` before the umask, or the
+/// permission bits of the regular file it replaces), then renames it over `leaf` there; a
+/// symlink at `leaf` is replaced, never followed. On any failure the temporary file is removed
+/// and `leaf` is untouched.
+///
+/// # Errors
+/// The step that failed (`create`, `write`, `rename`) and its error.
+pub fn replace_in_dir(
+    dir: &impl AsFd,
+    leaf: &std::ffi::OsStr,
+    data: &[u8],
+) -> Result<(), (&'static str, Errno)> {
+    let (tmp, fd) = create_temp(dir)?;
     // A replaced regular file keeps its permission bits (an edited script stays executable).
-    if let Ok(st) = rfs::statat(&dir, leaf, rfs::AtFlags::SYMLINK_NOFOLLOW) {
+    if let Ok(st) = rfs::statat(dir, leaf, rfs::AtFlags::SYMLINK_NOFOLLOW) {
         if rfs::FileType::from_raw_mode(st.st_mode) == rfs::FileType::RegularFile {
             let _ = rfs::fchmod(&fd, Mode::from_raw_mode(st.st_mode & 0o7777));
         }
@@ -173,16 +178,34 @@ pub fn write_beneath(
     let written = file.write_all(data);
     drop(file);
     let renamed = written
-        .map_err(|e| BeneathError::Io {
-            op: "write",
-            path: rel.display().to_string(),
-            source: e,
-        })
-        .and_then(|()| rfs::renameat(&dir, &tmp, &dir, leaf).map_err(|e| io("rename", rel, e)));
+        .map_err(|e| ("write", Errno::from_io_error(&e).unwrap_or(Errno::IO)))
+        .and_then(|()| rfs::renameat(dir, &tmp, dir, leaf).map_err(|e| ("rename", e)));
     if renamed.is_err() {
         let _ = rfs::unlinkat(dir.as_fd(), &tmp, rfs::AtFlags::empty());
     }
     renamed
+}
+
+/// A new, exclusive temporary file in `dir` (a few names are tried if one is taken).
+fn create_temp(dir: &impl AsFd) -> Result<(String, OwnedFd), (&'static str, Errno)> {
+    let mut last = Errno::EXIST;
+    for _ in 0..8 {
+        let tmp = format!(
+            ".prism-write-{:016x}",
+            RandomState::new().build_hasher().finish()
+        );
+        match rfs::openat(
+            dir,
+            &tmp,
+            OFlags::CREATE | OFlags::EXCL | OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o666),
+        ) {
+            Ok(fd) => return Ok((tmp, fd)),
+            Err(Errno::EXIST) => last = Errno::EXIST,
+            Err(e) => return Err(("create", e)),
+        }
+    }
+    Err(("create", last))
 }
 
 /// Opens `rel` beneath the directory `root` for reading, resolving every component from the
@@ -229,6 +252,32 @@ mod tests {
         fn drop(&mut self) {
             let _ = std::fs::remove_dir_all(&self.0);
         }
+    }
+
+    #[test]
+    fn the_atomic_writer_keeps_modes_and_leaves_no_temp_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = TempDir::new("replace");
+        let script = t.0.join("run.sh");
+        std::fs::write(&script, "old").ok();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).ok();
+        let dir = File::open(&t.0).map(OwnedFd::from);
+        let Ok(dir) = dir else { return };
+        assert!(replace_in_dir(&dir, std::ffi::OsStr::new("run.sh"), b"new").is_ok());
+        assert_eq!(
+            std::fs::read_to_string(&script).ok().as_deref(),
+            Some("new")
+        );
+        let mode = std::fs::metadata(&script).map(|m| m.permissions().mode() & 0o777);
+        assert_eq!(mode.ok(), Some(0o755));
+        // Renaming over a directory fails: the name is untouched and no temp file is left.
+        std::fs::create_dir_all(t.0.join("d/inner")).ok();
+        let failed = replace_in_dir(&dir, std::ffi::OsStr::new("d"), b"x");
+        assert_eq!(failed.map_err(|(op, _)| op), Err("rename"));
+        let names: Vec<_> = std::fs::read_dir(&t.0)
+            .map(|d| d.filter_map(|e| e.ok()).map(|e| e.file_name()).collect())
+            .unwrap_or_default();
+        assert_eq!(names.len(), 2, "{names:?}");
     }
 
     #[test]
