@@ -156,12 +156,14 @@ test('JSON nested deeper than 129 levels (the stdio bound) fails at once (result
   })
 })
 
-test('over-deep JSON during connect: initialize answer, tools/list schema, tools/list error data', TEST, async () => {
+test('over-deep JSON during connect: initialize answer, tools/list schema (JSON and SSE), tools/list error data', TEST, async () => {
   await withServer(async (server) => {
     const connect = (mode) => connectMcpTools({ serverId: 'h', callTimeoutMs: NEVER, transport: server.transport(mode) })
     await assert.rejects(connect('deep-init'), { code: 'ERR_PRISM_MCP_CONNECT', message: 'MCP connect failed: MCP message nests deeper than 129 levels' })
     await assert.rejects(connect('deep-schema'), { code: 'ERR_PRISM_MCP_JSON_BOUND', message: 'MCP message nests deeper than 129 levels' })
     await assert.rejects(connect('deep-list-error'), { code: 'ERR_PRISM_MCP_JSON_BOUND', message: 'MCP message nests deeper than 129 levels' })
+    // A listing on an SSE stream is parsed by rmcp, whose bound (127 levels) is named at once.
+    await assert.rejects(connect('deep-list-sse'), { code: 'ERR_PRISM_MCP_JSON_BOUND', message: 'MCP message nests deeper than 127 levels' })
     // The same server, unharmed, still serves a well-behaved connect.
     const ok = await connect('normal')
     assert.ok(ok.tools.length > 1)

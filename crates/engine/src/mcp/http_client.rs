@@ -15,7 +15,7 @@
 //! `id` is taken as its answer). The answer to a `tools/call` is then held for the session
 //! (rmcp only carries a stand-in error to it), so rmcp never parses it again; other answers
 //! go to rmcp parsed (a JSON body) or as the event's text (an SSE event, which rmcp parses
-//! itself, within [`MCP_HTTP_HANDSHAKE_MAX_DEPTH`]). The server's own requests and
+//! itself, within [`MCP_HTTP_RMCP_MAX_DEPTH`]). The server's own requests and
 //! notifications on a stream are only scanned. Event data that is not JSON is skipped, as
 //! the stdio framer skips such lines; a stream that ends before the response, with no event
 //! id to resume from, fails the request when it ends. Failures of the POST itself (status,
@@ -51,7 +51,7 @@ use tokio_util::sync::CancellationToken;
 use super::content::truncate_utf8;
 use super::frame::{response_shape_error, FrameShared, LineFramer, Settled};
 use super::McpError;
-use crate::limits::{MCP_HTTP_HANDSHAKE_MAX_DEPTH, MCP_MAX_MESSAGE_DEPTH};
+use crate::limits::{MCP_HTTP_RMCP_MAX_DEPTH, MCP_MAX_MESSAGE_DEPTH};
 
 /// Bytes of a server-supplied text (a status reason, a content type, a parser message) kept
 /// in an error message.
@@ -199,7 +199,7 @@ fn judge(data: &[u8], id: &RequestId, kind: Kind, body: bool) -> Verdict {
     }
     if !body && !readdressed {
         // rmcp parses this event's text itself, within serde's recursion limit.
-        return match LineFramer::new(usize::MAX, MCP_HTTP_HANDSHAKE_MAX_DEPTH).check_whole(data) {
+        return match LineFramer::new(usize::MAX, MCP_HTTP_RMCP_MAX_DEPTH).check_whole(data) {
             Ok(_) => Verdict::Pass { answers: true },
             Err(error) => Verdict::Settle(Err(error)),
         };
@@ -247,7 +247,7 @@ fn discover_error(error: &HttpError) -> Option<McpError> {
                 && reason.contains("recursion limit exceeded") =>
         {
             Some(McpError::MessageTooDeep {
-                limit: u64::from(MCP_HTTP_HANDSHAKE_MAX_DEPTH),
+                limit: u64::from(MCP_HTTP_RMCP_MAX_DEPTH),
             })
         }
         _ => None,
