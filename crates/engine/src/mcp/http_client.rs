@@ -197,12 +197,14 @@ fn judge(data: &[u8], id: &RequestId, kind: Kind, body: bool) -> Verdict {
             (None, None) => Err(invalid(NOT_JSON_RPC)),
         });
     }
-    if !body && !readdressed {
+    if !body {
         // rmcp parses this event's text itself, within serde's recursion limit.
-        return match LineFramer::new(usize::MAX, MCP_HTTP_RMCP_MAX_DEPTH).check_whole(data) {
-            Ok(_) => Verdict::Pass { answers: true },
-            Err(error) => Verdict::Settle(Err(error)),
-        };
+        if let Err(error) = LineFramer::new(usize::MAX, MCP_HTTP_RMCP_MAX_DEPTH).check_whole(data) {
+            return Verdict::Settle(Err(error));
+        }
+        if !readdressed {
+            return Verdict::Pass { answers: true };
+        }
     }
     if readdressed {
         obj.insert("id".into(), serde_json::to_value(id).unwrap_or(Value::Null));
@@ -971,6 +973,19 @@ mod tests {
         };
         assert_eq!(e.id, Some(ID));
         assert_eq!(e.error.message, "Parse error");
+        // Rewritten for rmcp, it is still parsed by rmcp, so serde's bound holds for it.
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","error":{{"code":-1,"message":"m","data":{}}}}}"#,
+            nested(126)
+        );
+        assert_eq!(
+            reason(&deep, Kind::Parsed, false),
+            "MCP message nests deeper than 127 levels"
+        );
+        assert!(matches!(
+            judge(deep.as_bytes(), &ID, Kind::Parsed, true),
+            Verdict::Deliver(_)
+        ));
     }
 
     #[test]
