@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
 import { connectMcpTools, HARD_MAX_HTTP_RESPONSE_BYTES } from '../lib/mcp/index.mjs'
-import { startHostileHttpServer } from './fixtures/mcp-hostile-http-server.mjs'
+import { startHostileHttpServer, nested } from './fixtures/mcp-hostile-http-server.mjs'
 
 const NEVER = 30 * 60 * 1000 // callTimeoutMs no test waits for: an answer that needs it fails the test
 const TEST = { timeout: 120_000 }
@@ -134,28 +134,40 @@ test('a hostile session stream (GET) changes nothing: calls work and close() set
   }
 })
 
-test('JSON nested deeper than 127 levels fails at once (result, SSE result, error data); 127 levels pass', TEST, async () => {
+test('JSON nested deeper than 129 levels (the stdio bound) fails at once (result, SSE result, error data); 129 levels pass', TEST, async () => {
   await withServer(async (server) => {
     // root (1) -> result (2) -> structuredContent (3) -> v: n arrays -> n + 3 levels in the message
     await withBridge(server, { maxJsonDepth: 128 }, async (call) => {
       for (const name of ['deep-result', 'deep-result-sse']) {
-        assert.equal((await call(name, { depth: 124 })).error, undefined, `${name} at 127 levels`)
-        await failsThenUsable(call, name, { depth: 125 }, 'MCP message nests deeper than 127 levels')
-        await failsThenUsable(call, name, { depth: 100_000 }, 'MCP message nests deeper than 127 levels')
+        // 128 levels: past serde_json's recursion limit (which rmcp parses with), within ours.
+        const deep = await call(name, { depth: 125 })
+        assert.equal(deep.error, undefined, `${name} at 128 levels`)
+        assert.equal(JSON.stringify(deep.value.v), nested(125), `${name}: the whole value arrives`)
+        // 129 levels pass the message bound; the result itself (its leaf at depth 129) is then
+        // past the hard maxJsonDepth, which says so.
+        await failsThenUsable(call, name, { depth: 126 }, `MCP tool ${name} result exceeds depth 128`)
+        await failsThenUsable(call, name, { depth: 127 }, 'MCP message nests deeper than 129 levels')
+        await failsThenUsable(call, name, { depth: 100_000 }, 'MCP message nests deeper than 129 levels')
       }
       // root (1) -> error (2) -> data: n arrays
-      assert.deepEqual((await call('deep-error', { depth: 125 })).error, failed('MCP error -32000: m'))
-      await failsThenUsable(call, 'deep-error', { depth: 126 }, 'MCP message nests deeper than 127 levels')
+      assert.deepEqual((await call('deep-error', { depth: 127 })).error, failed('MCP error -32000: m'))
+      await failsThenUsable(call, 'deep-error', { depth: 128 }, 'MCP message nests deeper than 129 levels')
     })
   })
 })
 
-test('over-deep JSON during connect: initialize answer, tools/list schema, tools/list error data', TEST, async () => {
+test('over-deep JSON during connect: initialize answer, tools/list schema (JSON and SSE), tools/list error data', TEST, async () => {
   await withServer(async (server) => {
     const connect = (mode) => connectMcpTools({ serverId: 'h', callTimeoutMs: NEVER, transport: server.transport(mode) })
-    await assert.rejects(connect('deep-init'), { code: 'ERR_PRISM_MCP_CONNECT', message: 'MCP connect failed: MCP message nests deeper than 127 levels' })
-    await assert.rejects(connect('deep-schema'), { code: 'ERR_PRISM_MCP_JSON_BOUND', message: 'MCP message nests deeper than 127 levels' })
-    await assert.rejects(connect('deep-list-error'), { code: 'ERR_PRISM_MCP_JSON_BOUND', message: 'MCP message nests deeper than 127 levels' })
+    await assert.rejects(connect('deep-init'), { code: 'ERR_PRISM_MCP_CONNECT', message: 'MCP connect failed: MCP message nests deeper than 129 levels' })
+    await assert.rejects(connect('deep-schema'), { code: 'ERR_PRISM_MCP_JSON_BOUND', message: 'MCP message nests deeper than 129 levels' })
+    await assert.rejects(connect('deep-list-error'), { code: 'ERR_PRISM_MCP_JSON_BOUND', message: 'MCP message nests deeper than 129 levels' })
+    // A listing on an SSE stream is parsed by rmcp, whose bound (127 levels) is named at once.
+    await assert.rejects(connect('deep-list-sse'), { code: 'ERR_PRISM_MCP_JSON_BOUND', message: 'MCP message nests deeper than 127 levels' })
+    // The same server, unharmed, still serves a well-behaved connect.
+    const ok = await connect('normal')
+    assert.ok(ok.tools.length > 1)
+    await ok.close()
   })
 })
 
@@ -185,11 +197,11 @@ test('replies of the wrong JSON-RPC shape fail their call at once, in a JSON bod
       const invalid = (reason) => `MCP server sent an invalid response: ${reason}`
       await failsThenUsable(call, 'string-result', {}, invalid('its result is not an object'))
       await failsThenUsable(call, 'string-result-sse', {}, invalid('its result is not an object'))
-      await failsThenUsable(call, 'missing-id', {}, invalid('its body is not a JSON-RPC message'))
+      await failsThenUsable(call, 'missing-id', {}, invalid('it has no id'))
       await failsThenUsable(call, 'missing-id-sse', {}, invalid('it has no id'))
       await failsThenUsable(call, 'mismatched-id', {}, invalid('its id does not match the request'))
       await failsThenUsable(call, 'mismatched-id-sse', {}, invalid('its id does not match the request'))
-      await failsThenUsable(call, 'bad-error-code', {}, invalid('its body is not a JSON-RPC message'))
+      await failsThenUsable(call, 'bad-error-code', {}, invalid('its error has no integer code and string message'))
       await failsThenUsable(call, 'bad-error-code-sse', {}, invalid('its error has no integer code and string message'))
     })
   })
@@ -204,10 +216,9 @@ test('a body that is not JSON, a wrong content type and HTTP 500 fail at once; n
       await failsThenUsable(call, 'http-500-json', {}, 'MCP error -32603: the server broke')
       // An error the server could not tie to a request answers the request it came back on.
       await failsThenUsable(call, 'idless-error', {}, 'MCP error -32700: Parse error')
-      // A stream that ends without the response fails the call when it ends.
-      const early = await call('sse-ends-early')
-      assert.equal(early.error?.code, 'ERR_PRISM_MCP_TOOL')
-      assert.doesNotMatch(early.error.message, /timed out/)
+      // A stream that ends without the response (and no event id to resume from) fails the
+      // call when it ends, as a closed connection does.
+      await failsThenUsable(call, 'sse-ends-early', {}, 'MCP transport error: the server closed the connection')
       const r = await call('not-json-sse')
       assert.deepEqual(r.content, [{ type: 'text', text: 'after garbage' }])
     })

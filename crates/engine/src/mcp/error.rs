@@ -160,6 +160,26 @@ impl McpError {
     }
 }
 
+impl McpError {
+    /// The server's JSON-RPC error.
+    #[must_use]
+    pub fn remote(data: rmcp::model::ErrorData) -> Self {
+        Self::Remote {
+            code: data.code.0,
+            message: data.message.into_owned(),
+        }
+    }
+
+    /// The server ended what would have carried a request's answer before answering (the
+    /// connection, or the answer's SSE stream).
+    #[must_use]
+    pub fn server_closed() -> Self {
+        Self::Transport {
+            message: "the server closed the connection".into(),
+        }
+    }
+}
+
 impl From<crate::limits::LimitError> for McpError {
     fn from(e: crate::limits::LimitError) -> Self {
         Self::InvalidLimit {

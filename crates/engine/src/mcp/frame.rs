@@ -20,7 +20,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{
-    ErrorCode, ErrorData, JsonRpcError, JsonRpcMessage, JsonRpcVersion2_0, RequestId,
+    ErrorCode, ErrorData, JsonRpcError, JsonRpcMessage, JsonRpcVersion2_0, RequestId, ServerResult,
 };
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -30,7 +30,7 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::McpError;
-use crate::limits::{MCP_STDIO_MAX_MESSAGE_BYTES, MCP_STDIO_MAX_MESSAGE_DEPTH};
+use crate::limits::{MCP_MAX_MESSAGE_DEPTH, MCP_STDIO_MAX_MESSAGE_BYTES};
 
 /// Bytes of a top-level key or `id` token the framer keeps while it scans (longer ones are
 /// not `"id"`/`"method"`, or not an id it can use).
@@ -118,10 +118,10 @@ impl LineFramer {
     }
 
     /// The framer of a stdio session ([`MCP_STDIO_MAX_MESSAGE_BYTES`],
-    /// [`MCP_STDIO_MAX_MESSAGE_DEPTH`]).
+    /// [`MCP_MAX_MESSAGE_DEPTH`]).
     #[must_use]
     pub fn stdio() -> Self {
-        Self::new(MCP_STDIO_MAX_MESSAGE_BYTES, MCP_STDIO_MAX_MESSAGE_DEPTH)
+        Self::new(MCP_STDIO_MAX_MESSAGE_BYTES, MCP_MAX_MESSAGE_DEPTH)
     }
 
     /// Consumes a prefix of `input`: returns how many bytes were used and, when a `\n` was
@@ -150,9 +150,13 @@ impl LineFramer {
     }
 
     /// Checks one whole message that arrived framed by other means (an SSE event's data, an
-    /// HTTP body), where a newline is only whitespace: `None` when it is within the bounds,
-    /// else the [`Frame::Rejected`] a line would have given.
-    pub fn check_whole(&mut self, message: &[u8]) -> Option<Frame> {
+    /// HTTP body), where a newline is only whitespace: `Ok` with whether the message has a
+    /// top-level `"method"` (a request or notification, not a response) when it is within
+    /// the bounds, else the bound it breaks.
+    ///
+    /// # Errors
+    /// [`McpError::MessageTooDeep`] or [`McpError::MessageTooLarge`].
+    pub fn check_whole(&mut self, message: &[u8]) -> Result<bool, McpError> {
         self.scan(message);
         let error = if self.depth_exceeded {
             McpError::MessageTooDeep {
@@ -163,11 +167,12 @@ impl LineFramer {
                 limit: self.max_bytes as u64,
             }
         } else {
+            let has_method = self.has_method;
             let _ = self.finish();
-            return None;
+            return Ok(has_method);
         };
-        self.reject(error);
-        Some(self.finish())
+        let _ = self.finish();
+        Err(error)
     }
 
     fn reject(&mut self, error: McpError) {
@@ -330,11 +335,16 @@ impl LineFramer {
     }
 }
 
-/// Requests sent and not yet answered, and the bound errors the framer raised for them.
+/// How a request was settled outside rmcp: the result the transport read for it, or the
+/// error that failed it.
+pub type Settled = Result<ServerResult, McpError>;
+
+/// Requests sent and not yet answered, and how the transport settled those it answered
+/// itself (a bound or shape error, or an HTTP result it parsed and held for the session).
 #[derive(Debug, Default)]
 pub struct FrameState {
     pending: HashSet<RequestId>,
-    errors: HashMap<RequestId, McpError>,
+    settled: HashMap<RequestId, Settled>,
     /// The last error raised while no request could be named (for a failed connect).
     last: Option<McpError>,
 }
@@ -348,12 +358,12 @@ impl FrameShared {
         f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
-    /// The framer's error for request `id`, if the framer failed it (taken once).
+    /// How the transport settled request `id`, if it did (taken once).
     #[must_use]
-    pub fn take_error(&self, id: &RequestId) -> Option<McpError> {
+    pub fn take_settled(&self, id: &RequestId) -> Option<Settled> {
         self.with(|s| {
             s.pending.remove(id);
-            s.errors.remove(id)
+            s.settled.remove(id)
         })
     }
 
@@ -361,7 +371,7 @@ impl FrameShared {
     pub fn forget(&self, id: &RequestId) {
         self.with(|s| {
             s.pending.remove(id);
-            s.errors.remove(id);
+            s.settled.remove(id);
         });
     }
 
@@ -376,7 +386,20 @@ impl FrameShared {
         self.with(|s| {
             s.pending.remove(&id);
             s.last = Some(error.clone());
-            s.errors.insert(id, error);
+            s.settled.insert(id, Err(error));
+        });
+    }
+
+    /// Holds `outcome` for request `id` while it is still waiting (tracked and not forgotten);
+    /// an outcome for a request nobody waits for any more is dropped.
+    pub fn hold(&self, id: RequestId, outcome: Settled) {
+        self.with(|s| {
+            if let Err(e) = &outcome {
+                s.last = Some(e.clone());
+            }
+            if s.pending.remove(&id) {
+                s.settled.insert(id, outcome);
+            }
         });
     }
 
@@ -395,7 +418,7 @@ impl FrameShared {
     /// How many requests are tracked (for tests: it must not grow without bound).
     #[must_use]
     pub fn tracked(&self) -> usize {
-        self.with(|s| s.pending.len() + s.errors.len())
+        self.with(|s| s.pending.len() + s.settled.len())
     }
 }
 
@@ -533,7 +556,7 @@ impl FrameState {
         }
         for id in &targets {
             self.pending.remove(id);
-            self.errors.insert(id.clone(), error.clone());
+            self.settled.insert(id.clone(), Err(error.clone()));
         }
         Outcome::Fail(targets, error)
     }
@@ -780,7 +803,7 @@ mod tests {
             Some(vec![RequestId::Number(1)]),
             "no id: every request still waiting fails"
         );
-        assert_eq!(s.errors.len(), 2);
+        assert_eq!(s.settled.len(), 2);
         assert!(s.pending.is_empty());
         let notification = s.judge(Frame::Rejected {
             error: McpError::MessageTooLarge { limit: 5 },

@@ -1,42 +1,57 @@
 //! The Streamable HTTP client under rmcp's transport: reqwest (bounded body and SSE event
-//! reads, as rmcp does them) with the bridge's own judgement laid over every reply to a
-//! request, so that a hostile reply fails that request at once, with an error naming the
-//! bound or the fault, instead of being dropped by rmcp (which then waits for
-//! `callTimeoutMs`); the session stays usable.
+//! reads) with the bridge's own judgement laid over every reply to a request, so that a
+//! hostile reply fails that request at once, with an error naming the bound or the fault,
+//! instead of being dropped by rmcp (which then waits for `callTimeoutMs`); the session stays
+//! usable.
 //!
-//! What is judged, for a JSON body and for each `message` event of the request's SSE stream:
-//! size (`maxResponseBytes`, rmcp's bounded reads), nesting deeper than
-//! [`MCP_HTTP_MAX_MESSAGE_DEPTH`] (counted without recursion before anything parses the
-//! event; a JSON body is parsed by rmcp under serde_json's recursion limit, which is the same
-//! bound), the JSON-RPC shape (an `error` without an integer `code` and string `message`, a
-//! response without an `id`), and the `id`: a response on a request's own POST must answer
-//! that request (an error with no `id` is taken as its answer). Event data that is not JSON
-//! is skipped, as the stdio framer skips such lines. Failures of the POST itself (status,
+//! The bridge makes the POST of every request but `server/discover` itself (rmcp's reqwest
+//! client would parse a JSON body before anything of ours could see it), and judges each
+//! reply, a JSON body or each `message` event of the request's SSE stream, before anything
+//! parses it: size (`maxResponseBytes`), nesting deeper than [`MCP_MAX_MESSAGE_DEPTH`]
+//! (counted without recursion, the same bound and message as stdio), then, parsed once
+//! without serde's recursion limit, the JSON-RPC shape (an `error` without an integer `code`
+//! and string `message`, a result that is not an object, a response without an `id`) and
+//! the `id`: a response on a request's own POST must answer that request (an error with no
+//! `id` is taken as its answer). The answer to a `tools/call` is then held for the session
+//! (rmcp only carries a stand-in error to it), so rmcp never parses it again; other answers
+//! go to rmcp parsed (a JSON body) or as the event's text (an SSE event, which rmcp parses
+//! itself, within [`MCP_HTTP_RMCP_MAX_DEPTH`]). The server's own requests and
+//! notifications on a stream are only scanned. Event data that is not JSON is skipped, as
+//! the stdio framer skips such lines; a stream that ends before the response, with no event
+//! id to resume from, fails the request when it ends. Failures of the POST itself (status,
 //! content type, a redirect, which is never followed, a broken connection) fail the request
 //! with a short message of our own; a session the server no longer knows (404) is left to
-//! rmcp, which opens a new session and retries the request once, and so are the failures of
-//! `server/discover` (they decide rmcp's fallback to `initialize`), but for a bound.
+//! rmcp, which opens a new session and retries the request once. `server/discover` goes
+//! through rmcp's client, and only a reply over a bound is ours: its other failures decide
+//! rmcp's fallback to `initialize`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use futures::stream::BoxStream;
 use futures::StreamExt;
-use reqwest::header::{HeaderName, HeaderValue};
+use reqwest::header::{HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
+use reqwest::StatusCode;
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData, JsonRpcMessage, RequestId,
-    ServerJsonRpcMessage,
+    ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData, RequestId, ServerJsonRpcMessage,
+    ServerResult,
+};
+use rmcp::transport::common::http_header::{
+    EVENT_STREAM_MIME_TYPE, HEADER_SESSION_ID, JSON_MIME_TYPE,
 };
 use rmcp::transport::streamable_http_client::{
     SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
     StreamableHttpResponseLimits,
 };
+use serde::Deserialize;
 use serde_json::Value;
+use sse_stream::{Sse, SseStream};
 use tokio_util::sync::CancellationToken;
 
 use super::content::truncate_utf8;
-use super::frame::{response_shape_error, Frame, FrameShared, LineFramer};
+use super::frame::{response_shape_error, FrameShared, LineFramer, Settled};
 use super::McpError;
-use crate::limits::MCP_HTTP_MAX_MESSAGE_DEPTH;
+use crate::limits::{MCP_HTTP_RMCP_MAX_DEPTH, MCP_MAX_MESSAGE_DEPTH};
 
 /// Bytes of a server-supplied text (a status reason, a content type, a parser message) kept
 /// in an error message.
@@ -67,8 +82,8 @@ impl BoundedHttpClient {
     /// `stream`, ended when the session shuts down.
     fn until_shutdown<T: Send + 'static>(
         &self,
-        stream: futures::stream::BoxStream<'static, T>,
-    ) -> futures::stream::BoxStream<'static, T> {
+        stream: BoxStream<'static, T>,
+    ) -> BoxStream<'static, T> {
         stream
             .take_until(self.shutdown.clone().cancelled_owned())
             .boxed()
@@ -77,26 +92,29 @@ impl BoundedHttpClient {
 
 type HttpError = StreamableHttpError<reqwest::Error>;
 
-/// The id of a request whose replies are judged, and whether it is `server/discover` (whose
-/// failed POSTs, other than a reply over a bound, are left to rmcp: they decide whether the
-/// client falls back to `initialize`).
-fn judged_request(message: &ClientJsonRpcMessage) -> Option<(RequestId, bool)> {
-    match message {
-        ClientJsonRpcMessage::Request(r) => Some((
-            r.id.clone(),
-            matches!(r.request, ClientRequest::DiscoverRequest(_)),
-        )),
-        _ => None,
-    }
+/// How the replies to a request are handled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// `server/discover`: rmcp's own POST; only a reply over a bound is ours (the other
+    /// failures decide rmcp's fallback to `initialize`).
+    Discover,
+    /// Judged, then handed to rmcp (the handshake and `tools/list`, whose answers rmcp reads).
+    Parsed,
+    /// Judged, and the answer held for the session (`tools/call`).
+    Held,
 }
 
-/// The error response that fails request `id` with `error` (recorded for the session).
-fn fail(frames: &FrameShared, id: RequestId, error: &McpError) -> ServerJsonRpcMessage {
-    frames.record(id.clone(), error.clone());
-    ServerJsonRpcMessage::error(
-        ErrorData::new(ErrorCode(-32603), error.to_string(), None),
-        Some(id),
-    )
+/// The id of a request whose replies are judged, and how.
+fn judged_request(message: &ClientJsonRpcMessage) -> Option<(RequestId, Kind)> {
+    let ClientJsonRpcMessage::Request(r) = message else {
+        return None;
+    };
+    let kind = match r.request {
+        ClientRequest::DiscoverRequest(_) => Kind::Discover,
+        ClientRequest::CallToolRequest(_) => Kind::Held,
+        _ => Kind::Parsed,
+    };
+    Some((r.id.clone(), kind))
 }
 
 fn invalid(reason: impl Into<String>) -> McpError {
@@ -105,132 +123,159 @@ fn invalid(reason: impl Into<String>) -> McpError {
     }
 }
 
-/// The bound a whole message breaks, if any.
-fn check(message: &[u8]) -> Option<McpError> {
-    match LineFramer::new(usize::MAX, MCP_HTTP_MAX_MESSAGE_DEPTH).check_whole(message) {
-        Some(Frame::Rejected { error, .. }) => Some(error),
-        _ => None,
-    }
+/// The reason for a JSON body that is not a JSON-RPC message.
+const NOT_JSON_RPC: &str = "its body is not a JSON-RPC message";
+
+/// What to do with one reply (a JSON body or an SSE event's data).
+#[derive(Debug)]
+enum Verdict {
+    /// An SSE event: hand rmcp the event as it is (`answers`: it is the response).
+    Pass {
+        /// Whether the event is the request's response.
+        answers: bool,
+    },
+    /// Hand rmcp this message (a JSON body, or an SSE event rewritten).
+    Deliver(ServerJsonRpcMessage),
+    /// The request is settled: its answer or the error that fails it.
+    Settle(Settled),
 }
 
-/// What to do with a parsed message that arrived on request `id`'s POST.
-enum Judged {
-    /// Hand it to rmcp as it is.
-    Deliver,
-    /// An error without an id: hand it to rmcp as the answer to the request.
-    Readdress(ErrorData),
-    /// Fail the request with this.
-    Fail(McpError),
-}
-
-fn judge(message: &ServerJsonRpcMessage, id: &RequestId, body: bool) -> Judged {
-    let mismatch = || Judged::Fail(invalid("its id does not match the request"));
-    match message {
-        JsonRpcMessage::Response(r) if r.id == *id => Judged::Deliver,
-        JsonRpcMessage::Error(e) if e.id.as_ref() == Some(id) => Judged::Deliver,
-        JsonRpcMessage::Error(e) if e.id.is_none() => Judged::Readdress(e.error.clone()),
-        JsonRpcMessage::Response(_) | JsonRpcMessage::Error(_) => mismatch(),
-        // A request's JSON body is its one response; its SSE stream may carry the server's
-        // own requests and notifications first.
-        JsonRpcMessage::Request(_) | JsonRpcMessage::Notification(_) if body => {
-            Judged::Fail(invalid("its body is not a response"))
-        }
-        JsonRpcMessage::Request(_) | JsonRpcMessage::Notification(_) => Judged::Deliver,
-    }
-}
-
-/// The error for SSE event data within the bounds that rmcp could not parse, if it was meant
-/// as a response (JSON objects with a `method` and data that is not JSON are skipped).
-fn unparsed_event_error(data: &str) -> Option<McpError> {
-    let mut de = serde_json::Deserializer::from_str(data);
-    // `check` has bounded the nesting already.
+/// Parses JSON text whose nesting [`LineFramer::check_whole`] has bounded already.
+fn parse_bounded(data: &[u8]) -> Option<Value> {
+    let mut de = serde_json::Deserializer::from_slice(data);
     de.disable_recursion_limit();
-    let value: Value = serde::Deserialize::deserialize(&mut de).ok()?;
-    let obj = value.as_object()?;
-    if obj.contains_key("method") {
-        return None;
-    }
-    if let Some(reason) = response_shape_error(obj) {
-        return Some(invalid(reason));
-    }
-    if obj.get("id").is_none_or(Value::is_null) && obj.contains_key("result") {
-        return Some(invalid("it has no id"));
-    }
-    Some(invalid("it is not a JSON-RPC message"))
+    let value = Value::deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    Some(value)
 }
 
-/// Judges one SSE event of request `id`'s stream: `Ok(None)` to pass it on, `Ok(Some(data))`
-/// to pass it on with this data, `Err` to fail the request.
-fn judge_event(data: &str, id: &RequestId) -> Result<Option<String>, McpError> {
-    if let Some(error) = check(data.as_bytes()) {
-        return Err(error);
+/// Judges one reply to request `id` (`body`: a JSON body, else an SSE event's data).
+fn judge(data: &[u8], id: &RequestId, kind: Kind, body: bool) -> Verdict {
+    let has_method = match LineFramer::new(usize::MAX, MCP_MAX_MESSAGE_DEPTH).check_whole(data) {
+        Ok(has_method) => has_method,
+        Err(error) => return Verdict::Settle(Err(error)),
+    };
+    // Not a response: on a stream, the server's own request or notification (rmcp reads it);
+    // a body must be the response.
+    let not_a_response = |reason: &str| {
+        if body {
+            Verdict::Settle(Err(invalid(reason)))
+        } else {
+            Verdict::Pass { answers: false }
+        }
+    };
+    if has_method {
+        return not_a_response("its body is not a response");
     }
-    match serde_json::from_str::<ServerJsonRpcMessage>(data) {
-        Ok(message) => match judge(&message, id, false) {
-            Judged::Deliver => Ok(None),
-            Judged::Readdress(error) => {
-                let reply = ServerJsonRpcMessage::error(error, Some(id.clone()));
-                Ok(serde_json::to_string(&reply).ok())
+    let Some(Value::Object(mut obj)) = parse_bounded(data) else {
+        return not_a_response(NOT_JSON_RPC);
+    };
+    if obj.contains_key("method") {
+        return not_a_response("its body is not a response");
+    }
+    if let Some(reason) = response_shape_error(&obj) {
+        return Verdict::Settle(Err(invalid(reason)));
+    }
+    let readdressed = match obj.get("id") {
+        // An error the server could not tie to a request answers the one it came back on.
+        None | Some(Value::Null) if obj.contains_key("error") => true,
+        None | Some(Value::Null) => return Verdict::Settle(Err(invalid("it has no id"))),
+        Some(v) => {
+            if RequestId::deserialize(v).ok().as_ref() != Some(id) {
+                return Verdict::Settle(Err(invalid("its id does not match the request")));
             }
-            Judged::Fail(error) => Err(error),
-        },
-        Err(_) => unparsed_event_error(data).map_or(Ok(None), Err),
+            false
+        }
+    };
+    if kind == Kind::Held {
+        // The shapes are checked: a result object, or an error with a code and message.
+        return Verdict::Settle(match (obj.remove("result"), obj.remove("error")) {
+            (Some(result), _) => serde_json::from_value::<ServerResult>(result)
+                .map_err(|_| invalid("its result is not an object")),
+            (_, Some(error)) => Err(serde_json::from_value::<ErrorData>(error)
+                .map_or_else(|_| invalid(NOT_JSON_RPC), McpError::remote)),
+            (None, None) => Err(invalid(NOT_JSON_RPC)),
+        });
+    }
+    if !body {
+        // rmcp parses this event's text itself, within serde's recursion limit.
+        if let Err(error) = LineFramer::new(usize::MAX, MCP_HTTP_RMCP_MAX_DEPTH).check_whole(data) {
+            return Verdict::Settle(Err(error));
+        }
+        if !readdressed {
+            return Verdict::Pass { answers: true };
+        }
+    }
+    if readdressed {
+        obj.insert("id".into(), serde_json::to_value(id).unwrap_or(Value::Null));
+    }
+    match serde_json::from_value::<ServerJsonRpcMessage>(Value::Object(obj)) {
+        Ok(message) => Verdict::Deliver(message),
+        Err(_) => Verdict::Settle(Err(invalid(NOT_JSON_RPC))),
+    }
+}
+
+/// Settles request `id` outside rmcp: a held answer or error is kept for the session and
+/// rmcp gets a stand-in error (the session replaces it); for the other kinds only an error
+/// settles a request, and it is also what rmcp sees (the handshake reports it).
+fn settle(
+    frames: &FrameShared,
+    id: RequestId,
+    kind: Kind,
+    outcome: Settled,
+) -> ServerJsonRpcMessage {
+    let text = match &outcome {
+        Ok(_) => "the answer is held by the bridge".to_owned(),
+        Err(error) => error.to_string(),
+    };
+    match (kind, outcome) {
+        (Kind::Held, outcome) => frames.hold(id.clone(), outcome),
+        (_, Err(error)) => frames.record(id.clone(), error),
+        // Only held requests have their answer settled.
+        (_, Ok(_)) => {}
+    }
+    ServerJsonRpcMessage::error(ErrorData::new(ErrorCode(-32603), text, None), Some(id))
+}
+
+/// Our error for a failed `server/discover` POST, or `None` to leave the failure to rmcp
+/// (every failure but a reply over a bound).
+fn discover_error(error: &HttpError) -> Option<McpError> {
+    match error {
+        StreamableHttpError::ResponseBodyTooLarge { max_size } => Some(McpError::MessageTooLarge {
+            limit: *max_size as u64,
+        }),
+        StreamableHttpError::UnexpectedServerResponse(reason)
+            if reason.starts_with(RMCP_UNPARSABLE_BODY)
+                && reason.contains("recursion limit exceeded") =>
+        {
+            Some(McpError::MessageTooDeep {
+                limit: u64::from(MCP_HTTP_RMCP_MAX_DEPTH),
+            })
+        }
+        _ => None,
     }
 }
 
 /// How rmcp's message for a JSON body it could not parse begins.
 const RMCP_UNPARSABLE_BODY: &str = "could not parse JSON response";
 
-/// Our error for a failed POST, or `None` to leave the failure to rmcp (with `bounds_only`,
-/// every failure but a reply over a bound).
-fn post_error(error: &HttpError, bounds_only: bool) -> Option<McpError> {
-    let bound = matches!(error, StreamableHttpError::ResponseBodyTooLarge { .. })
-        || matches!(error, StreamableHttpError::UnexpectedServerResponse(r) if r.starts_with(RMCP_UNPARSABLE_BODY));
-    if bounds_only && !bound {
-        return None;
+/// The error for a POST the server answered with a failure status.
+fn status_error(status: StatusCode) -> McpError {
+    // Rate limits and server errors by their number (what rmcp reports); the rest with
+    // their reason.
+    let shown = if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
+        status.as_u16().to_string()
+    } else {
+        truncate_utf8(&status.to_string(), DETAIL_BYTES).to_owned()
+    };
+    let note = if status.is_redirection() {
+        " (redirects are not followed)"
+    } else {
+        ""
+    };
+    McpError::Transport {
+        message: format!("the server answered HTTP {shown}{note}"),
     }
-    Some(match error {
-        StreamableHttpError::ResponseBodyTooLarge { max_size } => McpError::MessageTooLarge {
-            limit: *max_size as u64,
-        },
-        StreamableHttpError::UnexpectedServerResponse(reason)
-            if reason.starts_with(RMCP_UNPARSABLE_BODY) =>
-        {
-            if reason.contains("recursion limit exceeded") {
-                McpError::MessageTooDeep {
-                    limit: u64::from(MCP_HTTP_MAX_MESSAGE_DEPTH),
-                }
-            } else {
-                invalid("its body is not a JSON-RPC message")
-            }
-        }
-        StreamableHttpError::UnexpectedServerResponse(reason) => {
-            // rmcp's "HTTP <status> <reason>: <body prefix>"; the body stays out.
-            let status = reason.split(':').next().unwrap_or_default();
-            let status = truncate_utf8(status, DETAIL_BYTES);
-            let note = if status.starts_with("HTTP 3") {
-                " (redirects are not followed)"
-            } else {
-                ""
-            };
-            McpError::Transport {
-                message: format!("the server answered {status}{note}"),
-            }
-        }
-        StreamableHttpError::HttpStatus(status) => McpError::Transport {
-            message: format!("the server answered HTTP {}", status.status),
-        },
-        StreamableHttpError::UnexpectedContentType(Some(ct)) => invalid(format!(
-            "its content type {} is neither application/json nor text/event-stream",
-            truncate_utf8(ct, DETAIL_BYTES)
-        )),
-        StreamableHttpError::UnexpectedContentType(None) => invalid("it has no content type"),
-        StreamableHttpError::Client(e) => McpError::Transport {
-            message: error_chain(e),
-        },
-        // A session the server no longer knows: rmcp opens a new one and retries.
-        _ => return None,
-    })
 }
 
 /// An error with its sources ("error sending request: ...: header too large"), bounded.
@@ -246,6 +291,389 @@ pub(super) fn error_chain(error: &dyn std::error::Error) -> String {
         source = e.source();
     }
     truncate_utf8(&message, 4 * DETAIL_BYTES).to_owned()
+}
+
+/// Whether a `Content-Type` value names `expected` (its essence, case-insensitive, without
+/// parameters).
+fn media_type_is(value: &str, expected: &str) -> bool {
+    value.split(';').next().is_some_and(|essence| {
+        essence
+            .trim_matches([' ', '\t'])
+            .eq_ignore_ascii_case(expected)
+    })
+}
+
+/// Why a body could not be read.
+#[derive(Debug, thiserror::Error)]
+enum BodyError {
+    /// Over the byte bound.
+    #[error("the body exceeds {0} bytes")]
+    TooLarge(usize),
+    /// The connection failed.
+    #[error(transparent)]
+    Read(#[from] reqwest::Error),
+}
+
+impl BodyError {
+    fn into_mcp(self) -> McpError {
+        match self {
+            Self::TooLarge(limit) => McpError::MessageTooLarge {
+                limit: limit as u64,
+            },
+            Self::Read(e) => McpError::Transport {
+                message: error_chain(&e),
+            },
+        }
+    }
+}
+
+/// The whole body, at most `max` bytes (a `Content-Length` over it fails before reading).
+async fn read_body(response: reqwest::Response, max: usize) -> Result<Vec<u8>, BodyError> {
+    if response.content_length().is_some_and(|n| n > max as u64) {
+        return Err(BodyError::TooLarge(max));
+    }
+    let mut stream = response.bytes_stream();
+    let mut body = Vec::new();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk?;
+        if chunk.len() > max.saturating_sub(body.len()) {
+            return Err(BodyError::TooLarge(max));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// Counts the bytes of the SSE event being received (its non-comment lines, each with the
+/// newline the parser joins them with), so that no event is buffered past `max`.
+#[derive(Debug)]
+struct EventBytes {
+    max: usize,
+    event: usize,
+    line: usize,
+    comment: bool,
+    after_cr: bool,
+}
+
+impl EventBytes {
+    fn new(max: usize) -> Self {
+        Self {
+            max,
+            event: 0,
+            line: 0,
+            comment: false,
+            after_cr: false,
+        }
+    }
+
+    /// Whether the event still fits after `chunk`.
+    fn observe(&mut self, mut chunk: &[u8]) -> bool {
+        while !chunk.is_empty() {
+            if self.after_cr {
+                self.after_cr = false;
+                if let Some(rest) = chunk.strip_prefix(b"\n") {
+                    chunk = rest;
+                    continue;
+                }
+            }
+            let end = memchr::memchr2(b'\r', b'\n', chunk);
+            let text = chunk.get(..end.unwrap_or(chunk.len())).unwrap_or_default();
+            if self.line == 0 && !text.is_empty() {
+                self.comment = text.first() == Some(&b':');
+            }
+            self.line = self.line.saturating_add(text.len());
+            if self.event.saturating_add(self.line) > self.max {
+                return false;
+            }
+            let Some(at) = end else { break };
+            if self.line == 0 {
+                self.event = 0;
+            } else if !self.comment {
+                self.event = self.event.saturating_add(self.line).saturating_add(1);
+            }
+            self.line = 0;
+            self.comment = false;
+            self.after_cr = chunk.get(at) == Some(&b'\r');
+            chunk = chunk.get(at + 1..).unwrap_or_default();
+            if self.event > self.max {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Why an SSE body stopped.
+#[derive(Debug, thiserror::Error)]
+enum SseBodyError {
+    /// An event over the byte bound.
+    #[error("an SSE event exceeds {0} bytes")]
+    TooLarge(usize),
+    /// The connection failed.
+    #[error(transparent)]
+    Read(#[from] reqwest::Error),
+}
+
+/// The response's SSE events, each bounded to `max` bytes (the stream ends after the first
+/// event over it, with [`SseBodyError::TooLarge`]).
+fn bounded_events(
+    response: reqwest::Response,
+    max: usize,
+) -> BoxStream<'static, Result<Sse, SseError>> {
+    let bytes = response.bytes_stream().scan(
+        (EventBytes::new(max), false),
+        move |(count, failed), chunk| {
+            let item = if *failed {
+                None
+            } else {
+                Some(match chunk {
+                    Ok(c) if count.observe(&c) => Ok(c),
+                    Ok(_) => Err(SseBodyError::TooLarge(max)),
+                    Err(e) => Err(SseBodyError::Read(e)),
+                })
+            };
+            *failed = item.as_ref().is_some_and(Result::is_err);
+            futures::future::ready(item)
+        },
+    );
+    SseStream::from_bytes_stream(bytes).boxed()
+}
+
+/// The judgement over one request's SSE stream.
+struct EventJudge {
+    events: BoxStream<'static, Result<Sse, SseError>>,
+    id: RequestId,
+    kind: Kind,
+    frames: FrameShared,
+    /// The response (or the error settling the request) has gone to rmcp.
+    answered: bool,
+    /// An event carried an id, so rmcp can resume the stream after it ends.
+    resumable: bool,
+    ended: bool,
+}
+
+impl EventJudge {
+    fn event_with(&self, message: &ServerJsonRpcMessage) -> Sse {
+        Sse {
+            data: serde_json::to_string(message).ok(),
+            ..Sse::default()
+        }
+    }
+
+    fn judge(&mut self, event: Result<Sse, SseError>) -> Result<Sse, SseError> {
+        let verdict = match &event {
+            Ok(ev) => {
+                self.resumable |= ev.id.is_some();
+                match (ev.event.as_deref(), ev.data.as_deref()) {
+                    (None | Some("" | "message"), Some(data)) => {
+                        judge(data.as_bytes(), &self.id, self.kind, false)
+                    }
+                    _ => Verdict::Pass { answers: false },
+                }
+            }
+            Err(SseError::Body(e))
+                if matches!(
+                    e.downcast_ref::<SseBodyError>(),
+                    Some(SseBodyError::TooLarge(_))
+                ) =>
+            {
+                let limit = match e.downcast_ref::<SseBodyError>() {
+                    Some(SseBodyError::TooLarge(n)) => *n as u64,
+                    _ => 0,
+                };
+                Verdict::Settle(Err(McpError::MessageTooLarge { limit }))
+            }
+            // A broken stream: rmcp resumes it or fails the request.
+            Err(_) => Verdict::Pass { answers: false },
+        };
+        match verdict {
+            Verdict::Pass { answers } => {
+                self.answered |= answers;
+                event
+            }
+            Verdict::Deliver(message) => {
+                self.answered = true;
+                Ok(self.event_with(&message))
+            }
+            Verdict::Settle(outcome) => {
+                self.answered = true;
+                let reply = settle(&self.frames, self.id.clone(), self.kind, outcome);
+                Ok(self.event_with(&reply))
+            }
+        }
+    }
+
+    /// The request's stream, judged; one that ends before the response (with no event id to
+    /// resume from) fails the request as it ends.
+    fn into_stream(self) -> BoxStream<'static, Result<Sse, SseError>> {
+        futures::stream::unfold(self, |mut judge| async move {
+            if judge.ended {
+                return None;
+            }
+            match judge.events.next().await {
+                Some(event) => {
+                    let out = judge.judge(event);
+                    Some((out, judge))
+                }
+                None => {
+                    judge.ended = true;
+                    if judge.answered || judge.resumable {
+                        return None;
+                    }
+                    judge.answered = true;
+                    let reply = settle(
+                        &judge.frames,
+                        judge.id.clone(),
+                        judge.kind,
+                        Err(McpError::server_closed()),
+                    );
+                    Some((Ok(judge.event_with(&reply)), judge))
+                }
+            }
+        })
+        .boxed()
+    }
+}
+
+impl BoundedHttpClient {
+    /// The POST of a judged request, made here so that its reply is judged before anything
+    /// parses it. What rmcp's own client does with the status is kept where rmcp relies on
+    /// it (202 and 204 accept, a 404 on a session expires it); every other failure settles
+    /// the request with our message.
+    #[allow(clippy::too_many_arguments)]
+    async fn post_judged(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        limits: StreamableHttpResponseLimits,
+        id: RequestId,
+        kind: Kind,
+    ) -> Result<StreamableHttpPostResponse, HttpError> {
+        let fail = |error: McpError| {
+            Ok(StreamableHttpPostResponse::Json(
+                settle(&self.frames, id.clone(), kind, Err(error)),
+                None,
+            ))
+        };
+        let mut request = self.inner.post(uri.as_ref()).header(
+            ACCEPT,
+            format!("{EVENT_STREAM_MIME_TYPE}, {JSON_MIME_TYPE}"),
+        );
+        if let Some(token) = auth_header {
+            request = request.bearer_auth(token);
+        }
+        // rmcp's protocol headers (the bridge adds none of its own here).
+        for (name, value) in custom_headers {
+            request = request.header(name, value);
+        }
+        let attached = session_id.is_some();
+        if let Some(sid) = session_id {
+            request = request.header(HEADER_SESSION_ID, sid.as_ref());
+        }
+        let response = match request.json(&message).send().await {
+            Ok(r) => r,
+            Err(e) => {
+                return fail(McpError::Transport {
+                    message: error_chain(&e),
+                })
+            }
+        };
+        let status = response.status();
+        if matches!(status, StatusCode::ACCEPTED | StatusCode::NO_CONTENT) {
+            return Ok(StreamableHttpPostResponse::Accepted);
+        }
+        if status == StatusCode::NOT_FOUND && attached {
+            return Err(StreamableHttpError::SessionExpired);
+        }
+        let headers = response.headers();
+        let content_type = headers
+            .get(CONTENT_TYPE)
+            .map(|ct| String::from_utf8_lossy(ct.as_bytes()).into_owned());
+        let sid = headers
+            .get(HEADER_SESSION_ID)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let is = |expected| {
+            content_type
+                .as_deref()
+                .is_some_and(|ct| media_type_is(ct, expected))
+        };
+        let json = is(JSON_MIME_TYPE);
+        if !status.is_success() {
+            // A JSON-RPC error in a JSON body is the server's answer (as for a parse error with
+            // HTTP 400, or a failure with HTTP 500); anything else fails with the status.
+            let answers = json
+                && !matches!(
+                    status,
+                    StatusCode::TOO_MANY_REQUESTS
+                        | StatusCode::UNAUTHORIZED
+                        | StatusCode::FORBIDDEN
+                );
+            if answers {
+                if let Ok(body) = read_body(response, limits.max_json_response_size).await {
+                    let is_error = parse_bounded_error(&body);
+                    if is_error {
+                        return Ok(self.body_reply(&body, id, kind, sid));
+                    }
+                }
+            }
+            return fail(status_error(status));
+        }
+        if is(EVENT_STREAM_MIME_TYPE) {
+            let judge = EventJudge {
+                events: bounded_events(response, limits.max_sse_event_size),
+                id,
+                kind,
+                frames: self.frames.clone(),
+                answered: false,
+                resumable: false,
+                ended: false,
+            };
+            return Ok(StreamableHttpPostResponse::Sse(judge.into_stream(), sid));
+        }
+        if json {
+            return match read_body(response, limits.max_json_response_size).await {
+                Ok(body) => Ok(self.body_reply(&body, id, kind, sid)),
+                Err(e) => fail(e.into_mcp()),
+            };
+        }
+        fail(match content_type {
+            Some(ct) => invalid(format!(
+                "its content type {} is neither application/json nor text/event-stream",
+                truncate_utf8(&ct, DETAIL_BYTES)
+            )),
+            None => invalid("it has no content type"),
+        })
+    }
+
+    /// What rmcp gets for a JSON body answering request `id`.
+    fn body_reply(
+        &self,
+        body: &[u8],
+        id: RequestId,
+        kind: Kind,
+        sid: Option<String>,
+    ) -> StreamableHttpPostResponse {
+        let message = match judge(body, &id, kind, true) {
+            Verdict::Deliver(message) => message,
+            Verdict::Settle(outcome) => settle(&self.frames, id, kind, outcome),
+            // A body is always delivered or settled.
+            Verdict::Pass { .. } => settle(&self.frames, id, kind, Err(invalid(NOT_JSON_RPC))),
+        };
+        StreamableHttpPostResponse::Json(message, sid)
+    }
+}
+
+/// Whether a failure's JSON body is a JSON-RPC error (within the bounds): the server's answer.
+fn parse_bounded_error(body: &[u8]) -> bool {
+    LineFramer::new(usize::MAX, MCP_MAX_MESSAGE_DEPTH)
+        .check_whole(body)
+        .is_ok_and(|has_method| !has_method)
+        && parse_bounded(body)
+            .is_some_and(|v| v.get("error").is_some() && v.get("result").is_none())
 }
 
 impl StreamableHttpClient for BoundedHttpClient {
@@ -280,6 +708,31 @@ impl StreamableHttpClient for BoundedHttpClient {
         limits: StreamableHttpResponseLimits,
     ) -> Result<StreamableHttpPostResponse, HttpError> {
         let judged = judged_request(&message);
+        if let Some((id, kind @ (Kind::Parsed | Kind::Held))) = judged {
+            if kind == Kind::Held {
+                self.frames.track(id.clone());
+            }
+            let post = self.post_judged(
+                uri,
+                message,
+                session_id,
+                auth_header,
+                custom_headers,
+                limits,
+                id,
+                kind,
+            );
+            let response = tokio::select! {
+                r = post => r,
+                () = self.shutdown.cancelled() => Err(StreamableHttpError::TransportChannelClosed),
+            };
+            return match response {
+                Ok(StreamableHttpPostResponse::Sse(stream, sid)) => Ok(
+                    StreamableHttpPostResponse::Sse(self.until_shutdown(stream), sid),
+                ),
+                other => other,
+            };
+        }
         let post = self.inner.post_message_with_response_limits(
             uri,
             message,
@@ -292,66 +745,18 @@ impl StreamableHttpClient for BoundedHttpClient {
             r = post => r,
             () = self.shutdown.cancelled() => Err(StreamableHttpError::TransportChannelClosed),
         };
-        let response = match response {
-            Ok(StreamableHttpPostResponse::Sse(stream, sid)) => Ok(
+        match (response, judged) {
+            (Ok(StreamableHttpPostResponse::Sse(stream, sid)), _) => Ok(
                 StreamableHttpPostResponse::Sse(self.until_shutdown(stream), sid),
             ),
-            other => other,
-        };
-        let Some((id, discover)) = judged else {
-            return response;
-        };
-        match response {
-            Ok(StreamableHttpPostResponse::Sse(stream, sid)) => {
-                let frames = self.frames.clone();
-                let max = limits.max_sse_event_size;
-                let mapped = stream.map(move |event| {
-                    let verdict = match &event {
-                        Ok(ev) if matches!(ev.event.as_deref(), None | Some("" | "message")) => {
-                            ev.data.as_deref().map_or(Ok(None), |d| judge_event(d, &id))
-                        }
-                        Ok(_) => Ok(None),
-                        // rmcp's event bound (its error type is private; its text says so).
-                        Err(SseError::Body(e)) if e.to_string().contains("maximum size") => {
-                            Err(McpError::MessageTooLarge { limit: max as u64 })
-                        }
-                        // A broken stream: rmcp resumes it or fails the request.
-                        Err(_) => Ok(None),
-                    };
-                    match (verdict, event) {
-                        (Ok(None), event) => event,
-                        (Ok(Some(data)), event) => {
-                            let mut ev = event.unwrap_or_default();
-                            ev.data = Some(data);
-                            Ok(ev)
-                        }
-                        (Err(error), event) => {
-                            let reply = fail(&frames, id.clone(), &error);
-                            let mut ev = event.unwrap_or_default();
-                            ev.event = None;
-                            ev.data = serde_json::to_string(&reply).ok();
-                            Ok(ev)
-                        }
-                    }
-                });
-                Ok(StreamableHttpPostResponse::Sse(mapped.boxed(), sid))
-            }
-            Ok(StreamableHttpPostResponse::Json(message, sid)) => {
-                let message = match judge(&message, &id, true) {
-                    Judged::Deliver => message,
-                    Judged::Readdress(error) => ServerJsonRpcMessage::error(error, Some(id)),
-                    Judged::Fail(error) => fail(&self.frames, id, &error),
-                };
-                Ok(StreamableHttpPostResponse::Json(message, sid))
-            }
-            Ok(other) => Ok(other),
-            Err(e) => match post_error(&e, discover) {
+            (Err(e), Some((id, _))) => match discover_error(&e) {
                 Some(error) => Ok(StreamableHttpPostResponse::Json(
-                    fail(&self.frames, id, &error),
+                    settle(&self.frames, id, Kind::Discover, Err(error)),
                     None,
                 )),
                 None => Err(e),
             },
+            (other, _) => other,
         }
     }
 
@@ -430,140 +835,200 @@ mod tests {
         )
     }
 
-    fn reason(r: Result<Option<String>, McpError>) -> String {
-        r.err().map(|e| e.to_string()).unwrap_or_default()
+    const ID: RequestId = RequestId::Number(7);
+
+    /// The error a reply settles its request with ("" when it does not fail it).
+    fn reason(data: &str, kind: Kind, body: bool) -> String {
+        match judge(data.as_bytes(), &ID, kind, body) {
+            Verdict::Settle(Err(e)) => e.to_string(),
+            _ => String::new(),
+        }
     }
 
     #[test]
-    fn sse_depth_is_judged_at_the_bound_rmcp_can_parse() {
-        let id = RequestId::Number(7);
-        assert_eq!(judge_event(&answer(7, 127), &id), Ok(None));
-        // The bound is serde_json's own: what passes here, rmcp parses.
+    fn depth_is_judged_at_the_stdio_bound_in_bodies_and_events() {
+        for (kind, body) in [
+            (Kind::Held, true),
+            (Kind::Held, false),
+            (Kind::Parsed, true),
+        ] {
+            let at = judge(answer(7, 129).as_bytes(), &ID, kind, body);
+            assert!(
+                matches!(at, Verdict::Settle(Ok(_)) | Verdict::Deliver(_)),
+                "{kind:?} {body}: 129 levels pass"
+            );
+            for levels in [130, 100_000] {
+                assert_eq!(
+                    reason(&answer(7, levels), kind, body),
+                    "MCP message nests deeper than 129 levels",
+                    "{kind:?} {body} {levels}"
+                );
+            }
+        }
+        // An answer rmcp parses itself (on a stream, not held) stays within serde's limit.
+        assert!(matches!(
+            judge(answer(7, 127).as_bytes(), &ID, Kind::Parsed, false),
+            Verdict::Pass { answers: true }
+        ));
         assert!(serde_json::from_str::<ServerJsonRpcMessage>(&answer(7, 127)).is_ok());
-        assert!(serde_json::from_str::<ServerJsonRpcMessage>(&answer(7, 128)).is_err());
         assert_eq!(
-            reason(judge_event(&answer(7, 128), &id)),
-            "MCP message nests deeper than 127 levels"
-        );
-        assert_eq!(
-            reason(judge_event(&answer(7, 100_000), &id)),
+            reason(&answer(7, 128), Kind::Parsed, false),
             "MCP message nests deeper than 127 levels"
         );
     }
 
     #[test]
-    fn sse_replies_must_answer_their_request_in_shape() {
-        let id = RequestId::Number(7);
-        let bad = |data: &str| reason(judge_event(data, &id));
+    fn replies_must_answer_their_request_in_shape() {
+        let invalid = |r: &str| format!("MCP server sent an invalid response: {r}");
+        for body in [true, false] {
+            let bad = |data: &str| reason(data, Kind::Held, body);
+            assert_eq!(
+                bad(r#"{"jsonrpc":"2.0","id":8,"result":{}}"#),
+                invalid("its id does not match the request")
+            );
+            assert_eq!(
+                bad(r#"{"jsonrpc":"2.0","id":"7","result":{}}"#),
+                invalid("its id does not match the request")
+            );
+            assert_eq!(
+                bad(r#"{"jsonrpc":"2.0","result":{}}"#),
+                invalid("it has no id")
+            );
+            assert_eq!(
+                bad(r#"{"jsonrpc":"2.0","id":null,"result":{}}"#),
+                invalid("it has no id")
+            );
+            assert_eq!(
+                bad(r#"{"jsonrpc":"2.0","id":7,"error":{"code":"x","message":"m"}}"#),
+                invalid("its error has no integer code and string message")
+            );
+            assert_eq!(
+                bad(r#"{"jsonrpc":"2.0","id":7,"result":"done"}"#),
+                invalid("its result is not an object")
+            );
+            // An error without an id answers the request it arrived for.
+            assert_eq!(
+                bad(r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#),
+                "MCP error -32700: Parse error"
+            );
+        }
         assert_eq!(
-            bad(r#"{"jsonrpc":"2.0","id":8,"result":{}}"#),
-            "MCP server sent an invalid response: its id does not match the request"
+            reason("not json {", Kind::Held, true),
+            invalid("its body is not a JSON-RPC message")
         );
         assert_eq!(
-            bad(r#"{"jsonrpc":"2.0","result":{}}"#),
-            "MCP server sent an invalid response: it has no id"
-        );
-        assert_eq!(
-            bad(r#"{"jsonrpc":"2.0","id":7,"error":{"code":"x","message":"m"}}"#),
-            "MCP server sent an invalid response: its error has no integer code and string message"
-        );
-        // Not JSON, and the server's own requests and notifications, pass on to rmcp.
-        assert_eq!(judge_event("keepalive", &id), Ok(None));
-        assert_eq!(
-            judge_event(
-                r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#,
-                &id
+            reason(
+                r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#,
+                Kind::Held,
+                true
             ),
-            Ok(None)
+            invalid("its body is not a response")
         );
-        assert_eq!(
-            judge_event(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#, &id),
-            Ok(None)
-        );
-        // An error without an id answers the request it arrived for.
-        let Ok(Some(data)) = judge_event(
-            r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#,
-            &id,
+        // On a stream: data that is not JSON, and the server's own requests and
+        // notifications, pass on to rmcp (and do not answer the request).
+        for data in [
+            "keepalive",
+            "[1]",
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#,
+        ] {
+            assert!(
+                matches!(
+                    judge(data.as_bytes(), &ID, Kind::Held, false),
+                    Verdict::Pass { answers: false }
+                ),
+                "{data}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_held_answer_settles_the_request_and_rmcp_gets_a_stand_in() {
+        let frames = FrameShared::default();
+        frames.track(ID);
+        let Verdict::Settle(outcome) = judge(
+            br#"{"jsonrpc":"2.0","id":7,"result":{"content":[]}}"#,
+            &ID,
+            Kind::Held,
+            false,
+        ) else {
+            panic!("a held answer settles its request");
+        };
+        let stand_in = settle(&frames, ID, Kind::Held, outcome);
+        assert!(matches!(stand_in, ServerJsonRpcMessage::Error(_)));
+        assert!(matches!(frames.take_settled(&ID), Some(Ok(_))));
+        // An answer for a request nobody waits for any more is not kept.
+        let _ = settle(&frames, ID, Kind::Held, Ok(ServerResult::empty(())));
+        assert_eq!(frames.tracked(), 0);
+    }
+
+    #[test]
+    fn an_id_less_error_on_a_parsed_stream_is_readdressed() {
+        let Verdict::Deliver(ServerJsonRpcMessage::Error(e)) = judge(
+            br#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#,
+            &ID,
+            Kind::Parsed,
+            false,
         ) else {
             panic!("an id-less error is readdressed");
         };
-        let v: Value = serde_json::from_str(&data).unwrap_or_default();
-        assert_eq!(v["id"], 7);
-        assert_eq!(v["error"]["message"], "Parse error");
+        assert_eq!(e.id, Some(ID));
+        assert_eq!(e.error.message, "Parse error");
+        // Rewritten for rmcp, it is still parsed by rmcp, so serde's bound holds for it.
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","error":{{"code":-1,"message":"m","data":{}}}}}"#,
+            nested(126)
+        );
+        assert_eq!(
+            reason(&deep, Kind::Parsed, false),
+            "MCP message nests deeper than 127 levels"
+        );
+        assert!(matches!(
+            judge(deep.as_bytes(), &ID, Kind::Parsed, true),
+            Verdict::Deliver(_)
+        ));
     }
 
     #[test]
-    fn json_bodies_must_be_the_response_to_their_request() {
-        let id = RequestId::Number(7);
-        let parse = |s: &str| serde_json::from_str::<ServerJsonRpcMessage>(s).ok();
-        let verdict = |s: &str| parse(s).map(|m| judge(&m, &id, true));
-        assert!(matches!(
-            verdict(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#),
-            Some(Judged::Deliver)
-        ));
-        assert!(matches!(
-            verdict(r#"{"jsonrpc":"2.0","id":"7","result":{}}"#),
-            Some(Judged::Fail(McpError::InvalidResponse { .. }))
-        ));
-        assert!(matches!(
-            verdict(
-                r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#
-            ),
-            Some(Judged::Fail(McpError::InvalidResponse { .. }))
-        ));
-        assert!(matches!(
-            verdict(r#"{"jsonrpc":"2.0","error":{"code":-1,"message":"m"}}"#),
-            Some(Judged::Readdress(_))
-        ));
+    fn sse_events_are_counted_per_event_across_chunks() {
+        let mut c = EventBytes::new(10);
+        assert!(c.observe(b"data: 123\n"));
+        assert!(c.observe(b"\n"));
+        // A blank line ends the event; the next one starts from zero, split anywhere.
+        assert!(c.observe(b"data:"));
+        assert!(c.observe(b" 123\r"));
+        assert!(c.observe(b"\n\r\n"));
+        // Comment lines do not count towards the event (each is still bounded while read).
+        assert!(c.observe(b": note\ndata: 123\n"));
+        assert!(!c.observe(b"x"));
+        let mut c = EventBytes::new(10);
+        assert!(!c.observe(b": a comment longer than ten"));
     }
 
     #[test]
     fn failed_posts_get_short_messages_of_our_own() {
-        let msg = |e: HttpError| {
-            post_error(&e, false)
-                .map(|e| e.to_string())
-                .unwrap_or_default()
-        };
         assert_eq!(
-            msg(StreamableHttpError::ResponseBodyTooLarge { max_size: 10 }),
-            "MCP message exceeds 10 bytes"
-        );
-        assert_eq!(
-            msg(StreamableHttpError::UnexpectedServerResponse(
-                "HTTP 307 Temporary Redirect: a body that stays out".into()
-            )),
+            status_error(StatusCode::TEMPORARY_REDIRECT).to_string(),
             "MCP transport error: the server answered HTTP 307 Temporary Redirect (redirects are not followed)"
         );
         assert_eq!(
-            msg(StreamableHttpError::UnexpectedServerResponse(
-                "could not parse JSON response as ServerJsonRpcMessage: recursion limit exceeded at line 1 column 130: [[[".into()
-            )),
-            "MCP message nests deeper than 127 levels"
-        );
-        assert_eq!(
-            msg(StreamableHttpError::UnexpectedContentType(Some("text/html".into()))),
-            "MCP server sent an invalid response: its content type text/html is neither application/json nor text/event-stream"
-        );
-        assert_eq!(
-            msg(StreamableHttpError::HttpStatus(
-                rmcp::transport::streamable_http_client::HttpStatusError::new(502, None)
-            )),
+            status_error(StatusCode::BAD_GATEWAY).to_string(),
             "MCP transport error: the server answered HTTP 502"
         );
-        // rmcp's session recovery needs its own error; its fallback from `server/discover`
-        // to `initialize` sees every failure but a bound.
-        assert!(post_error(&StreamableHttpError::SessionExpired, false).is_none());
-        let http_500 = || {
-            StreamableHttpError::HttpStatus(
-                rmcp::transport::streamable_http_client::HttpStatusError::new(500, None),
-            )
-        };
-        assert!(post_error(&http_500(), true).is_none());
-        assert!(post_error(&http_500(), false).is_some());
-        assert!(post_error(
-            &StreamableHttpError::ResponseBodyTooLarge { max_size: 1 },
-            true
-        )
-        .is_some());
+        assert_eq!(
+            status_error(StatusCode::UNAUTHORIZED).to_string(),
+            "MCP transport error: the server answered HTTP 401 Unauthorized"
+        );
+        assert_eq!(
+            discover_error(&StreamableHttpError::ResponseBodyTooLarge { max_size: 10 })
+                .map(|e| e.to_string()),
+            Some("MCP message exceeds 10 bytes".into())
+        );
+        // rmcp's fallback from `server/discover` to `initialize` sees every other failure.
+        assert!(discover_error(&StreamableHttpError::SessionExpired).is_none());
+        assert!(media_type_is(
+            "Application/JSON; charset=utf-8",
+            JSON_MIME_TYPE
+        ));
+        assert!(!media_type_is("application/jsonx", JSON_MIME_TYPE));
     }
 }

@@ -12,7 +12,7 @@ use std::time::Duration;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
     ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, Implementation,
-    ListToolsRequest, PaginatedRequestParams, ProtocolVersion, RequestId,
+    ListToolsRequest, PaginatedRequestParams, ProtocolVersion, RequestId, ServerResult,
 };
 use rmcp::service::{
     serve_client_with_lifecycle_and_ct, ClientLifecycleMode, NotificationContext, Peer,
@@ -95,10 +95,7 @@ impl std::fmt::Debug for McpSession {
 
 fn service_error(e: ServiceError) -> McpError {
     match e {
-        ServiceError::McpError(data) => McpError::Remote {
-            code: data.code.0,
-            message: data.message.into_owned(),
-        },
+        ServiceError::McpError(data) => McpError::remote(data),
         // The transport's own error, without rmcp's wrapping (which names Rust types).
         ServiceError::TransportSend(e) => McpError::Transport {
             message: super::http_client::error_chain(&*e.error),
@@ -106,6 +103,20 @@ fn service_error(e: ServiceError) -> McpError {
         other => McpError::Transport {
             message: other.to_string(),
         },
+    }
+}
+
+/// A result as the JSON object hosts see (every MCP result is an object: checked here for
+/// every transport).
+fn result_object(result: ServerResult) -> Result<Value, McpError> {
+    match serde_json::to_value(result) {
+        Ok(v) if v.is_object() => Ok(v),
+        Ok(_) => Err(McpError::InvalidResponse {
+            reason: "its result is not an object".into(),
+        }),
+        Err(e) => Err(McpError::Transport {
+            message: e.to_string(),
+        }),
     }
 }
 
@@ -273,14 +284,15 @@ impl McpSession {
         let sleep = tokio::time::sleep(Duration::from_millis(timeout_ms));
         let outcome = tokio::select! {
             r = &mut handle.rx => match r {
-                Ok(Ok(result)) => match serde_json::to_value(result) {
-                    // Every MCP result is an object (checked here for every transport).
-                    Ok(v) if v.is_object() => Ok(v),
-                    Ok(_) => Err(McpError::InvalidResponse { reason: "its result is not an object".into() }),
-                    Err(e) => Err(McpError::Transport { message: e.to_string() }),
+                Ok(Ok(result)) => result_object(result),
+                // The transport settled the request itself (a bound or shape error, or an HTTP
+                // reply it parsed and held): rmcp got a stand-in error.
+                Ok(Err(e)) => match self.frames.take_settled(&handle.id) {
+                    Some(Ok(result)) => result_object(result),
+                    Some(Err(error)) => Err(error),
+                    None => Err(service_error(e)),
                 },
-                Ok(Err(e)) => Err(self.frames.take_error(&handle.id).unwrap_or_else(|| service_error(e))),
-                Err(_) => Err(McpError::Transport { message: "the server closed the connection".into() }),
+                Err(_) => Err(McpError::server_closed()),
             },
             () = sleep => {
                 self.send_cancelled(handle.id.clone(), "request timeout");
