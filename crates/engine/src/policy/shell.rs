@@ -1622,6 +1622,11 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             if opens && self.visited.binary_search(&i).is_err() {
                 let end = balanced_end(bytes, i + 2);
                 unmodelled.push(i + 2..end);
+                // The body is analysed whole, the substitutions inside it with it: scanning
+                // them again here would analyse every nested body once per enclosing one
+                // (exponential in the nesting, within the nesting cap).
+                i = end.max(i + 1);
+                continue;
             }
             i += 1;
         }
@@ -2377,6 +2382,23 @@ mod tests {
         assert!(Cap::TestNodes
             .reason()
             .ends_with("nodes (the analysis's test-expression cap)"));
+    }
+
+    #[test]
+    fn substitutions_the_grammar_missed_are_reanalysed_once_each() {
+        // A parse error hides every `$(` below it from the walk; each body is analysed again,
+        // the ones nested in it with it (not once more per enclosing body: that was exponential
+        // in the nesting). The work stays a small multiple of the command's length.
+        for open in ["$({a,b} ", "$(fi ( ", "$(x ; "] {
+            let cmd = format!("{}{}", open.repeat(20), ")".repeat(20));
+            let a = analyze(&cmd);
+            assert!(a.unsupported.is_some(), "{cmd}");
+            assert!(
+                a.parsed <= 4 * (POLICY_ANALYSIS_MAX_NESTING + 2) * cmd.len(),
+                "{cmd}: {} bytes parsed",
+                a.parsed
+            );
+        }
     }
 
     fn shell_quote(s: &str) -> String {
