@@ -149,12 +149,19 @@ test('a long hostile command is analysed off the JS thread and never crashes', a
 })
 
 test('a command past any cap of the analysis is denied, so a denied command cannot hide past it', async () => {
-  // Over the length cap, and over the command-count cap with `sudo` as the last command.
+  // Over the length cap, over the command-count cap with `sudo` as the last command, over the
+  // brace caps with `sudo` among the words, and over the test-expression cap.
   const long = `echo ${'a'.repeat(256 * 1024)}`
   const many = `${'true;'.repeat(4096)}sudo id`
+  const words = Array.from({ length: 64 }, (_, i) => `x${i}`).join(',')
+  const test = `[[ ${Array(8).fill(`( ${Array(31).fill('-n a').join(' && ')} )`).join(' && ')} && -n b && -n b && -n b && ( -n c ) ]]`
   for (const [command, reason] of [
     [long, /^command refused: command longer than 262144 bytes \(the analysis's length cap\)$/],
     [many, /^command refused: more than 4096 simple commands \(the analysis's command cap\)$/],
+    [`{sudo,${words}} id`, /^command refused: a brace expansion into more than 64 words in one command \(the analysis's brace-expansion cap\)$/],
+    [`timeout 5 s{u,${words}}do id`, /\(the analysis's brace-expansion cap\)$/],
+    [`{sudo,${'x'.repeat(1024)}} id`, /^command refused: a brace expansion in a word longer than 1024 bytes \(the analysis's word-length cap\)$/],
+    [test, /^command refused: a test expression of more than 512 nodes \(the analysis's test-expression cap\)$/],
   ]) {
     const e = explainCommand(command, { rules: RULES })
     assert.equal(e.action, 'deny')

@@ -223,9 +223,21 @@ test('brace expansion: rules see the words bash runs', async () => {
   // A string rule matches the expanded words, for deny and allow alike.
   assert.equal(evaluateCommandRules('t{o,x}uch notes', [{ pattern: 'touch', action: 'deny', reason: 'no' }]).reason, 'no')
   assert.deepEqual(evaluateCommandRules('mkdir -p src/{a,b}', [{ pattern: 'mkdir -p', action: 'allow', reason: 'ok' }]), { action: 'allow', reason: 'ok' })
-  // Quoted braces and ${...} do not expand; past 64 words the command needs approval.
+  // Quoted braces and ${...} do not expand; past 64 words the command is refused (a denied name
+  // could be among the words not expanded).
   assert.deepEqual(explainCommand("echo '{a,b}' ${x:-{c,d}}").parts[0].argv, ['echo', '{a,b}', '${x:-{c,d}}'])
-  assert.match(explainCommand('echo {1..65}').unsupported, /more than 64 words/)
+  assert.deepEqual(evaluateCommandRules('echo {1..65}', [{ pattern: /.*/, action: 'allow' }]), {
+    action: 'deny',
+    reason: "command refused: a brace expansion into more than 64 words in one command (the analysis's brace-expansion cap)",
+  })
+  // A word that begins with `{` where a command starts: the expanded words meet the rules.
+  assert.deepEqual(explainCommand('ls; {s,}udo id').parts.map((p) => [p.argv, p.defaultDeny]), [
+    [['ls'], undefined],
+    [['sudo', 'udo', 'id'], 'sudo'],
+    [['udo', 'id'], undefined],
+  ])
+  assert.equal(evaluateCommandRules('{t,}ouch notes', [{ pattern: 'touch', action: 'deny', reason: 'no' }]).reason, 'no')
+  assert.equal(evaluateCommandRules('{ls,x} y', [{ pattern: /.*/, action: 'allow' }]).action, 'requireApproval')
   assert.equal(explainCommand('echo {1..64}').unsupported, undefined)
   // A redirection target expands too: `> {f,}` writes to f.
   const p = createCodingApprovalPolicy({ roots: [root], approve: yes, denyMetacharacters: false })

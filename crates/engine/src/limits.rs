@@ -422,7 +422,7 @@ pub const POLICY_APPROVAL_TIMEOUT_MS_DEFAULT: u64 = 30_000;
 pub const POLICY_APPROVAL_CACHE_ENTRIES: usize = 1_000;
 
 /// The longest command (UTF-8 bytes) the shell analysis parses. A longer command is not
-/// analysed and needs approval. Fixed at 256 KiB.
+/// analysed and is refused (a deny: a denied command could hide in it). Fixed at 256 KiB.
 pub const POLICY_ANALYSIS_MAX_COMMAND_BYTES: usize = 256 * 1024;
 
 /// How deeply `bash -c` strings, `eval` arguments and wrappers may nest inside one another.
@@ -430,8 +430,8 @@ pub const POLICY_ANALYSIS_MAX_COMMAND_BYTES: usize = 256 * 1024;
 /// at 8.
 pub const POLICY_ANALYSIS_MAX_NESTING: usize = 8;
 
-/// The most simple commands one analysis reports before it gives up (and the command needs
-/// approval). Fixed at 4,096.
+/// The most simple commands one analysis reports; past it the command is refused. Fixed at
+/// 4,096.
 pub const POLICY_ANALYSIS_MAX_PARTS: usize = 4_096;
 
 /// How deep the shell analysis walks the syntax tree (every `$(`, `"`, `${`, `(`, `{`, `if`,
@@ -443,12 +443,12 @@ pub const POLICY_ANALYSIS_MAX_DEPTH: usize = 128;
 
 /// The most bytes one analysis parses: the command line plus every `sh -c` string, `eval`
 /// argument and unmodelled substitution inside it that is parsed again. Past it the command
-/// needs approval. Fixed at 1 MiB (four times [`POLICY_ANALYSIS_MAX_COMMAND_BYTES`]).
+/// is refused. Fixed at 1 MiB (four times [`POLICY_ANALYSIS_MAX_COMMAND_BYTES`]).
 pub const POLICY_ANALYSIS_MAX_PARSED_BYTES: usize = 4 * POLICY_ANALYSIS_MAX_COMMAND_BYTES;
 
 /// The most bytes of command text and argv one analysis reports (nested substitutions repeat
 /// their text in every enclosing command). Past it, further commands are still checked against
-/// the default deny rules but reported without their text, and the command needs approval.
+/// the default deny rules but reported without their text, and the command is refused.
 /// Fixed at 1 MiB.
 pub const POLICY_ANALYSIS_MAX_OUTPUT_BYTES: usize = 1024 * 1024;
 
@@ -461,13 +461,18 @@ pub const POLICY_PLAIN_MAX_BYTES: usize = 4 * 1024;
 /// outside every root. Linux's own limit for one lookup.
 pub const POLICY_MAX_SYMLINKS: usize = 40;
 
-/// The most words bash brace expansion may turn one simple command's words into
-/// (`rm -{r,f} /` is two). Past it the command needs approval. Fixed at 64.
+/// The most words bash brace expansion may turn one simple command's words (or one
+/// redirection target) into (`rm -{r,f} /` is two). Past it the command is refused: a denied
+/// name could be among the words not expanded. Fixed at 64.
 pub const POLICY_ANALYSIS_MAX_BRACE_WORDS: usize = 64;
 
-/// The longest word (UTF-8 bytes of source text) the analysis brace-expands; a longer word
-/// with a brace to expand needs approval. Fixed at 1 KiB.
+/// The longest word (UTF-8 bytes of source text) the analysis brace-expands; a command with a
+/// longer word that has a brace to expand is refused. Fixed at 1 KiB.
 pub const POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES: usize = 1024;
+
+/// The most syntax nodes of one test expression (`[[ ... ]]`) the analysis inspects for
+/// arithmetic operands that could run code; past it the command is refused. Fixed at 512.
+pub const POLICY_ANALYSIS_MAX_TEST_NODES: usize = 512;
 
 /// Commands longer than this (UTF-8 bytes) are analysed off the JavaScript thread by
 /// `policy.check` (the synchronous `evaluateCommandRules` and `explainCommand` analyse on the

@@ -12,9 +12,10 @@
 //!
 //! What is not modelled fails closed ([`Braces::Unmodelled`]): a command or process
 //! substitution, backticks, `$'...'`/`$"..."` or whitespace in a word with a brace to expand,
-//! a sequence of characters other than letters and digits, a word longer than
-//! [`POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES`]; and the expansion stops at
-//! [`POLICY_ANALYSIS_MAX_BRACE_WORDS`] words ([`Braces::TooMany`]).
+//! a sequence of characters other than letters and digits. Past the caps the expansion stops:
+//! a word longer than [`POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES`] ([`Braces::TooLong`]), more
+//! than [`POLICY_ANALYSIS_MAX_BRACE_WORDS`] words ([`Braces::TooMany`]); the shell analysis
+//! refuses such a command.
 
 use crate::limits::{POLICY_ANALYSIS_MAX_BRACE_WORDS, POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES};
 
@@ -32,6 +33,8 @@ pub enum Braces {
     Unmodelled(&'static str),
     /// It expands to more than the cap allows.
     TooMany,
+    /// It has a brace to expand and is longer than [`POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES`].
+    TooLong,
 }
 
 /// The brace expansion of the word whose source text is `raw`, yielding at most `room` words.
@@ -53,7 +56,7 @@ pub fn expand(raw: &str, room: usize) -> Braces {
         return Braces::Unmodelled("a brace expansion the analysis does not model");
     }
     if raw.len() > POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES {
-        return Braces::Unmodelled("a brace expansion in a word too long to expand");
+        return Braces::TooLong;
     }
     if let Some(why) = unmodelled(b) {
         return Braces::Unmodelled(why);
@@ -366,6 +369,134 @@ fn sequence(amble: &str, room: usize) -> Result<Option<Vec<String>>, Braces> {
     Ok(None)
 }
 
+/// Where [`leading_words`] stands: in code (the line, `$(...)` or backticks) or in double
+/// quotes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    /// Code, with its unclosed `(` and what ends it.
+    Code { parens: usize, end: End },
+    /// Double quotes.
+    Quoted,
+}
+
+/// What ends a frame of code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    /// The end of the line.
+    Line,
+    /// The `)` of `$(`.
+    Paren,
+    /// A backtick.
+    Backtick,
+}
+
+/// Whether bash ends an unquoted word at `c`.
+fn ends_word(c: u8) -> bool {
+    c.is_ascii_whitespace() || b";&|()<>`".contains(&c)
+}
+
+/// The unquoted words of the command line `src` that begin with `{`, as byte ranges: at the
+/// start of the line, after a blank, an operator, `(` or a backtick, in code and in the
+/// `$(...)` and backticks of double quotes; not in single quotes or comments. Bash
+/// brace-expands such a word wherever it stands, also where it names the program
+/// (`{s,}udo id` runs `sudo udo id`), but the grammar reads the `{` there as the start of a
+/// group. A superset is harmless: the caller only expands what [`expand`] expands. One pass,
+/// linear in the length of `src`.
+#[must_use]
+pub fn leading_words(src: &str) -> Vec<std::ops::Range<usize>> {
+    let b = src.as_bytes();
+    let mut stack = vec![Frame::Code {
+        parens: 0,
+        end: End::Line,
+    }];
+    let mut words = Vec::new();
+    // The word being read: where it starts and the frame depth it started in.
+    let mut open: Option<(usize, usize)> = None;
+    let starts_word = |i: usize| i == 0 || b.get(i - 1).is_some_and(|&p| ends_word(p));
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        let next = b.get(i + 1).copied();
+        let depth = stack.len();
+        match stack.last_mut() {
+            None => break,
+            Some(Frame::Quoted) => match c {
+                b'\\' => i += 1,
+                b'"' => {
+                    stack.pop();
+                }
+                b'$' if next == Some(b'(') => {
+                    stack.push(Frame::Code {
+                        parens: 0,
+                        end: End::Paren,
+                    });
+                    i += 1;
+                }
+                b'`' => stack.push(Frame::Code {
+                    parens: 0,
+                    end: End::Backtick,
+                }),
+                _ => {}
+            },
+            Some(Frame::Code { parens, end }) => {
+                if ends_word(c) && open.is_some_and(|(_, d)| d == depth) {
+                    if let Some((start, _)) = open.take() {
+                        words.push(start..i);
+                    }
+                }
+                match c {
+                    b'\\' => i += 1,
+                    b'\'' => {
+                        // `$'...'` honours backslash escapes; `'...'` nothing.
+                        let ansi = i > 0 && b.get(i - 1) == Some(&b'$');
+                        i += 1;
+                        while let Some(&q) = b.get(i) {
+                            if q == b'\'' {
+                                break;
+                            }
+                            if ansi && q == b'\\' {
+                                i += 1;
+                            }
+                            i += 1;
+                        }
+                    }
+                    b'"' => stack.push(Frame::Quoted),
+                    b'$' if next == Some(b'(') => {
+                        stack.push(Frame::Code {
+                            parens: 0,
+                            end: End::Paren,
+                        });
+                        i += 1;
+                    }
+                    b'`' if *end == End::Backtick => {
+                        stack.pop();
+                    }
+                    b'`' => stack.push(Frame::Code {
+                        parens: 0,
+                        end: End::Backtick,
+                    }),
+                    b'(' => *parens += 1,
+                    b')' if *parens > 0 => *parens -= 1,
+                    b')' if *end == End::Paren => {
+                        stack.pop();
+                    }
+                    b'#' if open.is_none() && starts_word(i) => {
+                        while b.get(i + 1).is_some_and(|&n| n != b'\n') {
+                            i += 1;
+                        }
+                    }
+                    b'{' if open.is_none() && starts_word(i) => open = Some((i, depth)),
+                    _ => {}
+                }
+            }
+        }
+        i += 1;
+    }
+    if let Some((start, _)) = open {
+        words.push(start..b.len());
+    }
+    words
+}
+
 /// The value of an expanded word's source text after quote removal, or `None` when it has an
 /// expansion (`$x`, `${x}`); and whether it holds an unquoted glob character.
 #[must_use]
@@ -515,7 +646,7 @@ mod tests {
             "{{a,b}}{}",
             "x".repeat(POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES)
         );
-        assert!(matches!(expand(&long, 64), Braces::Unmodelled(_)));
+        assert_eq!(expand(&long, 64), Braces::TooLong);
         let edge = format!(
             "{{a,b}}{}",
             "x".repeat(POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES - 5)
@@ -534,6 +665,29 @@ mod tests {
         ] {
             let _ = expand(&raw, 64);
         }
+    }
+
+    #[test]
+    fn finds_the_words_that_begin_with_a_brace() {
+        fn found(src: &str) -> Vec<&str> {
+            leading_words(src)
+                .into_iter()
+                .filter_map(|r| src.get(r))
+                .collect()
+        }
+        assert_eq!(found("{s,}udo id"), ["{s,}udo"]);
+        assert_eq!(found("ls;{s,}udo id|{a,b}"), ["{s,}udo", "{a,b}"]);
+        assert_eq!(
+            found("echo \"$({s,}udo id)\" `{a,b}`"),
+            ["{s,}udo", "{a,b}"]
+        );
+        assert_eq!(found("{ {a,'b c'} x; }"), ["{", "{a,'b c'}"]);
+        assert_eq!(
+            found("echo x{a,b} '{a,b}' \"{a,b}\" \\{a,b} $'\\' {a,b}'"),
+            Vec::<&str>::new()
+        );
+        assert_eq!(found("ls # {a,b}\n{c,d}"), ["{c,d}"]);
+        assert_eq!(found("(x) {a,b}"), ["{a,b}"]);
     }
 
     impl Braces {

@@ -20,7 +20,9 @@
 //! (`$(`, backticks, `<(`, `>(`) outside single quotes, comments and quoted heredocs: each
 //! must be a substitution the walk visited. One the grammar did not model (an indented
 //! heredoc line, a backtick inside `${...}`) makes the command unsupported, and its text is
-//! still analysed, so a default deny rule inside it applies.
+//! still analysed, so a default deny rule inside it applies. Likewise a word that begins with
+//! `{` where a command starts (`{s,}udo id`), which the grammar reads as the start of a group:
+//! the line is analysed again with such words brace-expanded as bash expands them.
 
 use std::cell::RefCell;
 use std::ops::Range;
@@ -32,9 +34,10 @@ use super::brace::{self, Braces};
 use super::deny_rules::{self, is_block_device, is_download, is_shell, Matcher};
 use super::wrappers::{self, is_dangerous_env, Inner, Shell};
 use crate::limits::{
-    POLICY_ANALYSIS_MAX_BRACE_WORDS, POLICY_ANALYSIS_MAX_COMMAND_BYTES, POLICY_ANALYSIS_MAX_DEPTH,
-    POLICY_ANALYSIS_MAX_NESTING, POLICY_ANALYSIS_MAX_OUTPUT_BYTES,
-    POLICY_ANALYSIS_MAX_PARSED_BYTES, POLICY_ANALYSIS_MAX_PARTS,
+    POLICY_ANALYSIS_MAX_BRACE_WORDS, POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES,
+    POLICY_ANALYSIS_MAX_COMMAND_BYTES, POLICY_ANALYSIS_MAX_DEPTH, POLICY_ANALYSIS_MAX_NESTING,
+    POLICY_ANALYSIS_MAX_OUTPUT_BYTES, POLICY_ANALYSIS_MAX_PARSED_BYTES, POLICY_ANALYSIS_MAX_PARTS,
+    POLICY_ANALYSIS_MAX_TEST_NODES,
 };
 
 /// One simple command the command line runs.
@@ -131,8 +134,9 @@ impl Analysis {
         }
     }
 
-    /// Refuses the command (see [`Analysis::refused`]); it is unsupported too.
-    fn refuse(&mut self, why: String) {
+    /// Refuses the command past `cap` (see [`Analysis::refused`]); it is unsupported too.
+    fn refuse(&mut self, cap: Cap) {
+        let why = cap.reason();
         if self.refused.is_none() {
             self.refused = Some(format!("command refused: {why}"));
         }
@@ -182,38 +186,100 @@ pub fn analyze(command: &str) -> Analysis {
         return out;
     }
     if command.len() > POLICY_ANALYSIS_MAX_COMMAND_BYTES {
-        out.refuse(format!(
-            "command longer than {POLICY_ANALYSIS_MAX_COMMAND_BYTES} bytes (the analysis's length cap)"
-        ));
+        out.refuse(Cap::Length);
         return out;
     }
     if bracket_depth(command) > POLICY_ANALYSIS_MAX_DEPTH {
         // Refused before parsing: the grammar's own work on thousands of nested brackets
         // is not worth spending on a command that is denied anyway.
-        out.refuse(depth_cap_reason());
+        out.refuse(Cap::Depth);
         return out;
     }
     run(command, Ctx::default(), &mut out);
     out
 }
 
-/// Why syntax past [`POLICY_ANALYSIS_MAX_DEPTH`] is refused.
-fn depth_cap_reason() -> String {
-    format!(
-        "shell syntax nested more than {POLICY_ANALYSIS_MAX_DEPTH} levels deep (the analysis's nesting cap)"
-    )
+/// The caps of the analysis. A command past one is refused (a deny: what lies past the cap was
+/// never looked at and could be a denied command), with the reason [`Cap::reason`] words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cap {
+    /// [`POLICY_ANALYSIS_MAX_COMMAND_BYTES`].
+    Length,
+    /// [`POLICY_ANALYSIS_MAX_DEPTH`].
+    Depth,
+    /// [`POLICY_ANALYSIS_MAX_PARTS`].
+    Parts,
+    /// [`POLICY_ANALYSIS_MAX_NESTING`].
+    Nesting,
+    /// [`POLICY_ANALYSIS_MAX_PARSED_BYTES`].
+    Parsed,
+    /// [`POLICY_ANALYSIS_MAX_OUTPUT_BYTES`].
+    Output,
+    /// [`POLICY_ANALYSIS_MAX_BRACE_WORDS`].
+    BraceWords,
+    /// [`POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES`].
+    BraceWordBytes,
+    /// [`POLICY_ANALYSIS_MAX_TEST_NODES`].
+    TestNodes,
 }
 
-/// Why a command with more than [`POLICY_ANALYSIS_MAX_PARTS`] simple commands is refused.
-fn parts_cap_reason() -> String {
-    format!("more than {POLICY_ANALYSIS_MAX_PARTS} simple commands (the analysis's command cap)")
-}
-
-/// Why commands past [`POLICY_ANALYSIS_MAX_NESTING`] are refused.
-fn nesting_cap_reason() -> String {
-    format!(
-        "commands nested more than {POLICY_ANALYSIS_MAX_NESTING} levels deep in command strings or wrappers (the analysis's nesting cap)"
-    )
+impl Cap {
+    /// Why a command past this cap is refused: what it exceeds, then the cap's name.
+    fn reason(self) -> String {
+        let (what, cap) = match self {
+            Cap::Length => (
+                format!("command longer than {POLICY_ANALYSIS_MAX_COMMAND_BYTES} bytes"),
+                "length",
+            ),
+            Cap::Depth => (
+                format!(
+                    "shell syntax nested more than {POLICY_ANALYSIS_MAX_DEPTH} levels deep"
+                ),
+                "nesting",
+            ),
+            Cap::Parts => (
+                format!("more than {POLICY_ANALYSIS_MAX_PARTS} simple commands"),
+                "command",
+            ),
+            Cap::Nesting => (
+                format!(
+                    "commands nested more than {POLICY_ANALYSIS_MAX_NESTING} levels deep in command strings or wrappers"
+                ),
+                "nesting",
+            ),
+            Cap::Parsed => (
+                format!(
+                    "the command and the strings inside it exceed {POLICY_ANALYSIS_MAX_PARSED_BYTES} bytes"
+                ),
+                "parse",
+            ),
+            Cap::Output => (
+                format!(
+                    "the commands found exceed {POLICY_ANALYSIS_MAX_OUTPUT_BYTES} bytes of text"
+                ),
+                "output",
+            ),
+            Cap::BraceWords => (
+                format!(
+                    "a brace expansion into more than {POLICY_ANALYSIS_MAX_BRACE_WORDS} words in one command"
+                ),
+                "brace-expansion",
+            ),
+            Cap::BraceWordBytes => (
+                format!(
+                    "a brace expansion in a word longer than {POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES} bytes"
+                ),
+                "word-length",
+            ),
+            Cap::TestNodes => (
+                format!(
+                    "a test expression of more than {POLICY_ANALYSIS_MAX_TEST_NODES} nodes"
+                ),
+                "test-expression",
+            ),
+        };
+        format!("{what} (the analysis's {cap} cap)")
+    }
 }
 
 /// The deepest nesting of `(`, `{` and `[` in `s`, counted without regard to quotes (each
@@ -262,14 +328,12 @@ struct Ctx {
 /// Analyses `src` (the whole line, or a nested `sh -c` string) into `out`.
 fn run(src: &str, ctx: Ctx, out: &mut Analysis) {
     if ctx.nest > POLICY_ANALYSIS_MAX_NESTING {
-        out.refuse(nesting_cap_reason());
+        out.refuse(Cap::Nesting);
         return;
     }
     out.parsed += src.len();
     if out.parsed > POLICY_ANALYSIS_MAX_PARSED_BYTES {
-        out.refuse(format!(
-            "the command and the strings inside it exceed {POLICY_ANALYSIS_MAX_PARSED_BYTES} bytes (the analysis's parse cap)"
-        ));
+        out.refuse(Cap::Parsed);
         return;
     }
     if FAST_PATH.with(std::cell::Cell::get) {
@@ -308,6 +372,42 @@ fn run(src: &str, ctx: Ctx, out: &mut Analysis) {
     w.visit(root);
     w.account();
     w.continuations();
+    if root.has_error() || w.misread_group {
+        w.leading_braces();
+    }
+}
+
+/// `src` with each word that begins with `{` and brace-expands replaced by the words bash
+/// expands it into (`{s,}udo id` is `sudo udo id`), or `None` when there is no such word; at
+/// most `room` bytes (past them, the parse cap). An expansion past a brace cap is `Err` too.
+fn expand_leading_braces(src: &str, room: usize) -> Result<Option<String>, Cap> {
+    let mut out = String::new();
+    let mut last = 0;
+    for r in brace::leading_words(src) {
+        let (Some(before), Some(raw)) = (src.get(last..r.start), src.get(r.clone())) else {
+            continue;
+        };
+        let words = match brace::expand(raw, POLICY_ANALYSIS_MAX_BRACE_WORDS) {
+            Braces::Words(w) => w,
+            Braces::Plain | Braces::Unmodelled(_) => continue,
+            Braces::TooMany => return Err(Cap::BraceWords),
+            Braces::TooLong => return Err(Cap::BraceWordBytes),
+        };
+        out.push_str(before);
+        out.push_str(&words.join(" "));
+        last = r.end;
+        if out.len() > room {
+            return Err(Cap::Parsed);
+        }
+    }
+    if last == 0 {
+        return Ok(None);
+    }
+    out.push_str(src.get(last..).unwrap_or_default());
+    if out.len() > room {
+        return Err(Cap::Parsed);
+    }
+    Ok(Some(out))
 }
 
 /// One word of a simple command.
@@ -341,6 +441,8 @@ struct Walker<'s, 'o, 't> {
     kids: Vec<Node<'t>>,
     /// A cursor reused for listing children (each new one allocates).
     cursor: Option<TreeCursor<'t>>,
+    /// The grammar read a word that begins with `{` as the start of a group (`{s,}udo id⏎}`).
+    misread_group: bool,
 }
 
 fn text<'a>(node: Node, src: &'a str) -> &'a str {
@@ -551,6 +653,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             capped: false,
             kids: Vec::new(),
             cursor: None,
+            misread_group: false,
         }
     }
 
@@ -558,7 +661,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
     fn enter(&mut self) -> bool {
         if self.ctx.level >= POLICY_ANALYSIS_MAX_DEPTH {
             self.capped = true;
-            self.out.refuse(depth_cap_reason());
+            self.out.refuse(Cap::Depth);
             return false;
         }
         self.ctx.level += 1;
@@ -574,7 +677,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
 
     fn visit_node(&mut self, node: Node<'t>) {
         if self.out.total_parts() >= POLICY_ANALYSIS_MAX_PARTS {
-            self.out.refuse(parts_cap_reason());
+            self.out.refuse(Cap::Parts);
             return;
         }
         if node.is_error() || node.is_missing() {
@@ -624,6 +727,19 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                 self.heredoc -= 1;
             }
             "compound_statement" => {
+                // Bash opens a group only at a `{` that is a word of its own; `{s,}udo` is a
+                // word that bash brace-expands (see `leading_braces`).
+                let src = self.src.as_bytes();
+                if src.get(node.start_byte()) == Some(&b'{')
+                    && src
+                        .get(node.start_byte() + 1)
+                        .is_some_and(|&c| !c.is_ascii_whitespace() && !b";&|()<>".contains(&c))
+                {
+                    self.misread_group = true;
+                    self.out.unsupported(
+                        "a word that begins with { read as a group (bash expands it as a word)",
+                    );
+                }
                 // `((...))` is a compound statement of this grammar: arithmetic.
                 self.test_command(node);
                 self.out.metacharacters = true;
@@ -752,9 +868,8 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
         let mut seen = 0usize;
         while let Some(n) = stack.pop() {
             seen += 1;
-            if seen > 4 * POLICY_ANALYSIS_MAX_DEPTH {
-                self.out
-                    .unsupported("a test expression too large to analyse");
+            if seen > POLICY_ANALYSIS_MAX_TEST_NODES {
+                self.out.refuse(Cap::TestNodes);
                 return;
             }
             if n.kind() == "binary_expression" {
@@ -820,15 +935,13 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
     /// rules but without its text, and the command needs approval).
     fn push(&mut self, mut part: SimpleCommand) {
         if self.out.total_parts() >= POLICY_ANALYSIS_MAX_PARTS {
-            self.out.refuse(parts_cap_reason());
+            self.out.refuse(Cap::Parts);
             return;
         }
         let size = part.text.len() + part.argv.iter().map(String::len).sum::<usize>();
         self.out.output += size;
         if self.out.output > POLICY_ANALYSIS_MAX_OUTPUT_BYTES {
-            self.out.refuse(format!(
-                "the commands found exceed {POLICY_ANALYSIS_MAX_OUTPUT_BYTES} bytes of text (the analysis's output cap)"
-            ));
+            self.out.refuse(Cap::Output);
             part.text.clear();
             part.argv.clear();
         }
@@ -992,19 +1105,22 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
         });
     }
 
-    /// A redirection target's value (after brace expansion: bash writes to `{f,}` as `f`) and
-    /// whether it is a pattern.
+    /// A redirection target's value (after brace expansion: bash writes to `{f,}` and to
+    /// `{f,,,}` as `f`) and whether it is a pattern.
     fn redirect_target(&mut self, dest: Node<'t>) -> (Option<String>, bool) {
         let raw = text(dest, self.src);
-        match brace::expand(raw, 2) {
+        // The whole cap, not two words: empty words are dropped after the expansion.
+        match brace::expand(raw, POLICY_ANALYSIS_MAX_BRACE_WORDS) {
             Braces::Words(w) if w.len() == 1 => {
                 self.out.metacharacters = true;
                 let (value, glob) = w.first().map(|w| brace::unquote(w)).unwrap_or_default();
                 return (value, glob);
             }
             // More than one word, or none: bash refuses the ambiguous redirection.
-            Braces::Words(_) | Braces::TooMany | Braces::Plain => {}
+            Braces::Words(_) | Braces::Plain => {}
             Braces::Unmodelled(why) => self.out.unsupported(why),
+            Braces::TooMany => self.out.refuse(Cap::BraceWords),
+            Braces::TooLong => self.out.refuse(Cap::BraceWordBytes),
         }
         (static_value(dest, self.src), is_pattern(dest, self.src))
     }
@@ -1126,8 +1242,9 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
     }
 
     /// The words bash runs after brace expansion (`rm -{r,f} /` is `rm -r -f /`), at most
-    /// [`POLICY_ANALYSIS_MAX_BRACE_WORDS`] of them from expansions; what is not modelled, or
-    /// past the cap, makes the command unsupported (its words kept as written). The grammar
+    /// [`POLICY_ANALYSIS_MAX_BRACE_WORDS`] of them from expansions; what is not modelled makes
+    /// the command unsupported, and an expansion past a cap refuses it (its words kept as
+    /// written either way: a denied name could be among the words not expanded). The grammar
     /// may split one bash word into adjacent nodes (`x{$a,b}`, `""\sudo`): those are joined
     /// first.
     fn brace_words(&mut self, words: Vec<Word>) -> Vec<Word> {
@@ -1173,9 +1290,11 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                     out.push(w);
                 }
                 Braces::TooMany => {
-                    self.out.unsupported(format!(
-                        "a brace expansion into more than {POLICY_ANALYSIS_MAX_BRACE_WORDS} words"
-                    ));
+                    self.out.refuse(Cap::BraceWords);
+                    out.push(w);
+                }
+                Braces::TooLong => {
+                    self.out.refuse(Cap::BraceWordBytes);
                     out.push(w);
                 }
             }
@@ -1198,11 +1317,11 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
     fn emit(&mut self, words: &[Word], derived: bool, hops: usize) -> Option<usize> {
         let (first, last) = (words.first()?, words.last()?);
         if hops > POLICY_ANALYSIS_MAX_NESTING {
-            self.out.refuse(nesting_cap_reason());
+            self.out.refuse(Cap::Nesting);
             return None;
         }
         if self.out.total_parts() >= POLICY_ANALYSIS_MAX_PARTS {
-            self.out.refuse(parts_cap_reason());
+            self.out.refuse(Cap::Parts);
             return None;
         }
         if first.value.is_none() {
@@ -1503,6 +1622,11 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             if opens && self.visited.binary_search(&i).is_err() {
                 let end = balanced_end(bytes, i + 2);
                 unmodelled.push(i + 2..end);
+                // The body is analysed whole, the substitutions inside it with it: scanning
+                // them again here would analyse every nested body once per enclosing one
+                // (exponential in the nesting, within the nesting cap).
+                i = end.max(i + 1);
+                continue;
             }
             i += 1;
         }
@@ -1545,22 +1669,53 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
         }
         self.out.unsupported("a line continuation inside a word");
         let joined = self.src.replace("\\\n", "");
+        self.respelled(&joined, true, |p| p.deny.is_some());
+    }
+
+    /// A word that begins with `{` where bash reads a word: the grammar takes the `{` for the
+    /// start of a group (a parse error, or a group bash would not see), while bash
+    /// brace-expands the word (`{s,}udo id` runs `sudo udo id`, also after `;`, `|`, a newline
+    /// or inside `$(...)`). The line, with such words expanded the way bash expands them, is
+    /// analysed again, and its commands meet the rules; the command needs approval all the
+    /// same (it is unsupported already), and an expansion past a cap refuses it.
+    fn leading_braces(&mut self) {
+        if self.capped || !self.src.contains('{') {
+            return;
+        }
+        let room = POLICY_ANALYSIS_MAX_PARSED_BYTES.saturating_sub(self.out.parsed);
+        match expand_leading_braces(self.src, room) {
+            Ok(None) => {}
+            Ok(Some(expanded)) => {
+                let seen: std::collections::HashSet<(String, Vec<String>)> = self
+                    .out
+                    .parts
+                    .iter()
+                    .map(|p| (p.text.clone(), p.argv.clone()))
+                    .collect();
+                self.respelled(&expanded, self.ctx.derived, |p| {
+                    !seen.contains(&(p.text.clone(), p.argv.clone()))
+                });
+            }
+            Err(cap) => self.out.refuse(cap),
+        }
+    }
+
+    /// Analyses `text`, a spelling of this line that bash runs the same way, and keeps what
+    /// can only make the verdict stricter: the parts `keep` selects (within the command cap),
+    /// a redirection's default deny and a refusal. Its parts are `derived` or not as told.
+    fn respelled(&mut self, text: &str, derived: bool, keep: impl Fn(&SimpleCommand) -> bool) {
         let mut inner = self.out.inner();
         let ctx = Ctx {
             nest: self.ctx.nest + 1,
             level: self.ctx.level,
-            derived: true,
+            derived,
         };
-        run(&joined, ctx, &mut inner);
+        run(text, ctx, &mut inner);
         self.out.parsed = inner.parsed;
         self.out.output = inner.output;
-        let denied: Vec<SimpleCommand> = inner
-            .parts
-            .into_iter()
-            .filter(|p| p.deny.is_some())
-            .collect();
+        let kept: Vec<SimpleCommand> = inner.parts.into_iter().filter(|p| keep(p)).collect();
         let room = POLICY_ANALYSIS_MAX_PARTS.saturating_sub(self.out.total_parts());
-        self.out.parts.extend(denied.into_iter().take(room));
+        self.out.parts.extend(kept.into_iter().take(room));
         self.out.deny = self.out.deny.or(inner.deny);
         if self.out.refused.is_none() {
             self.out.refused = inner.refused;
@@ -2078,6 +2233,172 @@ mod tests {
                 .is_none()
         );
         assert!(analyze("ls").refused.is_none());
+    }
+
+    #[test]
+    fn braces_that_begin_a_command_meet_the_deny_rules() {
+        // The grammar reads these `{` as the start of a group; bash expands the word and runs
+        // `sudo` (`{sudo,x} id` runs `sudo x id`, `{s,}udo id` runs `sudo udo id`).
+        for cmd in [
+            "{sudo,x} id",
+            "{s,}udo id",
+            "{,} sudo id",
+            "{{s,}udo,x} id",
+            "ls; {s,}udo id",
+            "ls && {sudo,x} id",
+            "ls || {s,}udo id",
+            "ls | {s,}udo id",
+            "ls\n{s,}udo id",
+            "echo $({s,}udo id)",
+            "echo \"$({s,}udo id)\"",
+            "echo `{s,}udo id`",
+            "if {s,}udo id; then :; fi",
+            "if true; then {s,}udo id; fi",
+            "for i in 1; do {s,}udo id; done",
+            "case x in x) {s,}udo id;; esac",
+            "{ {s,}udo id; }",
+            "bash -c '{s,}udo id'",
+            // Read as a group without a parse error.
+            "{s,}udo id\n}",
+            "{s,}udo id; }",
+        ] {
+            let a = analyze(cmd);
+            assert_eq!(a.denies().next(), Some("sudo"), "{cmd}: {a:?}");
+            assert!(a.unsupported.is_some(), "{cmd}: {a:?}");
+        }
+        // Nothing denied in them: they still need approval, never less.
+        for cmd in [
+            "{ls,x} id",
+            "{ls} x; }",
+            "{ls}",
+            "{a,b}",
+            "echo '{s,}udo' (",
+        ] {
+            let a = analyze(cmd);
+            assert!(
+                a.unsupported.is_some() && a.refused.is_none(),
+                "{cmd}: {a:?}"
+            );
+            assert_eq!(a.denies().next(), None, "{cmd}: {a:?}");
+        }
+        // A real group, and quoted or commented braces, are not words to expand.
+        for cmd in ["{ ls; }", "{ls;}", "echo '{s,}udo id'", "ls # {s,}udo id"] {
+            let a = analyze(cmd);
+            assert_eq!(a.denies().next(), None, "{cmd}: {a:?}");
+        }
+        assert!(analyze("{ ls; }").unsupported.is_none());
+        assert_eq!(
+            argvs("{t,}ouch notes").first().map(Vec::as_slice),
+            Some(&["touch".to_string(), "ouch".into(), "notes".into()][..])
+        );
+    }
+
+    #[test]
+    fn brace_expansions_past_their_caps_are_refused_at_the_edge() {
+        let refused = |cmd: &str, cap: &str| {
+            let a = analyze(cmd);
+            a.refused.as_deref().is_some_and(|r| {
+                r.starts_with("command refused: ")
+                    && r.ends_with(&format!("(the analysis's {cap} cap)"))
+            })
+        };
+        // `{sudo,x2,...,xN}`: N words.
+        let list = |n: usize| {
+            let rest: Vec<String> = (2..=n).map(|i| format!("x{i}")).collect();
+            format!("{{sudo,{}}}", rest.join(","))
+        };
+        let at = list(POLICY_ANALYSIS_MAX_BRACE_WORDS);
+        let past = list(POLICY_ANALYSIS_MAX_BRACE_WORDS + 1);
+        for (cmd_at, cmd_past) in [
+            (format!("timeout 5 {at} id"), format!("timeout 5 {past} id")),
+            (format!("{at} id"), format!("{past} id")),
+            (format!("ls; {at} id"), format!("ls; {past} id")),
+        ] {
+            let a = analyze(&cmd_at);
+            assert_eq!(a.denies().next(), Some("sudo"), "{cmd_at}");
+            assert!(a.refused.is_none(), "{cmd_at}: {:?}", a.refused);
+            assert!(refused(&cmd_past, "brace-expansion"), "{cmd_past}");
+        }
+        // A word of exactly the byte cap is expanded; one byte more is refused.
+        let word = |len: usize| format!("{{sudo,{}}}", "x".repeat(len - 7));
+        let at = word(POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES);
+        let past = word(POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES + 1);
+        assert_eq!(at.len(), POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES);
+        for (cmd_at, cmd_past) in [
+            (format!("timeout 5 {at} id"), format!("timeout 5 {past} id")),
+            (format!("{at} id"), format!("{past} id")),
+        ] {
+            let a = analyze(&cmd_at);
+            assert_eq!(a.denies().next(), Some("sudo"), "{cmd_at}");
+            assert!(a.refused.is_none(), "{cmd_at}: {:?}", a.refused);
+            assert!(refused(&cmd_past, "word-length"), "{cmd_past}");
+        }
+        // A redirection target: empty words are dropped, so 64 elements still write to one.
+        let target = |n: usize| format!("date > {{/dev/sda{}}}", ",".repeat(n - 1));
+        let a = analyze(&target(POLICY_ANALYSIS_MAX_BRACE_WORDS));
+        assert_eq!(a.denies().next(), Some("block-device-write"), "{a:?}");
+        assert!(a.refused.is_none());
+        assert!(refused(
+            &target(POLICY_ANALYSIS_MAX_BRACE_WORDS + 1),
+            "brace-expansion"
+        ));
+        let pad = "/.".repeat(POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES / 2);
+        assert!(refused(
+            &format!("date > {{/dev{pad}/sda,}}"),
+            "word-length"
+        ));
+    }
+
+    #[test]
+    fn a_test_expression_past_its_cap_is_refused_at_the_edge() {
+        // `[[ ( -n a && ... ) && ... && -n z ]]` of `groups` groups of `per` clauses and
+        // `loose` clauses outside them: the test command, each clause, each `&&` and each
+        // group's parentheses are one node each, 2 * groups * per + groups + 2 * loose in all
+        // (`paren` wraps the last clause in one group more).
+        let test = |groups: usize, per: usize, loose: usize, paren: bool| {
+            let group = format!("( {} )", vec!["-n a"; per].join(" && "));
+            let mut clauses = vec![group; groups];
+            clauses.extend(vec!["-n b".to_string(); loose]);
+            if paren {
+                if let Some(last) = clauses.last_mut() {
+                    *last = format!("( {last} )");
+                }
+            }
+            format!("[[ {} ]]", clauses.join(" && "))
+        };
+        // Groups of 31 keep the tree shallow (under the depth cap); loose clauses make up the
+        // rest of the cap (an even number of nodes left over).
+        let (groups, per) = (8, 31);
+        let grouped = 2 * groups * per + groups;
+        let left = POLICY_ANALYSIS_MAX_TEST_NODES - grouped;
+        assert_eq!(left % 2, 0);
+        let at = analyze(&test(groups, per, left / 2, false));
+        assert!(at.refused.is_none() && at.unsupported.is_none(), "{at:?}");
+        let past = analyze(&test(groups, per, left / 2, true));
+        assert_eq!(
+            past.refused,
+            Some(format!("command refused: {}", Cap::TestNodes.reason()))
+        );
+        assert!(Cap::TestNodes
+            .reason()
+            .ends_with("nodes (the analysis's test-expression cap)"));
+    }
+
+    #[test]
+    fn substitutions_the_grammar_missed_are_reanalysed_once_each() {
+        // A parse error hides every `$(` below it from the walk; each body is analysed again,
+        // the ones nested in it with it (not once more per enclosing body: that was exponential
+        // in the nesting). The work stays a small multiple of the command's length.
+        for open in ["$({a,b} ", "$(fi ( ", "$(x ; "] {
+            let cmd = format!("{}{}", open.repeat(20), ")".repeat(20));
+            let a = analyze(&cmd);
+            assert!(a.unsupported.is_some(), "{cmd}");
+            assert!(
+                a.parsed <= 4 * (POLICY_ANALYSIS_MAX_NESTING + 2) * cmd.len(),
+                "{cmd}: {} bytes parsed",
+                a.parsed
+            );
+        }
     }
 
     fn shell_quote(s: &str) -> String {
