@@ -11,8 +11,9 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
-    ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, Implementation,
-    ListToolsRequest, PaginatedRequestParams, ProtocolVersion, RequestId,
+    ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, CustomResult,
+    Implementation, ListToolsRequest, PaginatedRequestParams, ProtocolVersion, RequestId,
+    ServerResult,
 };
 use rmcp::service::{
     serve_client_with_lifecycle_and_ct, ClientLifecycleMode, NotificationContext, Peer,
@@ -115,6 +116,15 @@ fn lifecycle() -> ClientLifecycleMode {
     ClientLifecycleMode::Auto {
         preferred_versions: vec![ProtocolVersion::V_2026_07_28],
         legacy_version: Some(ProtocolVersion::V_2025_11_25),
+    }
+}
+
+/// A result as JSON: the stdio transport hands a `tools/call` result over as the JSON the
+/// server sent ([`ServerResult::CustomResult`]); any other result is rmcp's typed value.
+fn raw_result(result: ServerResult) -> Result<Value, serde_json::Error> {
+    match result {
+        ServerResult::CustomResult(CustomResult(v)) => Ok(v),
+        other => serde_json::to_value(other),
     }
 }
 
@@ -273,7 +283,7 @@ impl McpSession {
         let sleep = tokio::time::sleep(Duration::from_millis(timeout_ms));
         let outcome = tokio::select! {
             r = &mut handle.rx => match r {
-                Ok(Ok(result)) => match serde_json::to_value(result) {
+                Ok(Ok(result)) => match raw_result(result) {
                     // Every MCP result is an object (checked here for every transport).
                     Ok(v) if v.is_object() => Ok(v),
                     Ok(_) => Err(McpError::InvalidResponse { reason: "its result is not an object".into() }),
