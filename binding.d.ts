@@ -71,18 +71,24 @@ export declare class NativeMcpBridge {
   /**
    * Validates the server id, every limit and the transport; `on_list_changed` is called
    * (without keeping the process alive) when the server's tool list changes.
+   *
+   * `on_call_done([callKey, resultJson])` receives the outcome of every `call_tool`: one
+   * threadsafe function serves every call of the bridge (Node wakes the JS thread once for
+   * the results that finished together), not a promise and a threadsafe function made and
+   * torn down per call. It does not keep the process alive either: the facade does that
+   * while calls are pending.
    */
-  constructor(options: McpNativeOptions, onListChanged: () => void)
+  constructor(options: McpNativeOptions, onListChanged: () => void, onCallDone: (done: [callKey: number, resultJson: string]) => void)
   /** Starts the transport and runs the handshake. */
   connect(): Promise<void>
   /** Every tool as JSON text `[{name, description?, inputSchema?}]`, within every bound. */
   listTools(): Promise<string>
   /**
-   * Calls a remote tool; resolves with the `ToolResult` as JSON text (failures included).
-   * The call's cancel handle is registered before this returns, so `cancel_call(call_key)`
-   * right after (an `AbortSignal` firing) is never lost.
+   * Starts a remote tool call; its `ToolResult` (failures included) reaches `onCallDone` as
+   * JSON text with `call_key`. The call's cancel handle is registered before this returns,
+   * so `cancel_call(call_key)` right after (an `AbortSignal` firing) is never lost.
    */
-  callTool(callKey: number, remoteName: string, argumentsJson: string, toolCallId: string, name: string): Promise<string>
+  callTool(callKey: number, remoteName: string, argumentsJson: string, toolCallId: string, name: string): void
   /** Aborts the call started with `call_key` (no-op if it already ended). */
   cancelCall(callKey: number): void
   /** Ends the session and the server's process tree (idempotent; also aborts a connect). */

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use futures::FutureExt;
 use napi::bindgen_prelude::{Function, PromiseRaw, Unknown};
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi::Env;
@@ -20,6 +21,7 @@ use prism_engine::mcp::session::{ListChangedHook, McpSession, TransportConfig};
 use prism_engine::mcp::stdio::{kill_all_server_groups, StderrMode, StdioConfig};
 use prism_engine::mcp::{assert_valid_server_id, McpError, McpLimits, McpLimitsInput};
 use serde_json::{Map, Value};
+use std::panic::AssertUnwindSafe;
 
 use crate::errors::{spawn_coded, to_js, NativeError};
 use tokio_util::sync::CancellationToken;
@@ -128,6 +130,9 @@ pub(crate) fn transport_of(o: McpNativeOptions) -> Result<TransportConfig, Nativ
     }
 }
 
+/// Delivers `(callKey, resultJson)` of a finished call to JavaScript (from any thread).
+type CallDone = Arc<dyn Fn(u32, String) + Send + Sync>;
+
 /// One MCP server connection. Construct (validates synchronously), then `connect()`.
 #[napi]
 pub struct NativeMcpBridge {
@@ -138,6 +143,8 @@ pub struct NativeMcpBridge {
     /// bridge's JS object) alive until it is dropped: `close()` drops it, or the bridge could
     /// never be collected.
     on_list_changed: Mutex<Option<ListChangedHook>>,
+    /// Hands each finished call's `(callKey, resultJson)` to the JS thread.
+    on_call_done: CallDone,
     connect_cancel: CancellationToken,
     session: Arc<tokio::sync::OnceCell<Arc<McpSession>>>,
     calls: Arc<Mutex<HashMap<u32, CancellationToken>>>,
@@ -148,14 +155,21 @@ pub struct NativeMcpBridge {
 impl NativeMcpBridge {
     /// Validates the server id, every limit and the transport; `on_list_changed` is called
     /// (without keeping the process alive) when the server's tool list changes.
+    ///
+    /// `on_call_done([callKey, resultJson])` receives the outcome of every `call_tool`: one
+    /// threadsafe function serves every call of the bridge (Node wakes the JS thread once for
+    /// the results that finished together), not a promise and a threadsafe function made and
+    /// torn down per call. It does not keep the process alive either: the facade does that
+    /// while calls are pending.
     #[napi(
         constructor,
-        ts_args_type = "options: McpNativeOptions, onListChanged: () => void"
+        ts_args_type = "options: McpNativeOptions, onListChanged: () => void, onCallDone: (done: [callKey: number, resultJson: string]) => void"
     )]
     pub fn new(
         env: Env,
         options: Unknown<'_>,
         on_list_changed: Function<(), ()>,
+        on_call_done: Function<(u32, String), ()>,
     ) -> napi::Result<Self> {
         let options: McpNativeOptions = crate::args::object(&env, &options, "connectMcpTools")?;
         assert_valid_server_id(&options.server_id).map_err(|e| to_js(&env, e))?;
@@ -170,11 +184,20 @@ impl NativeMcpBridge {
         let on_list_changed: ListChangedHook = Arc::new(move || {
             tsfn.call((), ThreadsafeFunctionCallMode::NonBlocking);
         });
+        let done = on_call_done
+            .build_threadsafe_function::<(u32, String)>()
+            .weak::<true>()
+            .callee_handled::<false>()
+            .build()?;
+        let on_call_done: CallDone = Arc::new(move |key, json| {
+            done.call((key, json), ThreadsafeFunctionCallMode::NonBlocking);
+        });
         Ok(Self {
             server_id,
             transport,
             limits,
             on_list_changed: Mutex::new(Some(on_list_changed)),
+            on_call_done,
             connect_cancel: CancellationToken::new(),
             session: Arc::new(tokio::sync::OnceCell::new()),
             calls: Arc::new(Mutex::new(HashMap::new())),
@@ -229,19 +252,19 @@ impl NativeMcpBridge {
         })
     }
 
-    /// Calls a remote tool; resolves with the `ToolResult` as JSON text (failures included).
-    /// The call's cancel handle is registered before this returns, so `cancel_call(call_key)`
-    /// right after (an `AbortSignal` firing) is never lost.
-    #[napi(ts_return_type = "Promise<string>")]
-    pub fn call_tool<'env>(
+    /// Starts a remote tool call; its `ToolResult` (failures included) reaches `onCallDone` as
+    /// JSON text with `call_key`. The call's cancel handle is registered before this returns,
+    /// so `cancel_call(call_key)` right after (an `AbortSignal` firing) is never lost.
+    #[napi]
+    pub fn call_tool(
         &self,
-        env: &'env Env,
+        env: &Env,
         call_key: u32,
         remote_name: String,
         arguments_json: String,
         tool_call_id: String,
         name: String,
-    ) -> napi::Result<PromiseRaw<'env, String>> {
+    ) -> napi::Result<()> {
         let session = self.session().map_err(|e| e.into_js(env))?;
         let token = CancellationToken::new();
         self.calls
@@ -251,22 +274,35 @@ impl NativeMcpBridge {
         let calls = Arc::clone(&self.calls);
         let server_id = self.server_id.clone();
         let timeout_ms = self.limits.call_timeout_ms;
-        env.spawn_future(async move {
+        let done = Arc::clone(&self.on_call_done);
+        napi::bindgen_prelude::spawn(async move {
             let id = CallIdentity {
                 tool_call_id: &tool_call_id,
                 name: &name,
                 server_id: &server_id,
                 remote_name: &remote_name,
             };
-            let result = match serde_json::from_str::<Map<String, Value>>(&arguments_json) {
-                Ok(arguments) => {
-                    session
-                        .call_tool_result(id, arguments, timeout_ms, &token)
-                        .await
+            let call = async {
+                match serde_json::from_str::<Map<String, Value>>(&arguments_json) {
+                    Ok(arguments) => {
+                        session
+                            .call_tool_result(id, arguments, timeout_ms, &token)
+                            .await
+                    }
+                    Err(e) => {
+                        let e = McpError::Transport {
+                            message: format!("invalid arguments: {e}"),
+                        };
+                        failed_result(id, &e, session.limits())
+                    }
                 }
-                Err(e) => {
+            };
+            // A panic must still settle the call (its promise would wait forever).
+            let result = match AssertUnwindSafe(call).catch_unwind().await {
+                Ok(result) => result,
+                Err(_) => {
                     let e = McpError::Transport {
-                        message: format!("invalid arguments: {e}"),
+                        message: "the call failed inside the bridge".into(),
                     };
                     failed_result(id, &e, session.limits())
                 }
@@ -275,8 +311,9 @@ impl NativeMcpBridge {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .remove(&call_key);
-            serde_json::to_string(&result).map_err(|e| napi::Error::from_reason(e.to_string()))
-        })
+            done(call_key, result.to_string());
+        });
+        Ok(())
     }
 
     /// Aborts the call started with `call_key` (no-op if it already ended).

@@ -12,6 +12,33 @@ const { createCatalogue, autoRefreshDebounce } = require('./lifecycle.js')
 
 const { mcpErrorSummaryBytes: ERROR_SUMMARY_BYTES, mcpAbortedMessage: ABORTED_MESSAGE } = require('../engine-words.js').CONSTANTS
 
+// A call's result arrives through the bridge's one threadsafe function, which does not keep
+// the event loop alive: this timer does, referenced only while some call of any bridge is
+// pending (as a promise per call used to).
+let callsPending = 0
+let keepAlive
+function callStarted() {
+  if (callsPending++ === 0) {
+    keepAlive ??= setInterval(() => {}, 0x7fffffff)
+    keepAlive.ref()
+  }
+}
+function callEnded() {
+  if (--callsPending === 0) keepAlive.unref()
+}
+
+/** `[callKey, resultJson]` from the native side to the call waiting for it. Built outside
+ * connectMcpTools so that the native side's reference to it keeps nothing else alive. */
+function resultRouter(waiting) {
+  return ([key, json]) => {
+    const settle = waiting.get(key)
+    if (settle !== undefined) {
+      waiting.delete(key)
+      settle(json)
+    }
+  }
+}
+
 // Host exit: SIGKILL the process group of every stdio server still running.
 let exitHookInstalled = false
 function installExitHook() {
@@ -77,8 +104,9 @@ async function connectMcpTools(options) {
   const onListChanged = () => catalogue.listChanged()
 
   let nativeBridge
+  const waiting = new Map()
   try {
-    nativeBridge = new native.NativeMcpBridge(nativeOptions(options), onListChanged)
+    nativeBridge = new native.NativeMcpBridge(nativeOptions(options), onListChanged, resultRouter(waiting))
   } catch (err) {
     throw fromNative(err)
   }
@@ -97,9 +125,17 @@ async function connectMcpTools(options) {
     nextCallKey = nextCallKey >= 0xffffffff ? 1 : nextCallKey + 1
     const onAbort = () => nativeBridge.cancelCall(key)
     try {
-      const pending = nativeBridge.callTool(key, remoteName, JSON.stringify(args ?? {}), toolCallId, name)
+      nativeBridge.callTool(key, remoteName, JSON.stringify(args ?? {}), toolCallId, name)
+      const pending = new Promise((resolve) => waiting.set(key, resolve))
+      callStarted()
       signal?.addEventListener('abort', onAbort, { once: true })
-      return JSON.parse(await pending)
+      let json
+      try {
+        json = await pending
+      } finally {
+        callEnded()
+      }
+      return JSON.parse(json)
     } catch (err) {
       const e = fromNative(err)
       if (e instanceof McpBridgeClosedError) throw e

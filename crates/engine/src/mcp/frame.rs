@@ -20,7 +20,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{
-    ErrorCode, ErrorData, JsonRpcError, JsonRpcMessage, JsonRpcVersion2_0, RequestId, ServerResult,
+    ClientRequest, CustomResult, ErrorCode, ErrorData, JsonRpcError, JsonRpcMessage,
+    JsonRpcResponse, JsonRpcVersion2_0, RequestId, ServerResult,
 };
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -344,6 +345,10 @@ pub type Settled = Result<ServerResult, McpError>;
 #[derive(Debug, Default)]
 pub struct FrameState {
     pending: HashSet<RequestId>,
+    /// The `tools/call` requests among `pending`: their result reaches the session as the
+    /// parsed JSON object itself ([`ServerResult::CustomResult`]), not converted to rmcp's
+    /// types and back (the session reads it as JSON either way).
+    raw: HashSet<RequestId>,
     settled: HashMap<RequestId, Settled>,
     /// The last error raised while no request could be named (for a failed connect).
     last: Option<McpError>,
@@ -363,6 +368,7 @@ impl FrameShared {
     pub fn take_settled(&self, id: &RequestId) -> Option<Settled> {
         self.with(|s| {
             s.pending.remove(id);
+            s.raw.remove(id);
             s.settled.remove(id)
         })
     }
@@ -371,6 +377,7 @@ impl FrameShared {
     pub fn forget(&self, id: &RequestId) {
         self.with(|s| {
             s.pending.remove(id);
+            s.raw.remove(id);
             s.settled.remove(id);
         });
     }
@@ -418,7 +425,7 @@ impl FrameShared {
     /// How many requests are tracked (for tests: it must not grow without bound).
     #[must_use]
     pub fn tracked(&self) -> usize {
-        self.with(|s| s.pending.len() + s.settled.len())
+        self.with(|s| s.pending.len() + s.raw.len() + s.settled.len())
     }
 }
 
@@ -454,6 +461,14 @@ pub(super) fn response_shape_error(obj: &serde_json::Map<String, Value>) -> Opti
         (None, Some(_)) => Some("its error is not an object"),
         (Some(_), Some(_)) => Some("it has both a result and an error"),
         (None, None) => Some("it has neither a result nor an error"),
+    }
+}
+
+/// The `result` member of a response already checked by [`response_shape_error`].
+fn take_result(value: Value) -> Value {
+    match value {
+        Value::Object(mut obj) => obj.remove("result").unwrap_or(Value::Null),
+        _ => Value::Null,
     }
 }
 
@@ -523,6 +538,17 @@ impl FrameState {
                             },
                             targets,
                         )
+                    } else if let Some(id) = id.as_ref().filter(|id| self.raw.contains(*id)) {
+                        let (id, result) = (id.clone(), take_result(value));
+                        self.pending.remove(&id);
+                        self.raw.remove(&id);
+                        return Outcome::Deliver(Box::new(JsonRpcMessage::Response(
+                            JsonRpcResponse {
+                                jsonrpc: JsonRpcVersion2_0,
+                                id,
+                                result: ServerResult::CustomResult(CustomResult(result)),
+                            },
+                        )));
                     } else {
                         match serde_json::from_value::<RxJsonRpcMessage<RoleClient>>(value) {
                             Ok(msg) => {
@@ -556,6 +582,7 @@ impl FrameState {
         }
         for id in &targets {
             self.pending.remove(id);
+            self.raw.remove(id);
             self.settled.insert(id.clone(), Err(error.clone()));
         }
         Outcome::Fail(targets, error)
@@ -602,7 +629,13 @@ where
     ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
         if let JsonRpcMessage::Request(r) = &item {
             let id = r.id.clone();
-            self.shared.with(|s| s.pending.insert(id));
+            let raw = matches!(r.request, ClientRequest::CallToolRequest(_));
+            self.shared.with(|s| {
+                if raw {
+                    s.raw.insert(id.clone());
+                }
+                s.pending.insert(id)
+            });
         }
         let line = serde_json::to_vec(&item).map(|mut v| {
             v.push(b'\n');
@@ -817,6 +850,42 @@ mod tests {
             has_method: false,
         });
         assert!(matches!(late, Outcome::Skip));
+    }
+
+    #[test]
+    fn a_tools_call_result_is_handed_over_as_the_json_the_server_sent() {
+        let mut s = state_with(&[1, 2]);
+        s.raw.insert(RequestId::Number(1));
+        let line = br#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a","extra":1}],"x":[true]}}"#;
+        let Outcome::Deliver(msg) = s.judge(Frame::Line(line.to_vec())) else {
+            panic!("not delivered");
+        };
+        let JsonRpcMessage::Response(r) = *msg else {
+            panic!("not a response");
+        };
+        assert_eq!(r.id, RequestId::Number(1));
+        let ServerResult::CustomResult(CustomResult(v)) = r.result else {
+            panic!("not handed over as JSON");
+        };
+        assert_eq!(
+            v,
+            serde_json::json!({"content":[{"type":"text","text":"a","extra":1}],"x":[true]})
+        );
+        assert!(s.raw.is_empty() && s.pending.len() == 1);
+        // Any other request's result is still parsed by rmcp.
+        let other = s.judge(Frame::Line(
+            br#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#.to_vec(),
+        ));
+        let Outcome::Deliver(msg) = other else {
+            panic!("not delivered");
+        };
+        assert!(matches!(
+            *msg,
+            JsonRpcMessage::Response(JsonRpcResponse {
+                result: ServerResult::ListToolsResult(_),
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -33,8 +33,8 @@ use futures::StreamExt;
 use reqwest::header::{HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
 use reqwest::StatusCode;
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData, RequestId, ServerJsonRpcMessage,
-    ServerResult,
+    ClientJsonRpcMessage, ClientRequest, CustomResult, ErrorCode, ErrorData, RequestId,
+    ServerJsonRpcMessage, ServerResult,
 };
 use rmcp::transport::common::http_header::{
     EVENT_STREAM_MIME_TYPE, HEADER_SESSION_ID, JSON_MIME_TYPE,
@@ -190,8 +190,11 @@ fn judge(data: &[u8], id: &RequestId, kind: Kind, body: bool) -> Verdict {
     if kind == Kind::Held {
         // The shapes are checked: a result object, or an error with a code and message.
         return Verdict::Settle(match (obj.remove("result"), obj.remove("error")) {
-            (Some(result), _) => serde_json::from_value::<ServerResult>(result)
-                .map_err(|_| invalid("its result is not an object")),
+            // Handed to the session as the JSON the server sent (no typed round trip).
+            (Some(result), _) if result.is_object() => {
+                Ok(ServerResult::CustomResult(CustomResult(result)))
+            }
+            (Some(_), _) => Err(invalid("its result is not an object")),
             (_, Some(error)) => Err(serde_json::from_value::<ErrorData>(error)
                 .map_or_else(|_| invalid(NOT_JSON_RPC), McpError::remote)),
             (None, None) => Err(invalid(NOT_JSON_RPC)),

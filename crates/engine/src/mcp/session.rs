@@ -11,8 +11,9 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
-    ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, Implementation,
-    ListToolsRequest, PaginatedRequestParams, ProtocolVersion, RequestId, ServerResult,
+    ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, CustomResult,
+    Implementation, ListToolsRequest, PaginatedRequestParams, ProtocolVersion, RequestId,
+    ServerResult,
 };
 use rmcp::service::{
     serve_client_with_lifecycle_and_ct, ClientLifecycleMode, NotificationContext, Peer,
@@ -109,7 +110,7 @@ fn service_error(e: ServiceError) -> McpError {
 /// A result as the JSON object hosts see (every MCP result is an object: checked here for
 /// every transport).
 fn result_object(result: ServerResult) -> Result<Value, McpError> {
-    match serde_json::to_value(result) {
+    match raw_result(result) {
         Ok(v) if v.is_object() => Ok(v),
         Ok(_) => Err(McpError::InvalidResponse {
             reason: "its result is not an object".into(),
@@ -126,6 +127,15 @@ fn lifecycle() -> ClientLifecycleMode {
     ClientLifecycleMode::Auto {
         preferred_versions: vec![ProtocolVersion::V_2026_07_28],
         legacy_version: Some(ProtocolVersion::V_2025_11_25),
+    }
+}
+
+/// A result as JSON: the stdio transport hands a `tools/call` result over as the JSON the
+/// server sent ([`ServerResult::CustomResult`]); any other result is rmcp's typed value.
+fn raw_result(result: ServerResult) -> Result<Value, serde_json::Error> {
+    match result {
+        ServerResult::CustomResult(CustomResult(v)) => Ok(v),
+        other => serde_json::to_value(other),
     }
 }
 
