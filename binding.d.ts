@@ -460,10 +460,16 @@ export interface CodingTruncation {
 export declare function codingWrite(path: string, content: string, beneath?: CodingBeneath | undefined | null): Promise<CodingFailure | null>
 
 /**
- * The verdict on an analysed command whose parts matched as `parts` (each a rule's action,
- * `unmatched` or `defaultDeny`, in the analysis's order).
+ * The verdict on an analysed command, in one cheap crossing: `parts` holds one code per
+ * simple command (`commandVerdictWords().partCodes`), `flags` the analysis's facts
+ * (`commandVerdictWords().flags`). Returns `action | reason << 2 | covered << 5 | part << 8`:
+ * the action and reason codes index `actions` and `reasons`, `covered` is 1 when host allow
+ * rules alone cover the command, and `part` is the index of the part whose host rule decided.
  */
-export declare function commandVerdict(parts: Array<string>, facts: NativeVerdictFacts): NativeCommandVerdict
+export declare function commandVerdict(parts: string, flags: number): number
+
+/** The words of the `commandVerdict` crossing. */
+export declare function commandVerdictWords(): NativeVerdictWords
 
 /**
  * The real root among `roots` that holds where `target` (absolute, normalised) really is, on
@@ -642,18 +648,6 @@ export declare function mcpSummarizeContent(contentJson: string, maxBytes: numbe
  */
 export declare function mcpValidateTransport(options: McpNativeOptions): void
 
-/** The verdict of the command rules (see `prism_engine::policy::verdict`). */
-export interface NativeCommandVerdict {
-  /** `allow`, `requireApproval` or `deny`. */
-  action: string
-  /** The index of the part whose host rule decided; its rule's reason is the verdict's. */
-  part?: number
-  /** The engine's reason, when no host rule decided (none for a plain allow). */
-  reason?: string
-  /** Whether host allow rules alone cover the command. */
-  coveredByAllowRules: boolean
-}
-
 /** The real root that holds a path, and where the path really is. */
 export interface NativeContainment {
   /** The root, resolved with `realpath`. */
@@ -729,20 +723,30 @@ export interface NativeValidationIssue {
   message: string
 }
 
-/** What the verdict reads from the analysis besides the per-part matches. */
-export interface NativeVerdictFacts {
-  /** The analysis's `refused`. */
-  refused?: string
-  /** Whether the analysis's own `deny` is set. */
-  deny: boolean
-  /** The analysis's `unsupported`. */
-  unsupported?: string
-  /** Whether the analysis has redirects to files. */
-  fileRedirects: boolean
-  /** The analysis's `metacharacters`. */
-  metacharacters: boolean
-  /** The host's `denyMetacharacters` (false only when the host set it to false). */
-  denyMetacharacters: boolean
+/** The words of the compact `commandVerdict` crossing (read once at load). */
+export interface NativeVerdictWords {
+  /**
+   * The one-character code of each part match, by name (`unmatched`, `allow`,
+   * `requireApproval`, `deny`, `defaultDeny`).
+   */
+  partCodes: Record<string, string>
+  /**
+   * The bit of each fact in `commandVerdict`'s `flags`, by name (`refused`, `deny`,
+   * `unsupported`, `fileRedirects`, `metacharacters`, `denyMetacharacters`).
+   */
+  flags: Record<string, number>
+  /** The actions by code. */
+  actions: Array<string>
+  /**
+   * The reason kinds by code: `rule`, `defaultDeny`, `refused`, `unanalyzed`,
+   * `metacharacters`, `redirect`, `none`.
+   */
+  reasons: Array<string>
+  /**
+   * The engine's fixed text of each reason code (empty where the text is the host rule's or
+   * the analysis's own; for `unanalyzed`, the start the analysis's `unsupported` follows).
+   */
+  reasonTexts: Array<string>
 }
 
 /**

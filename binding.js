@@ -861,6 +861,7 @@ module.exports.codingShellKillAll = nativeBinding.codingShellKillAll
 module.exports.codingSniffImage = nativeBinding.codingSniffImage
 module.exports.codingWrite = nativeBinding.codingWrite
 module.exports.commandVerdict = nativeBinding.commandVerdict
+module.exports.commandVerdictWords = nativeBinding.commandVerdictWords
 module.exports.containingRoot = nativeBinding.containingRoot
 module.exports.dispatchPlan = nativeBinding.dispatchPlan
 module.exports.dispatchVocabulary = nativeBinding.dispatchVocabulary

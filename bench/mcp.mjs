@@ -133,15 +133,27 @@ async function main() {
       if (!r.content) throw new Error('bad echo')
     }
     put('sequential echo latency, median (ms)', c, median(lat))
-    const tput = []
-    for (let round = 0; round < 10; round++) {
-      const t = performance.now()
-      await Promise.all(Array.from({ length: 64 }, (_, i) => s.echo(`m${i}`)))
-      tput.push((64 / (performance.now() - t)) * 1000)
-    }
-    put('64 concurrent echo calls, throughput (calls/s)', c, median(tput))
     await s.close()
     await waitGone(s.pid)
+  }
+
+  // Throughput: both clients connected at once, each warmed with 20 turns, then their turns
+  // alternate (30 each), so a busy moment of the machine slows both alike.
+  const sessions = { native: await apis.native.connect(), sdk: await apis.sdk.connect() }
+  const turn = (s) => Promise.all(Array.from({ length: 64 }, (_, i) => s.echo(`m${i}`)))
+  for (const c of ['native', 'sdk']) for (let i = 0; i < 20; i++) await turn(sessions[c])
+  const tput = { native: [], sdk: [] }
+  for (let round = 0; round < 30; round++) {
+    for (const c of ['native', 'sdk']) {
+      const t = performance.now()
+      await turn(sessions[c])
+      tput[c].push((64 / (performance.now() - t)) * 1000)
+    }
+  }
+  for (const c of ['native', 'sdk']) {
+    put('64 concurrent echo calls, throughput (calls/s)', c, median(tput[c]))
+    await sessions[c].close()
+    await waitGone(sessions[c].pid)
   }
 
   const rss = { native: [], sdk: [] }

@@ -6,6 +6,8 @@
 //! commands longer than `POLICY_ANALYSIS_ASYNC_BYTES` to the blocking pool instead, so a long
 //! hostile command never holds the JavaScript thread.
 
+use std::collections::HashMap;
+
 use napi_derive::napi;
 
 use crate::errors::{spawn_coded, to_js, NativeError};
@@ -31,74 +33,126 @@ pub fn analyze_shell_command_async(
     })
 }
 
-/// The verdict of the command rules (see `prism_engine::policy::verdict`).
+/// The words of the compact `commandVerdict` crossing (read once at load).
 #[napi(object)]
-pub struct NativeCommandVerdict {
-    /// `allow`, `requireApproval` or `deny`.
-    pub action: String,
-    /// The index of the part whose host rule decided; its rule's reason is the verdict's.
-    pub part: Option<u32>,
-    /// The engine's reason, when no host rule decided (none for a plain allow).
-    pub reason: Option<String>,
-    /// Whether host allow rules alone cover the command.
-    pub covered_by_allow_rules: bool,
+pub struct NativeVerdictWords {
+    /// The one-character code of each part match, by name (`unmatched`, `allow`,
+    /// `requireApproval`, `deny`, `defaultDeny`).
+    pub part_codes: HashMap<String, String>,
+    /// The bit of each fact in `commandVerdict`'s `flags`, by name (`refused`, `deny`,
+    /// `unsupported`, `fileRedirects`, `metacharacters`, `denyMetacharacters`).
+    pub flags: HashMap<String, u32>,
+    /// The actions by code.
+    pub actions: Vec<String>,
+    /// The reason kinds by code: `rule`, `defaultDeny`, `refused`, `unanalyzed`,
+    /// `metacharacters`, `redirect`, `none`.
+    pub reasons: Vec<String>,
+    /// The engine's fixed text of each reason code (empty where the text is the host rule's or
+    /// the analysis's own; for `unanalyzed`, the start the analysis's `unsupported` follows).
+    pub reason_texts: Vec<String>,
 }
 
-/// What the verdict reads from the analysis besides the per-part matches.
-#[napi(object)]
-pub struct NativeVerdictFacts {
-    /// The analysis's `refused`.
-    pub refused: Option<String>,
-    /// Whether the analysis's own `deny` is set.
-    pub deny: bool,
-    /// The analysis's `unsupported`.
-    pub unsupported: Option<String>,
-    /// Whether the analysis has redirects to files.
-    pub file_redirects: bool,
-    /// The analysis's `metacharacters`.
-    pub metacharacters: bool,
-    /// The host's `denyMetacharacters` (false only when the host set it to false).
-    pub deny_metacharacters: bool,
-}
+const FLAG_NAMES: [&str; 6] = [
+    "refused",
+    "deny",
+    "unsupported",
+    "fileRedirects",
+    "metacharacters",
+    "denyMetacharacters",
+];
 
-/// The verdict on an analysed command whose parts matched as `parts` (each a rule's action,
-/// `unmatched` or `defaultDeny`, in the analysis's order).
+/// The words of the `commandVerdict` crossing.
 #[napi]
-pub fn command_verdict(
-    parts: Vec<String>,
-    facts: NativeVerdictFacts,
-) -> napi::Result<NativeCommandVerdict> {
-    use prism_engine::policy::verdict::{judge, Facts, PartMatch, Reason};
+pub fn command_verdict_words() -> NativeVerdictWords {
+    use prism_engine::policy::verdict::{Action, PartMatch, Reason};
+    let name = |m: PartMatch| match m {
+        PartMatch::Unmatched => "unmatched",
+        PartMatch::DefaultDeny => "defaultDeny",
+        PartMatch::Rule(a) => a.as_str(),
+    };
+    let reason_name = |r: Reason| match r {
+        Reason::Rule { .. } => "rule",
+        Reason::DefaultDeny => "defaultDeny",
+        Reason::Refused => "refused",
+        Reason::Unanalyzed => "unanalyzed",
+        Reason::Metacharacters => "metacharacters",
+        Reason::Redirect => "redirect",
+        Reason::None => "none",
+    };
+    let all_reasons: Vec<Reason> = std::iter::once(Reason::Rule { part: 0 })
+        .chain(Reason::FIXED)
+        .collect();
+    NativeVerdictWords {
+        part_codes: PartMatch::CODES
+            .iter()
+            .map(|(m, c)| (name(*m).to_owned(), c.to_string()))
+            .collect(),
+        flags: FLAG_NAMES
+            .iter()
+            .enumerate()
+            .map(|(i, n)| ((*n).to_owned(), 1 << i))
+            .collect(),
+        actions: [Action::Allow, Action::RequireApproval, Action::Deny]
+            .iter()
+            .map(|a| a.as_str().to_owned())
+            .collect(),
+        reasons: all_reasons
+            .iter()
+            .map(|r| reason_name(*r).to_owned())
+            .collect(),
+        reason_texts: all_reasons
+            .iter()
+            .map(|r| r.fixed_text().unwrap_or_default().to_owned())
+            .collect(),
+    }
+}
+
+/// The verdict on an analysed command, in one cheap crossing: `parts` holds one code per
+/// simple command (`commandVerdictWords().partCodes`), `flags` the analysis's facts
+/// (`commandVerdictWords().flags`). Returns `action | reason << 2 | covered << 5 | part << 8`:
+/// the action and reason codes index `actions` and `reasons`, `covered` is 1 when host allow
+/// rules alone cover the command, and `part` is the index of the part whose host rule decided.
+#[napi]
+pub fn command_verdict(parts: String, flags: u32) -> napi::Result<u32> {
+    use prism_engine::policy::verdict::{judge, Action, Facts, PartMatch, Reason};
     let parts = parts
-        .iter()
-        .map(|name| {
-            PartMatch::from_name(name).ok_or_else(|| {
-                napi::Error::new(napi::Status::InvalidArg, format!("no part match {name:?}"))
+        .chars()
+        .map(|c| {
+            PartMatch::from_code(c).ok_or_else(|| {
+                napi::Error::new(
+                    napi::Status::InvalidArg,
+                    format!("no part match code {c:?}"),
+                )
             })
         })
         .collect::<napi::Result<Vec<_>>>()?;
+    let bit = |name: &str| {
+        FLAG_NAMES
+            .iter()
+            .position(|n| *n == name)
+            .is_some_and(|i| flags & (1 << i) != 0)
+    };
     let v = judge(
         &parts,
         &Facts {
-            refused: facts.refused.as_deref(),
-            deny: facts.deny,
-            unsupported: facts.unsupported.as_deref(),
-            file_redirects: facts.file_redirects,
-            metacharacters: facts.metacharacters,
-            deny_metacharacters: facts.deny_metacharacters,
+            refused: bit("refused"),
+            deny: bit("deny"),
+            unsupported: bit("unsupported"),
+            file_redirects: bit("fileRedirects"),
+            metacharacters: bit("metacharacters"),
+            deny_metacharacters: bit("denyMetacharacters"),
         },
     );
-    let (part, reason) = match v.reason {
-        Reason::Rule { part } => (Some(u32::try_from(part).unwrap_or(u32::MAX)), None),
-        Reason::Text(text) => (None, Some(text)),
-        Reason::None => (None, None),
+    let action = match v.action {
+        Action::Allow => 0,
+        Action::RequireApproval => 1,
+        Action::Deny => 2,
     };
-    Ok(NativeCommandVerdict {
-        action: v.action.as_str().to_owned(),
-        part,
-        reason,
-        covered_by_allow_rules: v.covered_by_allow_rules,
-    })
+    let part = match v.reason {
+        Reason::Rule { part } => u32::try_from(part).unwrap_or(0).min(0x00ff_ffff),
+        _ => 0,
+    };
+    Ok(action | v.reason.code() << 2 | u32::from(v.covered_by_allow_rules) << 5 | part << 8)
 }
 
 /// Whether `target` is `root` or beneath it; both absolute and lexically normalised (the facade

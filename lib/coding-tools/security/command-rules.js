@@ -2,7 +2,12 @@
 // Command rules over the parsed command (API.md section 9, Decision 7): the native shell
 // analysis yields every simple command once; host rules (strings and JavaScript RegExps) and
 // the default deny rules then apply to each of them.
-const { analyzeShellCommand, analyzeShellCommandAsync, commandVerdict } = require('../../native.js')
+const { analyzeShellCommand, analyzeShellCommandAsync, commandVerdict, commandVerdictWords } = require('../../native.js')
+
+// The codes of the verdict crossing, from the engine (read once).
+const WORDS = commandVerdictWords()
+const CODE = WORDS.partCodes
+const FLAG = WORDS.flags
 
 const ACTIONS = new Set(['allow', 'deny', 'requireApproval'])
 
@@ -89,22 +94,36 @@ function judge(analysis, rules, denyMetacharacters) {
     if (part.deny) return { part, verdict: 'deny', defaultDeny: part.deny }
     return { part, verdict: 'unmatched' }
   })
-  const v = commandVerdict(
-    parts.map((p) => (p.rule ? p.rule.action : p.defaultDeny ? 'defaultDeny' : 'unmatched')),
-    {
-      refused: analysis.refused ?? undefined,
-      deny: Boolean(analysis.deny),
-      unsupported: analysis.unsupported || undefined,
-      fileRedirects: analysis.redirects.length > 0,
-      metacharacters: analysis.metacharacters === true,
-      denyMetacharacters: denyMetacharacters !== false,
-    },
-  )
+  let codes = ''
+  for (const p of parts) codes += p.rule ? CODE[p.rule.action] : p.defaultDeny ? CODE.defaultDeny : CODE.unmatched
+  const flags =
+    (analysis.refused ? FLAG.refused : 0) |
+    (analysis.deny ? FLAG.deny : 0) |
+    (analysis.unsupported ? FLAG.unsupported : 0) |
+    (analysis.redirects.length > 0 ? FLAG.fileRedirects : 0) |
+    (analysis.metacharacters === true ? FLAG.metacharacters : 0) |
+    (denyMetacharacters !== false ? FLAG.denyMetacharacters : 0)
+  const v = commandVerdict(codes, flags)
+  const action = WORDS.actions[v & 3]
+  const reason = (v >> 2) & 7
   let evaluation
-  if (v.part !== undefined && v.part !== null) evaluation = { action: v.action, reason: parts[v.part].rule.reason }
-  else if (typeof v.reason === 'string') evaluation = { action: v.action, reason: v.reason }
-  else evaluation = { action: v.action }
-  return { evaluation, parts, coveredByAllowRules: v.coveredByAllowRules }
+  switch (WORDS.reasons[reason]) {
+    case 'rule':
+      evaluation = { action, reason: parts[v >>> 8].rule.reason }
+      break
+    case 'refused':
+      evaluation = { action, reason: analysis.refused }
+      break
+    case 'unanalyzed':
+      evaluation = { action, reason: WORDS.reasonTexts[reason] + analysis.unsupported }
+      break
+    case 'none':
+      evaluation = { action }
+      break
+    default:
+      evaluation = { action, reason: WORDS.reasonTexts[reason] }
+  }
+  return { evaluation, parts, coveredByAllowRules: (v & 32) !== 0 }
 }
 
 /** `{action, reason?}` for `command` under `rules` (first matching host rule per part wins). */

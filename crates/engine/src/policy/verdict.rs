@@ -49,6 +49,21 @@ pub enum PartMatch {
 }
 
 impl PartMatch {
+    /// Every match with its one-character code (how the binding receives a command's matches).
+    pub const CODES: [(PartMatch, char); 5] = [
+        (Self::Unmatched, 'u'),
+        (Self::Rule(Action::Allow), 'a'),
+        (Self::Rule(Action::RequireApproval), 'q'),
+        (Self::Rule(Action::Deny), 'd'),
+        (Self::DefaultDeny, 'D'),
+    ];
+
+    /// The match whose code is `c`.
+    #[must_use]
+    pub fn from_code(c: char) -> Option<PartMatch> {
+        Self::CODES.iter().find(|(_, k)| *k == c).map(|(m, _)| *m)
+    }
+
     /// A part's match by name: a rule's action, `unmatched` or `defaultDeny`.
     #[must_use]
     pub fn from_name(name: &str) -> Option<PartMatch> {
@@ -61,17 +76,62 @@ impl PartMatch {
 }
 
 /// What the verdict's reason is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason {
     /// The reason of the host rule that matched part `part` (the host's text, maybe none).
     Rule {
         /// Index of the simple command in the analysis's parts.
         part: usize,
     },
-    /// The engine's words.
-    Text(String),
+    /// A default deny rule matched: [`DEFAULT_DENY_REASON`].
+    DefaultDeny,
+    /// The analysis refused the command: its `refused` text.
+    Refused,
+    /// The analysis could not read the command: [`unanalyzed_reason`] of its `unsupported`.
+    Unanalyzed,
+    /// Metacharacters no allow rule covers: [`METACHARACTER_REASON`].
+    Metacharacters,
+    /// A redirection to a file: [`REDIRECT_REASON`].
+    Redirect,
     /// An allow with no reason (nothing needed a rule).
     None,
+}
+
+impl Reason {
+    /// Every reason but [`Reason::Rule`], by its code (`1..`; `0` is a rule's reason).
+    pub const FIXED: [Reason; 6] = [
+        Self::DefaultDeny,
+        Self::Refused,
+        Self::Unanalyzed,
+        Self::Metacharacters,
+        Self::Redirect,
+        Self::None,
+    ];
+
+    /// The reason's code: `0` for a rule's, else its index in [`Reason::FIXED`] plus one.
+    #[must_use]
+    pub fn code(self) -> u32 {
+        match self {
+            Self::Rule { .. } => 0,
+            other => Self::FIXED
+                .iter()
+                .position(|r| *r == other)
+                .map_or(0, |i| u32::try_from(i + 1).unwrap_or(0)),
+        }
+    }
+
+    /// The engine's fixed text of this reason (`None` for a rule's, the analysis's own
+    /// texts and no reason).
+    #[must_use]
+    pub const fn fixed_text(self) -> Option<&'static str> {
+        match self {
+            Self::DefaultDeny => Some(DEFAULT_DENY_REASON),
+            Self::Unanalyzed => Some(UNANALYZED_PREFIX),
+            Self::Metacharacters => Some(METACHARACTER_REASON),
+            Self::Redirect => Some(REDIRECT_REASON),
+            Self::Rule { .. } | Self::Refused | Self::None => None,
+        }
+    }
 }
 
 /// The verdict: an action, its reason, and whether host allow rules alone cover the command.
@@ -88,14 +148,14 @@ pub struct Verdict {
 
 /// What the verdict reads from the analysis besides the per-part matches.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Facts<'a> {
-    /// The analysis's `refused` (past one of its caps).
-    pub refused: Option<&'a str>,
+pub struct Facts {
+    /// Whether the analysis refused the command (past one of its caps).
+    pub refused: bool,
     /// Whether a default deny rule matched something that is not a simple command (a redirect
     /// target, a wrapper's inner code).
     pub deny: bool,
-    /// Why the command could not be analysed, if it could not.
-    pub unsupported: Option<&'a str>,
+    /// Whether the analysis could not read the command.
+    pub unsupported: bool,
     /// Whether the command redirects to a file.
     pub file_redirects: bool,
     /// Whether the command has shell metacharacters (more than one plain command).
@@ -111,46 +171,46 @@ pub const METACHARACTER_REASON: &str = "command contains shell metacharacters";
 /// The reason of a command that writes to a file through a redirection.
 pub const REDIRECT_REASON: &str = "command redirects to a file";
 
+/// The start of the reason of a command the analysis could not read (the analysis's
+/// `unsupported` follows).
+pub const UNANALYZED_PREFIX: &str = "command could not be analyzed: ";
+
 /// The reason of a command the analysis could not read.
 #[must_use]
 pub fn unanalyzed_reason(why: &str) -> String {
-    format!("command could not be analyzed: {why}")
+    format!("{UNANALYZED_PREFIX}{why}")
 }
 
 /// The verdict on a command whose simple commands matched as `parts`.
 #[must_use]
-pub fn judge(parts: &[PartMatch], facts: &Facts<'_>) -> Verdict {
+pub fn judge(parts: &[PartMatch], facts: &Facts) -> Verdict {
     let verdict = |action, reason| Verdict {
         action,
         reason,
         covered_by_allow_rules: false,
     };
-    let text = |s: &str| Reason::Text(s.to_owned());
     let first = |want: PartMatch| parts.iter().position(|p| *p == want);
     if let Some(i) = parts
         .iter()
         .position(|p| matches!(p, PartMatch::Rule(Action::Deny) | PartMatch::DefaultDeny))
     {
         return match parts[i] {
-            PartMatch::DefaultDeny => verdict(Action::Deny, text(DEFAULT_DENY_REASON)),
+            PartMatch::DefaultDeny => verdict(Action::Deny, Reason::DefaultDeny),
             _ => verdict(Action::Deny, Reason::Rule { part: i }),
         };
     }
     // Past a cap the analysis saw only part of the command: a deny, not an approval.
-    if let Some(why) = facts.refused {
-        return verdict(Action::Deny, text(why));
+    if facts.refused {
+        return verdict(Action::Deny, Reason::Refused);
     }
     if facts.deny {
-        return verdict(Action::Deny, text(DEFAULT_DENY_REASON));
+        return verdict(Action::Deny, Reason::DefaultDeny);
     }
     if let Some(i) = first(PartMatch::Rule(Action::RequireApproval)) {
         return verdict(Action::RequireApproval, Reason::Rule { part: i });
     }
-    if let Some(why) = facts.unsupported {
-        return verdict(
-            Action::RequireApproval,
-            Reason::Text(unanalyzed_reason(why)),
-        );
+    if facts.unsupported {
+        return verdict(Action::RequireApproval, Reason::Unanalyzed);
     }
     if !parts.is_empty()
         && !facts.file_redirects
@@ -163,10 +223,10 @@ pub fn judge(parts: &[PartMatch], facts: &Facts<'_>) -> Verdict {
         };
     }
     if facts.deny_metacharacters && facts.metacharacters {
-        return verdict(Action::RequireApproval, text(METACHARACTER_REASON));
+        return verdict(Action::RequireApproval, Reason::Metacharacters);
     }
     if facts.file_redirects {
-        return verdict(Action::RequireApproval, text(REDIRECT_REASON));
+        return verdict(Action::RequireApproval, Reason::Redirect);
     }
     verdict(Action::Allow, Reason::None)
 }
@@ -179,7 +239,7 @@ mod tests {
     const ASK: PartMatch = PartMatch::Rule(Action::RequireApproval);
     const DENY: PartMatch = PartMatch::Rule(Action::Deny);
 
-    fn facts() -> Facts<'static> {
+    fn facts() -> Facts {
         Facts {
             deny_metacharacters: true,
             ..Facts::default()
@@ -210,13 +270,14 @@ mod tests {
             (Action::Deny, Reason::Rule { part: 2 })
         );
         let v = judge(&[ALLOW, PartMatch::DefaultDeny], &facts());
-        assert_eq!(v.reason, Reason::Text(DEFAULT_DENY_REASON.into()));
+        assert_eq!(v.reason, Reason::DefaultDeny);
+        assert_eq!(v.reason.fixed_text(), Some(DEFAULT_DENY_REASON));
     }
 
     #[test]
     fn refused_and_analysis_denies_come_before_approvals() {
         let refused = Facts {
-            refused: Some("command refused: x"),
+            refused: true,
             ..facts()
         };
         assert_eq!(judge(&[ASK], &refused).action, Action::Deny);
@@ -238,7 +299,7 @@ mod tests {
         };
         let v = judge(&[ALLOW], &redirect);
         assert_eq!(v.action, Action::RequireApproval);
-        assert_eq!(v.reason, Reason::Text(REDIRECT_REASON.into()));
+        assert_eq!(v.reason, Reason::Redirect);
     }
 
     #[test]
@@ -249,7 +310,7 @@ mod tests {
         };
         assert_eq!(
             judge(&[PartMatch::Unmatched], &meta).reason,
-            Reason::Text(METACHARACTER_REASON.into())
+            Reason::Metacharacters
         );
         let lax = Facts {
             deny_metacharacters: false,
@@ -257,12 +318,17 @@ mod tests {
         };
         assert_eq!(judge(&[PartMatch::Unmatched], &lax).action, Action::Allow);
         let unsupported = Facts {
-            unsupported: Some("function definition"),
+            unsupported: true,
             ..facts()
         };
+        assert_eq!(judge(&[ALLOW], &unsupported).reason, Reason::Unanalyzed);
         assert_eq!(
-            judge(&[ALLOW], &unsupported).reason,
-            Reason::Text("command could not be analyzed: function definition".into())
+            unanalyzed_reason("function definition"),
+            "command could not be analyzed: function definition"
         );
+        for (i, r) in Reason::FIXED.iter().enumerate() {
+            assert_eq!(r.code() as usize, i + 1);
+        }
+        assert_eq!(Reason::Rule { part: 3 }.code(), 0);
     }
 }
