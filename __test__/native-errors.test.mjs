@@ -25,7 +25,7 @@ test('a synchronous engine error is a plain Error with the engine code and messa
 })
 
 test('a rejected native promise keeps the engine code; fromNative gives the MCP class', async () => {
-  const bridge = new native.NativeMcpBridge({ serverId: 's', transportType: 'stdio', command: '/nonexistent/prism-native-test' }, () => {})
+  const bridge = new native.NativeMcpBridge({ serverId: 's', transportType: 'stdio', command: '/nonexistent/prism-native-test' }, () => {}, () => {})
   const err = await bridge.connect().then(
     () => assert.fail('connect resolved'),
     (e) => e,
