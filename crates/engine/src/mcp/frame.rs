@@ -464,6 +464,9 @@ pub(super) fn response_shape_error(obj: &serde_json::Map<String, Value>) -> Opti
     }
 }
 
+/// Why a response with a result but no usable `id` fails (stdio and HTTP).
+pub(super) const NO_ID: &str = "it has no id";
+
 /// The `result` member of a response already checked by [`response_shape_error`].
 fn take_result(value: Value) -> Value {
     match value {
@@ -537,6 +540,16 @@ impl FrameState {
                                 reason: reason.into(),
                             },
                             targets,
+                        )
+                    } else if obj.get("id").is_none_or(Value::is_null) && obj.contains_key("result")
+                    {
+                        // A result answers a request only through its id (an error without one
+                        // is rmcp's to deliver).
+                        (
+                            McpError::InvalidResponse {
+                                reason: NO_ID.into(),
+                            },
+                            self.targets(None, false),
                         )
                     } else if let Some(id) = id.as_ref().filter(|id| self.raw.contains(*id)) {
                         let (id, result) = (id.clone(), take_result(value));
@@ -850,6 +863,21 @@ mod tests {
             has_method: false,
         });
         assert!(matches!(late, Outcome::Skip));
+    }
+
+    #[test]
+    fn a_result_without_an_id_fails_every_waiting_request_saying_so() {
+        for line in [
+            br#"{"jsonrpc":"2.0","result":{}}"#.as_slice(),
+            br#"{"jsonrpc":"2.0","id":null,"result":{}}"#.as_slice(),
+        ] {
+            let mut s = state_with(&[1, 2]);
+            let Outcome::Fail(targets, error) = s.judge(Frame::Line(line.to_vec())) else {
+                panic!("not failed");
+            };
+            assert_eq!(targets.len(), 2);
+            assert!(error.to_string().ends_with(NO_ID), "{error}");
+        }
     }
 
     #[test]

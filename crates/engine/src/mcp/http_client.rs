@@ -179,7 +179,7 @@ fn judge(data: &[u8], id: &RequestId, kind: Kind, body: bool) -> Verdict {
     let readdressed = match obj.get("id") {
         // An error the server could not tie to a request answers the one it came back on.
         None | Some(Value::Null) if obj.contains_key("error") => true,
-        None | Some(Value::Null) => return Verdict::Settle(Err(invalid("it has no id"))),
+        None | Some(Value::Null) => return Verdict::Settle(Err(invalid(crate::mcp::frame::NO_ID))),
         Some(v) => {
             if RequestId::deserialize(v).ok().as_ref() != Some(id) {
                 return Verdict::Settle(Err(invalid("its id does not match the request")));
@@ -895,11 +895,11 @@ mod tests {
             );
             assert_eq!(
                 bad(r#"{"jsonrpc":"2.0","result":{}}"#),
-                invalid("it has no id")
+                invalid(crate::mcp::frame::NO_ID)
             );
             assert_eq!(
                 bad(r#"{"jsonrpc":"2.0","id":null,"result":{}}"#),
-                invalid("it has no id")
+                invalid(crate::mcp::frame::NO_ID)
             );
             assert_eq!(
                 bad(r#"{"jsonrpc":"2.0","id":7,"error":{"code":"x","message":"m"}}"#),
