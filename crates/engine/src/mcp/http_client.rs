@@ -88,6 +88,23 @@ impl BoundedHttpClient {
             .take_until(self.shutdown.clone().cancelled_owned())
             .boxed()
     }
+
+    /// `post`, ended when the session shuts down; an SSE reply's stream ends with it too.
+    async fn until_shutdown_post(
+        &self,
+        post: impl std::future::Future<Output = Result<StreamableHttpPostResponse, HttpError>>,
+    ) -> Result<StreamableHttpPostResponse, HttpError> {
+        let response = tokio::select! {
+            r = post => r,
+            () = self.shutdown.cancelled() => Err(StreamableHttpError::TransportChannelClosed),
+        };
+        match response {
+            Ok(StreamableHttpPostResponse::Sse(stream, sid)) => Ok(
+                StreamableHttpPostResponse::Sse(self.until_shutdown(stream), sid),
+            ),
+            other => other,
+        }
+    }
 }
 
 type HttpError = StreamableHttpError<reqwest::Error>;
@@ -725,16 +742,7 @@ impl StreamableHttpClient for BoundedHttpClient {
                 id,
                 kind,
             );
-            let response = tokio::select! {
-                r = post => r,
-                () = self.shutdown.cancelled() => Err(StreamableHttpError::TransportChannelClosed),
-            };
-            return match response {
-                Ok(StreamableHttpPostResponse::Sse(stream, sid)) => Ok(
-                    StreamableHttpPostResponse::Sse(self.until_shutdown(stream), sid),
-                ),
-                other => other,
-            };
+            return self.until_shutdown_post(post).await;
         }
         let post = self.inner.post_message_with_response_limits(
             uri,
@@ -744,14 +752,7 @@ impl StreamableHttpClient for BoundedHttpClient {
             custom_headers,
             limits,
         );
-        let response = tokio::select! {
-            r = post => r,
-            () = self.shutdown.cancelled() => Err(StreamableHttpError::TransportChannelClosed),
-        };
-        match (response, judged) {
-            (Ok(StreamableHttpPostResponse::Sse(stream, sid)), _) => Ok(
-                StreamableHttpPostResponse::Sse(self.until_shutdown(stream), sid),
-            ),
+        match (self.until_shutdown_post(post).await, judged) {
             (Err(e), Some((id, _))) => match discover_error(&e) {
                 Some(error) => Ok(StreamableHttpPostResponse::Json(
                     settle(&self.frames, id, Kind::Discover, Err(error)),
