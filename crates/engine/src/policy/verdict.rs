@@ -27,16 +27,6 @@ impl Action {
     }
 }
 
-impl Action {
-    /// The action spelled `name`.
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Action> {
-        [Self::Allow, Self::RequireApproval, Self::Deny]
-            .into_iter()
-            .find(|a| a.as_str() == name)
-    }
-}
-
 /// How one simple command of the analysis was matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PartMatch {
@@ -62,16 +52,6 @@ impl PartMatch {
     #[must_use]
     pub fn from_code(c: char) -> Option<PartMatch> {
         Self::CODES.iter().find(|(_, k)| *k == c).map(|(m, _)| *m)
-    }
-
-    /// A part's match by name: a rule's action, `unmatched` or `defaultDeny`.
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<PartMatch> {
-        match name {
-            "unmatched" => Some(Self::Unmatched),
-            "defaultDeny" => Some(Self::DefaultDeny),
-            _ => Action::from_name(name).map(Self::Rule),
-        }
     }
 }
 
@@ -247,19 +227,11 @@ mod tests {
     }
 
     #[test]
-    fn names_read_back() {
-        for a in [Action::Allow, Action::RequireApproval, Action::Deny] {
-            assert_eq!(PartMatch::from_name(a.as_str()), Some(PartMatch::Rule(a)));
+    fn part_codes_read_back() {
+        for (m, c) in PartMatch::CODES {
+            assert_eq!(PartMatch::from_code(c), Some(m));
         }
-        assert_eq!(
-            PartMatch::from_name("defaultDeny"),
-            Some(PartMatch::DefaultDeny)
-        );
-        assert_eq!(
-            PartMatch::from_name("unmatched"),
-            Some(PartMatch::Unmatched)
-        );
-        assert_eq!(PartMatch::from_name("Allow"), None);
+        assert_eq!(PartMatch::from_code('A'), None);
     }
 
     #[test]
