@@ -27,6 +27,47 @@ export declare class CodingOutputSink {
 }
 
 /**
+ * One approval policy's machine and its approval cache: the facade's
+ * `createCodingApprovalPolicy` drives a check through `begin` and the steps it names; each
+ * call returns the next state (`approvalWords()` reads it).
+ */
+export declare class NativeApprovalPolicy {
+  /**
+   * The policy's facts: how many roots, `readOnly`, whether `approve` is given,
+   * `allowRulesSkipApproval`, and `approvalCacheScope` (one of `approvalWords().cacheScopes`).
+   */
+  constructor(roots: number, readOnly: boolean, hasApprove: boolean, allowRulesSkipApproval: boolean, cacheScope: string)
+  /**
+   * The first state of a check: the action's `kind` (a string, else no known kind), how
+   * many paths it names, whether its `command` is present (truthy) and, for a string
+   * command, its length in UTF-16 code units.
+   */
+  begin(kind: unknown, paths: number, command: boolean, commandLength: number): number
+  /**
+   * After `containPath` or `containRedirect`: where the path or target is
+   * (`approvalWords().locations`).
+   */
+  feed(state: number, location: number): number
+  /**
+   * After `analyze`: the number `commandVerdict` returned, whether the verdict has a reason
+   * (not `undefined` or `null`), and how many redirections the analysis found.
+   */
+  verdict(state: number, verdict: number, hasReason: boolean, redirects: number): number
+  /**
+   * `lookUpCache` performed: the value of the scope's `metadata` id field, and the JSON
+   * texts of the action's `operation`, `paths` and `command` (`undefined` when the field is
+   * missing). Returns the next state.
+   */
+  lookUp(state: number, id: unknown, operation?: string | undefined | null, paths?: string | undefined | null, command?: string | undefined | null): number
+  /**
+   * `ask` answered: the host's answer, and (for a policy with a cache scope) the same id
+   * and JSON texts `lookUp` was given, under which the answer is remembered. Returns the
+   * next state.
+   */
+  answer(state: number, approved: boolean, id: unknown, operation?: string | undefined | null, paths?: string | undefined | null, command?: string | undefined | null): number
+}
+
+/**
  * The conformance runner's entry (not public API): strict off, a forced draft, and `$ref`s
  * that may name the suite's remotes, preloaded in memory (nothing is ever fetched).
  */
@@ -154,6 +195,9 @@ export declare function analyzeShellCommand(command: string): string
 
 /** [`analyze_shell_command`] on the blocking pool (for long commands). */
 export declare function analyzeShellCommandAsync(command: string): Promise<string>
+
+/** The words of the approval machine's crossing. */
+export declare function approvalWords(): NativeApprovalWords
 
 /**
  * The blocked `[event, result]` of a denial at `gate` (`Gate as u8`: trust, permission,
@@ -648,6 +692,41 @@ export declare function mcpSummarizeContent(contentJson: string, maxBytes: numbe
  */
 export declare function mcpValidateTransport(options: McpNativeOptions): void
 
+/** The words of the approval machine's crossing (read once at load). */
+export interface NativeApprovalWords {
+  /**
+   * The code of each step, by name (`containPath`, `analyze`, `analyzeOffThread`,
+   * `containRedirect`, `lookUpCache`, `ask`, `allow`, `deny`): `state & stepMask`.
+   */
+  steps: Record<string, number>
+  /** The bits of a state that hold its step's code. */
+  stepMask: number
+  /**
+   * Where a state's detail starts: `(state >> detailShift) & stepMask` is a deny's denial
+   * code, or an allow's flags.
+   */
+  detailShift: number
+  /** The flag bits of an allow's detail, by name (`exclusive`, `writeBeneath`). */
+  allowFlags: Record<string, number>
+  /**
+   * The code of each location `feed` takes after a contain step, by name (`outside`,
+   * `inside`, `noTarget`).
+   */
+  locations: Record<string, number>
+  /** Each denial's text, by denial code. */
+  denialTexts: Array<string>
+  /**
+   * What follows each denial's text, by denial code: `""` (nothing), `subject` (the path or
+   * redirection target contained last) or `verdict` (the reason is the command verdict's
+   * own, kept as the host gave it).
+   */
+  denialTails: Array<string>
+  /** The `approvalCacheScope` names. */
+  cacheScopes: Array<string>
+  /** The `metadata` field whose value identifies each scope that caches, by scope name. */
+  cacheIds: Record<string, string>
+}
+
 /** The real root that holds a path, and where the path really is. */
 export interface NativeContainment {
   /** The root, resolved with `realpath`. */
@@ -751,7 +830,7 @@ export interface NativeVerdictWords {
 
 /**
  * The approval policy's fixed numbers, from the engine's limits: `[approvalTimeoutMs default,
- * approval cache entries, command length analysed off the JS thread]`.
+ * approval cache entries]`.
  */
 export declare function policyApprovalLimits(): Array<number>
 

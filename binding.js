@@ -836,6 +836,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.CodingOutputSink = nativeBinding.CodingOutputSink
+module.exports.NativeApprovalPolicy = nativeBinding.NativeApprovalPolicy
 module.exports.NativeJsonSchemaSuite = nativeBinding.NativeJsonSchemaSuite
 module.exports.NativeJsonSchemaValidator = nativeBinding.NativeJsonSchemaValidator
 module.exports.NativeMcpBridge = nativeBinding.NativeMcpBridge
@@ -844,6 +845,7 @@ module.exports.NativeMcpHostListing = nativeBinding.NativeMcpHostListing
 module.exports.NativeToolFilter = nativeBinding.NativeToolFilter
 module.exports.analyzeShellCommand = nativeBinding.analyzeShellCommand
 module.exports.analyzeShellCommandAsync = nativeBinding.analyzeShellCommandAsync
+module.exports.approvalWords = nativeBinding.approvalWords
 module.exports.blockedOutcome = nativeBinding.blockedOutcome
 module.exports.checkToolCall = nativeBinding.checkToolCall
 module.exports.codingEdit = nativeBinding.codingEdit

@@ -294,3 +294,89 @@ test('the policy is an ExecutionPolicy for the core harness', async () => {
   await assert.rejects(assertExecutionAllowed(p, shell('sudo reboot')), { name: 'ExecutionDeniedError', code: 'ERR_PRISM_EXECUTION_DENIED', message: 'command matches default deny pattern' })
   assert.deepEqual(await assertExecutionAllowed(p, shell('ls')), shell('ls'))
 })
+
+test('the engine drives the check: kinds, paths as any iterable, concurrent checks', async () => {
+  // A kind that is not a string is no kind the engine knows: no approval needed, not read-only.
+  const p = createCodingApprovalPolicy({ roots: [root] })
+  assert.deepEqual(await p.check({ kind: 5, operation: 'x', paths: [file] }), { allowed: true, exclusive: false })
+  const ro = createCodingApprovalPolicy({ roots: [root], readOnly: 1, approve: yes })
+  assert.deepEqual(await ro.check({ kind: 5, operation: 'x' }), { allowed: false, reason: 'read-only mode' })
+  // Paths may be any iterable, contained in order: the first outside names itself.
+  assert.deepEqual(await p.check({ kind: 'read', operation: 'read', paths: new Set([file, '/etc/passwd', '/etc/x']) }), {
+    allowed: false,
+    reason: 'path outside trusted roots: /etc/passwd',
+  })
+  assert.deepEqual(await p.check({ kind: 'delete', operation: 'rm', paths: [] }), { allowed: false, reason: 'approval required' })
+  // Many checks in flight on one policy each keep their own state.
+  let n = 0
+  const q = createCodingApprovalPolicy({ roots: [root], approve: async ({ action }) => (n++, action.command !== 'ls -l') })
+  const results = await Promise.all([
+    q.check(shell('ls')),
+    q.check(shell('ls -l')),
+    q.check({ kind: 'read', operation: 'read', paths: ['/etc/passwd'] }),
+    q.check(shell('sudo x')),
+    q.check({ kind: 'write', operation: 'write', paths: [file] }),
+  ])
+  assert.deepEqual(results, [
+    { allowed: true, exclusive: true },
+    { allowed: false, reason: 'approval denied' },
+    { allowed: false, reason: 'path outside trusted roots: /etc/passwd' },
+    { allowed: false, reason: 'command matches default deny pattern' },
+    { allowed: true, exclusive: false },
+  ])
+  assert.equal(n, 3)
+})
+
+test('a deny rule reason is passed through as the host wrote it', async () => {
+  const p = createCodingApprovalPolicy({ roots: [root], approve: yes, commandRules: [{ pattern: 'rm', action: 'deny', reason: 42 }, { pattern: 'mv', action: 'deny', reason: null }] })
+  assert.deepEqual(await p.check(shell('rm x')), { allowed: false, reason: 42 })
+  assert.deepEqual(await p.check(shell('mv a b')), { allowed: false, reason: 'command denied by policy' })
+})
+
+test('a redirection without a file is not contained; each with a file is, in order', async () => {
+  const p = createCodingApprovalPolicy({ roots: [root], approve: yes, denyMetacharacters: false })
+  assert.deepEqual(await p.check(shell('ls 2>&1 > out.txt', { cwd: root })), { allowed: true, exclusive: true })
+  assert.deepEqual(await p.check(shell('ls > a.txt 2>/etc/one >/etc/two', { cwd: root })), { allowed: false, reason: 'path outside trusted roots: /etc/one' })
+})
+
+test('approval cache: missing paths read as [] and a missing command as "", operation counts', async () => {
+  let asked = 0
+  const p = createCodingApprovalPolicy({ roots: [root], approve: () => (asked++, true), approvalCacheScope: 'run' })
+  const move = (extra) => ({ kind: 'move', operation: 'mv', metadata: { runId: 'r' }, ...extra })
+  await p.check(move({}))
+  await p.check(move({ paths: [], command: '' }))
+  await p.check(move({ paths: null, command: null }))
+  assert.equal(asked, 1, 'undefined, null and empty paths and command share one key')
+  await p.check(move({ operation: 'rename' }))
+  await p.check(move({ operation: undefined }))
+  await p.check(move({ operation: null }))
+  assert.equal(asked, 3, 'another operation is another key; a missing one reads as null')
+  await p.check(move({ metadata: { runId: 5 } }))
+  await p.check(move({ metadata: { runId: 5 } }))
+  assert.equal(asked, 5, 'an id that is not a string gives no key')
+})
+
+test('the engine words every reason, and the machine refuses a state it never gave', async () => {
+  const { createRequire } = await import('node:module')
+  const native = createRequire(import.meta.url)('../lib/native.js')
+  const words = native.approvalWords()
+  assert.deepEqual(
+    words.denialTexts.filter(Boolean),
+    ['no trusted roots configured', 'read-only mode', 'path outside trusted roots: ', 'command denied by policy', 'path outside trusted roots: ', 'approval required', 'approval denied (cached)', 'approval denied'],
+  )
+  assert.deepEqual(words.cacheScopes, ['session', 'run', 'none'])
+  assert.deepEqual(words.cacheIds, { session: 'sessionId', run: 'runId' })
+  const m = new native.NativeApprovalPolicy(1, false, true, false, 'none')
+  const s = m.begin('write', 1, false, 0)
+  assert.equal(s & words.stepMask, words.steps.containPath)
+  assert.throws(() => m.answer(s, true), { code: 'ERR_PRISM_INTERNAL', message: /does not answer the step containPath/ })
+  assert.throws(() => m.feed(0.5, words.locations.inside), { code: 'ERR_PRISM_INTERNAL' })
+  assert.throws(() => m.feed(s, 9), /no location code 9/)
+  assert.throws(() => new native.NativeApprovalPolicy(1, false, true, false, 'forever'), /no approval cache scope/)
+  const asked = m.feed(s, words.locations.inside)
+  assert.equal(asked & words.stepMask, words.steps.ask)
+  const done = m.answer(asked, true)
+  assert.equal(done & words.stepMask, words.steps.allow)
+  assert.equal((done >> words.detailShift) & words.allowFlags.writeBeneath, words.allowFlags.writeBeneath)
+  assert.throws(() => m.answer(done, true), { code: 'ERR_PRISM_INTERNAL' })
+})

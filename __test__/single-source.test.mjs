@@ -172,3 +172,13 @@ test('each distinctive engine number is written in limits.rs and nowhere else', 
     assert.deepEqual(files, [], `${n} (a limits.rs number) is also written in: ${files.join(', ')}`)
   }
 })
+
+test('each approval reason is written in one engine file, and the approval driver names no kind', () => {
+  const texts = native.approvalWords().denialTexts.filter((t) => t.trim().length > 0)
+  assert.ok(texts.length >= 7, `reasons found: ${texts.join(' | ')}`)
+  for (const text of new Set(texts)) assertDefinedOnceInEngine(`reason "${text.trim()}"`, new RegExp(escape(text.trim())))
+  const driver = FILES.find((f) => f.rel === 'lib/coding-tools/security/approval-policy.js').text
+  for (const kind of ['read', 'shell', 'write', 'edit', 'delete', 'move', 'sessionId', 'runId']) {
+    assert.ok(!new RegExp(`["'\`]${kind}["'\`]`).test(driver), `the approval driver writes "${kind}"`)
+  }
+})

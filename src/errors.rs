@@ -16,6 +16,7 @@ use napi::Env;
 use prism_engine::coding::error::CodingError;
 use prism_engine::limits::LimitError;
 use prism_engine::mcp::McpError;
+use prism_engine::policy::approval::ApprovalError;
 use prism_engine::policy::beneath::BeneathError;
 use prism_engine::policy::landlock::LandlockError;
 
@@ -40,7 +41,8 @@ coded!(
     LimitError,
     CodingError,
     BeneathError,
-    LandlockError
+    LandlockError,
+    ApprovalError
 );
 
 /// An engine error on its way to JavaScript (`Send`, so a future can carry it back to the

@@ -2,13 +2,23 @@
 //!
 //! One call per policy check: the command line goes in as a string, the analysis (every simple
 //! command, redirections, flags) comes back as one JSON string that the facade parses. A
-//! typical command takes microseconds, so it runs on the calling thread; `policy.check` sends
-//! commands longer than `POLICY_ANALYSIS_ASYNC_BYTES` to the blocking pool instead, so a long
-//! hostile command never holds the JavaScript thread.
+//! typical command takes microseconds, so it runs on the calling thread; the approval machine
+//! sends commands longer than `POLICY_ANALYSIS_ASYNC_BYTES` to the blocking pool instead, so a
+//! long hostile command never holds the JavaScript thread.
+//!
+//! `NativeApprovalPolicy` carries the approval machine (`prism_engine::policy::approval`): each
+//! call takes the state as a number and returns the next one, so a check builds no objects
+//! across Node-API.
 
 use std::collections::HashMap;
 
+use napi::bindgen_prelude::Unknown;
+use napi::{Env, ValueType};
 use napi_derive::napi;
+use prism_engine::policy::approval::{
+    Action as ApprovalAction, ApprovalCache, CacheMaterial, CacheScope, Check, Command, Denial,
+    Input, Kind, Location, Policy, Step, Tail, ALLOW_EXCLUSIVE, ALLOW_WRITE_BENEATH,
+};
 
 use crate::errors::{spawn_coded, to_js, NativeError};
 
@@ -152,7 +162,25 @@ pub fn command_verdict(parts: String, flags: u32) -> napi::Result<u32> {
         Reason::Rule { part } => u32::try_from(part).unwrap_or(0).min(0x00ff_ffff),
         _ => 0,
     };
-    Ok(action | v.reason.code() << 2 | u32::from(v.covered_by_allow_rules) << 5 | part << 8)
+    Ok(action
+        | v.reason.code() << 2
+        | u32::from(v.covered_by_allow_rules) << VERDICT_COVERED_SHIFT
+        | part << 8)
+}
+
+/// Where `command_verdict` puts its `covered` bit.
+const VERDICT_COVERED_SHIFT: u32 = 5;
+
+/// The action and the `covered` bit of a number `command_verdict` returned.
+fn unpack_verdict(v: u32) -> Option<(prism_engine::policy::verdict::Action, bool)> {
+    use prism_engine::policy::verdict::Action;
+    let action = match v & 3 {
+        0 => Action::Allow,
+        1 => Action::RequireApproval,
+        2 => Action::Deny,
+        _ => return None,
+    };
+    Some((action, (v >> VERDICT_COVERED_SHIFT) & 1 != 0))
 }
 
 /// Whether `target` is `root` or beneath it; both absolute and lexically normalised (the facade
@@ -237,16 +265,265 @@ pub fn landlock_exec(
 }
 
 /// The approval policy's fixed numbers, from the engine's limits: `[approvalTimeoutMs default,
-/// approval cache entries, command length analysed off the JS thread]`.
+/// approval cache entries]`.
 #[napi]
 pub fn policy_approval_limits() -> Vec<u32> {
-    use prism_engine::limits::{
-        POLICY_ANALYSIS_ASYNC_BYTES, POLICY_APPROVAL_CACHE_ENTRIES,
-        POLICY_APPROVAL_TIMEOUT_MS_DEFAULT,
-    };
+    use prism_engine::limits::{POLICY_APPROVAL_CACHE_ENTRIES, POLICY_APPROVAL_TIMEOUT_MS_DEFAULT};
     vec![
         u32::try_from(POLICY_APPROVAL_TIMEOUT_MS_DEFAULT).unwrap_or(u32::MAX),
         u32::try_from(POLICY_APPROVAL_CACHE_ENTRIES).unwrap_or(u32::MAX),
-        u32::try_from(POLICY_ANALYSIS_ASYNC_BYTES).unwrap_or(u32::MAX),
     ]
+}
+
+/// The words of the approval machine's crossing (read once at load).
+#[napi(object)]
+pub struct NativeApprovalWords {
+    /// The code of each step, by name (`containPath`, `analyze`, `analyzeOffThread`,
+    /// `containRedirect`, `lookUpCache`, `ask`, `allow`, `deny`): `state & stepMask`.
+    pub steps: HashMap<String, u32>,
+    /// The bits of a state that hold its step's code.
+    pub step_mask: u32,
+    /// Where a state's detail starts: `(state >> detailShift) & stepMask` is a deny's denial
+    /// code, or an allow's flags.
+    pub detail_shift: u32,
+    /// The flag bits of an allow's detail, by name (`exclusive`, `writeBeneath`).
+    pub allow_flags: HashMap<String, u32>,
+    /// The code of each location `feed` takes after a contain step, by name (`outside`,
+    /// `inside`, `noTarget`).
+    pub locations: HashMap<String, u32>,
+    /// Each denial's text, by denial code.
+    pub denial_texts: Vec<String>,
+    /// What follows each denial's text, by denial code: `""` (nothing), `subject` (the path or
+    /// redirection target contained last) or `verdict` (the reason is the command verdict's
+    /// own, kept as the host gave it).
+    pub denial_tails: Vec<String>,
+    /// The `approvalCacheScope` names.
+    pub cache_scopes: Vec<String>,
+    /// The `metadata` field whose value identifies each scope that caches, by scope name.
+    pub cache_ids: HashMap<String, String>,
+}
+
+/// The words of the approval machine's crossing.
+#[napi]
+pub fn approval_words() -> NativeApprovalWords {
+    let tail = |t: Tail| match t {
+        Tail::None => "",
+        Tail::Subject => "subject",
+        Tail::Verdict => "verdict",
+    };
+    NativeApprovalWords {
+        steps: Step::NAMES
+            .iter()
+            .enumerate()
+            .map(|(i, n)| ((*n).to_owned(), u32::try_from(i).unwrap_or(u32::MAX)))
+            .collect(),
+        step_mask: u32::try_from(Step::CODE_MASK).unwrap_or(0),
+        detail_shift: Step::DETAIL_SHIFT,
+        allow_flags: [
+            ("exclusive", ALLOW_EXCLUSIVE),
+            ("writeBeneath", ALLOW_WRITE_BENEATH),
+        ]
+        .iter()
+        .map(|(n, b)| ((*n).to_owned(), u32::try_from(*b).unwrap_or(0)))
+        .collect(),
+        locations: Location::ALL
+            .iter()
+            .map(|l| (l.name().to_owned(), l.code()))
+            .collect(),
+        denial_texts: Denial::ALL.iter().map(|d| d.text().to_owned()).collect(),
+        denial_tails: Denial::ALL
+            .iter()
+            .map(|d| tail(d.tail()).to_owned())
+            .collect(),
+        cache_scopes: CacheScope::ALL
+            .iter()
+            .map(|s| s.name().to_owned())
+            .collect(),
+        cache_ids: CacheScope::ALL
+            .iter()
+            .filter_map(|s| Some((s.name().to_owned(), s.id_field()?.to_owned())))
+            .collect(),
+    }
+}
+
+/// `v` as a string when it is one (anything else reads as missing).
+fn string_of(v: Unknown<'_>) -> napi::Result<Option<String>> {
+    if v.get_type()? == ValueType::String {
+        // The type was checked just above.
+        Ok(Some(unsafe { v.cast::<String>() }?))
+    } else {
+        Ok(None)
+    }
+}
+
+/// A state as the JavaScript number that carries it.
+#[allow(clippy::cast_precision_loss)] // states stay below 2^53: exact
+fn number(c: Check) -> f64 {
+    c.to_bits() as f64
+}
+
+/// One approval policy's machine and its approval cache: the facade's
+/// `createCodingApprovalPolicy` drives a check through `begin` and the steps it names; each
+/// call returns the next state (`approvalWords()` reads it).
+#[napi]
+pub struct NativeApprovalPolicy {
+    policy: Policy,
+    cache: ApprovalCache,
+}
+
+#[napi]
+impl NativeApprovalPolicy {
+    /// The policy's facts: how many roots, `readOnly`, whether `approve` is given,
+    /// `allowRulesSkipApproval`, and `approvalCacheScope` (one of `approvalWords().cacheScopes`).
+    #[napi(constructor)]
+    pub fn new(
+        roots: u32,
+        read_only: bool,
+        has_approve: bool,
+        allow_rules_skip_approval: bool,
+        cache_scope: String,
+    ) -> napi::Result<Self> {
+        let cache = CacheScope::from_name(&cache_scope).ok_or_else(|| {
+            napi::Error::new(
+                napi::Status::InvalidArg,
+                format!("no approval cache scope {cache_scope:?}"),
+            )
+        })?;
+        Ok(Self {
+            policy: Policy {
+                roots: roots as usize,
+                read_only,
+                has_approve,
+                allow_rules_skip_approval,
+                cache,
+            },
+            cache: ApprovalCache::new(cache),
+        })
+    }
+
+    /// The first state of a check: the action's `kind` (a string, else no known kind), how
+    /// many paths it names, whether its `command` is present (truthy) and, for a string
+    /// command, its length in UTF-16 code units.
+    #[napi]
+    pub fn begin(
+        &self,
+        kind: Unknown<'_>,
+        paths: u32,
+        command: bool,
+        command_length: u32,
+    ) -> napi::Result<f64> {
+        let kind = string_of(kind)?.map_or(Kind::Other, |k| Kind::from_name(&k));
+        let action = ApprovalAction {
+            kind,
+            paths,
+            command: Command::from_facts(command, command_length as usize),
+        };
+        Ok(number(Check::begin(&self.policy, &action)))
+    }
+
+    /// After `containPath` or `containRedirect`: where the path or target is
+    /// (`approvalWords().locations`).
+    #[napi]
+    pub fn feed(&self, env: Env, state: f64, location: u32) -> napi::Result<f64> {
+        let check = Check::from_number(state).map_err(|e| to_js(&env, e))?;
+        let location = Location::from_code(location).ok_or_else(|| {
+            napi::Error::new(
+                napi::Status::InvalidArg,
+                format!("no location code {location}"),
+            )
+        })?;
+        check
+            .feed(&self.policy, Input::Location(location))
+            .map(number)
+            .map_err(|e| to_js(&env, e))
+    }
+
+    /// After `analyze`: the number `commandVerdict` returned, whether the verdict has a reason
+    /// (not `undefined` or `null`), and how many redirections the analysis found.
+    #[napi]
+    pub fn verdict(
+        &self,
+        env: Env,
+        state: f64,
+        verdict: u32,
+        has_reason: bool,
+        redirects: u32,
+    ) -> napi::Result<f64> {
+        let check = Check::from_number(state).map_err(|e| to_js(&env, e))?;
+        let (action, covered) = unpack_verdict(verdict).ok_or_else(|| {
+            napi::Error::new(
+                napi::Status::InvalidArg,
+                format!("no command verdict {verdict}"),
+            )
+        })?;
+        check
+            .feed(
+                &self.policy,
+                Input::Verdict {
+                    action,
+                    has_reason,
+                    covered,
+                    redirects,
+                },
+            )
+            .map(number)
+            .map_err(|e| to_js(&env, e))
+    }
+
+    /// `lookUpCache` performed: the value of the scope's `metadata` id field, and the JSON
+    /// texts of the action's `operation`, `paths` and `command` (`undefined` when the field is
+    /// missing). Returns the next state.
+    #[napi]
+    pub fn look_up(
+        &self,
+        env: Env,
+        state: f64,
+        id: Unknown<'_>,
+        operation: Option<String>,
+        paths: Option<String>,
+        command: Option<String>,
+    ) -> napi::Result<f64> {
+        let check = Check::from_number(state).map_err(|e| to_js(&env, e))?;
+        let id = string_of(id)?;
+        let m = CacheMaterial {
+            id: id.as_deref(),
+            operation: operation.as_deref(),
+            paths: paths.as_deref(),
+            command: command.as_deref(),
+        };
+        self.cache
+            .look_up(&self.policy, check, &m)
+            .map(number)
+            .map_err(|e| to_js(&env, e))
+    }
+
+    /// `ask` answered: the host's answer, and (for a policy with a cache scope) the same id
+    /// and JSON texts `lookUp` was given, under which the answer is remembered. Returns the
+    /// next state.
+    #[napi]
+    // Flat arguments on purpose: numbers and strings cross without building an object.
+    #[allow(clippy::too_many_arguments)]
+    pub fn answer(
+        &mut self,
+        env: Env,
+        state: f64,
+        approved: bool,
+        id: Unknown<'_>,
+        operation: Option<String>,
+        paths: Option<String>,
+        command: Option<String>,
+    ) -> napi::Result<f64> {
+        let check = Check::from_number(state).map_err(|e| to_js(&env, e))?;
+        let id = string_of(id)?;
+        let m = CacheMaterial {
+            id: id.as_deref(),
+            operation: operation.as_deref(),
+            paths: paths.as_deref(),
+            command: command.as_deref(),
+        };
+        self.cache
+            .answer(&self.policy, check, approved, &m)
+            .map(number)
+            .map_err(|e| to_js(&env, e))
+    }
 }

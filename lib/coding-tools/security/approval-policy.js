@@ -1,28 +1,33 @@
 'use strict'
-// createCodingApprovalPolicy: the reference's check order (API.md section 9), with command
-// rules over parsed commands (Decision 7) and redirection targets held to the roots.
+// createCodingApprovalPolicy: a driver of the engine's approval machine
+// (crates/engine/src/policy/approval.rs). The engine decides the order of the checks, which
+// kinds need approval or are confined, when a command is analysed off this thread, the
+// approval cache (its key material, SHA-256 keys and FIFO eviction) and every reason; this
+// file performs the steps it names that only JavaScript can: resolving paths with Node's
+// `path.resolve` and `os.homedir()`, matching the host's command rules (they may be RegExps),
+// awaiting the engine's containment, and calling the host's `approve`.
 const os = require('node:os')
 const path = require('node:path')
-const { createHash } = require('node:crypto')
+const native = require('../../native.js')
 const { analyzeCommand, analyzeCommandAsync, judge, validateRules } = require('./command-rules.js')
 const { assertPathInsideRoots, containingRoot } = require('./paths.js')
 
-const APPROVAL_KINDS = new Set(['shell', 'write', 'edit', 'delete', 'move'])
-// Kinds whose allowed decisions carry `writeBeneath` (the root the path was found inside):
-// the read, write and edit tools then open the file beneath that root's directory handle.
-const CONFINED_KINDS = new Set(['read', 'write', 'edit'])
-const SCOPES = new Set(['session', 'run', 'none'])
-// 30,000 ms, 1,000 entries and 16 KiB, from the engine's limits (crates/engine/src/limits.rs).
-const [DEFAULT_APPROVAL_TIMEOUT_MS, CACHE_ENTRIES, ASYNC_ANALYSIS_BYTES] = require('../../native.js').policyApprovalLimits()
-
-const deny = (reason) => ({ allowed: false, reason })
+// The words of the machine's crossing, from the engine (read once).
+const WORDS = native.approvalWords()
+const STEP = WORDS.steps
+const MASK = WORDS.stepMask
+const SHIFT = WORDS.detailShift
+const ALLOW = WORDS.allowFlags
+const AT = WORDS.locations
+// 30,000 ms and 1,000 entries, from the engine's limits (crates/engine/src/limits.rs).
+const [DEFAULT_APPROVAL_TIMEOUT_MS, CACHE_ENTRIES] = native.policyApprovalLimits()
 
 function validateOptions(options) {
   if (!options || typeof options !== 'object') throw new TypeError('createCodingApprovalPolicy options must be an object')
   const { roots, approve, approvalCacheScope = 'none', approvalTimeoutMs = DEFAULT_APPROVAL_TIMEOUT_MS } = options
   if (!Array.isArray(roots) || roots.some((r) => typeof r !== 'string')) throw new TypeError('roots must be an array of path strings')
   if (approve !== undefined && typeof approve !== 'function') throw new TypeError('approve must be a function')
-  if (!SCOPES.has(approvalCacheScope)) throw new TypeError('approvalCacheScope must be "session", "run" or "none"')
+  if (!WORDS.cacheScopes.includes(approvalCacheScope)) throw new TypeError('approvalCacheScope must be "session", "run" or "none"')
   if (typeof approvalTimeoutMs !== 'number' || Number.isNaN(approvalTimeoutMs)) throw new TypeError('approvalTimeoutMs must be a number')
   return { approvalCacheScope, approvalTimeoutMs, rules: validateRules(options.commandRules) }
 }
@@ -53,71 +58,97 @@ function redirectPath(target, action) {
   return path.resolve(cwd, target)
 }
 
+/** A field's JSON text as an array element reads it, or undefined when it is missing. */
+const json = (v) => (v === undefined || v === null ? undefined : (JSON.stringify(v) ?? 'null'))
+
+const NO_PATHS = Object.freeze([])
+
 function createCodingApprovalPolicy(options) {
   const { approvalCacheScope, approvalTimeoutMs, rules } = validateOptions(options)
   const roots = [...options.roots]
   const { approve, readOnly, denyMetacharacters, allowRulesSkipApproval } = options
-  const cache = new Map()
-
-  const cacheKey = (action) => {
-    if (approvalCacheScope === 'none') return undefined
-    const id = approvalCacheScope === 'run' ? action.metadata?.runId : action.metadata?.sessionId
-    if (typeof id !== 'string' || id.length === 0) return undefined
-    const material = JSON.stringify([approvalCacheScope, id, action.kind, action.operation, action.paths ?? [], action.command ?? ''])
-    return createHash('sha256').update(material).digest('hex')
-  }
-  const remember = (key, allowed) => {
-    if (key === undefined) return
-    if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value)
-    cache.set(key, allowed)
-  }
+  const machine = new native.NativeApprovalPolicy(roots.length, Boolean(readOnly), approve !== undefined, allowRulesSkipApproval === true, approvalCacheScope)
+  const idField = WORDS.cacheIds[approvalCacheScope]
 
   async function check(action) {
-    if (roots.length === 0) return deny('no trusted roots configured')
-    if (readOnly && action.kind !== 'read') return deny('read-only mode')
-    const contained = []
-    for (const p of action.paths ?? []) {
-      const c = await containingRoot(roots, p)
-      if (c === undefined) return deny(`path outside trusted roots: ${p}`)
-      contained.push(c)
-    }
-    let needsApproval = APPROVAL_KINDS.has(action.kind)
-    if (action.kind === 'shell' && action.command) {
-      // A long command is analysed off the JS thread. Its UTF-8 length is at most three
-      // times its UTF-16 length, so every command over the byte threshold goes there.
-      const long = typeof action.command === 'string' && action.command.length * 3 > ASYNC_ANALYSIS_BYTES
-      const analysis = long ? await analyzeCommandAsync(action.command) : analyzeCommand(action.command)
-      const { evaluation, coveredByAllowRules } = judge(analysis, rules, denyMetacharacters)
-      if (evaluation.action === 'deny') return deny(evaluation.reason ?? 'command denied by policy')
-      for (const r of analysis.redirects) {
-        if (r.target === null || r.target === undefined) continue
-        if (!(await assertPathInsideRoots(roots, redirectPath(r.target, action)))) return deny(`path outside trusted roots: ${r.target}`)
+    const given = action.paths ?? NO_PATHS
+    const paths = Array.isArray(given) ? given : [...given]
+    const { command } = action
+    let s = machine.begin(action.kind, paths.length, Boolean(command), typeof command === 'string' ? command.length : 0)
+    let next = 0 // the next path, then the next redirection, the machine asks for
+    let subject // the path or redirection target contained last
+    let first // where the first path is, and the root that holds it
+    let analysis
+    let evaluation
+    let material // [id, operation, paths, command] for the cache
+    for (;;) {
+      switch (s & MASK) {
+        case STEP.containPath: {
+          subject = paths[next++]
+          const found = await containingRoot(roots, subject)
+          if (next === 1) first = found
+          s = machine.feed(s, found === undefined ? AT.outside : AT.inside)
+          break
+        }
+        case STEP.analyze:
+        case STEP.analyzeOffThread: {
+          analysis = (s & MASK) === STEP.analyze ? analyzeCommand(command) : await analyzeCommandAsync(command)
+          const judged = judge(analysis, rules, denyMetacharacters)
+          evaluation = judged.evaluation
+          s = machine.verdict(s, judged.verdict, evaluation.reason != null, analysis.redirects.length)
+          next = 0
+          break
+        }
+        case STEP.containRedirect: {
+          subject = analysis.redirects[next++].target
+          const at = subject == null ? AT.noTarget : (await assertPathInsideRoots(roots, redirectPath(subject, action))) ? AT.inside : AT.outside
+          s = machine.feed(s, at)
+          break
+        }
+        case STEP.lookUpCache:
+          material = [action.metadata?.[idField], json(action.operation), json(action.paths), json(action.command)]
+          s = machine.lookUp(s, ...material)
+          break
+        case STEP.ask: {
+          const signal = action.metadata?.signal instanceof AbortSignal ? action.metadata.signal : undefined
+          const approved = await waitForApproval(approve, { action, signal }, approvalTimeoutMs)
+          s = material === undefined ? machine.answer(s, approved) : machine.answer(s, approved, ...material)
+          break
+        }
+        case STEP.allow:
+          return allowed(s, first)
+        default: // STEP.deny
+          return denied(s, subject, evaluation)
       }
-      if (evaluation.action === 'requireApproval') needsApproval = true
-      else if (allowRulesSkipApproval === true && coveredByAllowRules) needsApproval = false
     }
-    if (needsApproval) {
-      if (!approve) return deny('approval required')
-      const key = cacheKey(action)
-      const cached = key === undefined ? undefined : cache.get(key)
-      if (cached === false) return deny('approval denied (cached)')
-      if (cached !== true) {
-        const signal = action.metadata?.signal instanceof AbortSignal ? action.metadata.signal : undefined
-        const approved = await waitForApproval(approve, { action, signal }, approvalTimeoutMs)
-        remember(key, approved)
-        if (!approved) return deny('approval denied')
-      }
-    }
-    const decision = { allowed: true, exclusive: action.kind === 'shell' }
-    if (CONFINED_KINDS.has(action.kind) && contained.length === 1) {
-      // Not enumerable: the decision keeps the reference's shape; the coding read, write and
-      // edit tools read it to open the file through the root's directory handle.
-      Object.defineProperty(decision, 'writeBeneath', { value: Object.freeze({ root: contained[0].root, path: contained[0].target }) })
-    }
-    return decision
   }
 
   return { check }
+}
+
+/** The allowed decision the machine's final state describes. */
+function allowed(s, first) {
+  const flags = (s >> SHIFT) & MASK
+  const decision = { allowed: true, exclusive: (flags & ALLOW.exclusive) !== 0 }
+  if ((flags & ALLOW.writeBeneath) !== 0) {
+    // Not enumerable: the decision keeps the reference's shape; the coding read, write and
+    // edit tools read it to open the file through the root's directory handle.
+    Object.defineProperty(decision, 'writeBeneath', { value: Object.freeze({ root: first.root, path: first.target }) })
+  }
+  return decision
+}
+
+/** The denial the machine's final state describes, worded by the engine. */
+function denied(s, subject, evaluation) {
+  const code = (s >> SHIFT) & MASK
+  switch (WORDS.denialTails[code]) {
+    case 'subject':
+      return { allowed: false, reason: `${WORDS.denialTexts[code]}${subject}` }
+    case 'verdict':
+      return { allowed: false, reason: evaluation.reason }
+    default:
+      return { allowed: false, reason: WORDS.denialTexts[code] }
+  }
 }
 
 module.exports = { createCodingApprovalPolicy, DEFAULT_APPROVAL_TIMEOUT_MS, CACHE_ENTRIES }

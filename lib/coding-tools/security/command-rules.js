@@ -85,7 +85,7 @@ function validateRules(rules) {
  * The verdict on an analysed command and, per simple command, what decided it. Host rules are
  * matched here (they may be RegExps); the engine orders the checks and words the reasons.
  * `coveredByAllowRules` is true when host allow rules cover every part and nothing else
- * (redirection, unsupported syntax) needs a person.
+ * (redirection, unsupported syntax) needs a person; `verdict` is the engine's number.
  */
 function judge(analysis, rules, denyMetacharacters) {
   const parts = analysis.parts.map((part) => {
@@ -123,7 +123,8 @@ function judge(analysis, rules, denyMetacharacters) {
     default:
       evaluation = { action, reason: WORDS.reasonTexts[reason] }
   }
-  return { evaluation, parts, coveredByAllowRules: (v & 32) !== 0 }
+  // `verdict`: the engine's number itself, which the approval machine reads back.
+  return { evaluation, parts, coveredByAllowRules: (v & 32) !== 0, verdict: v }
 }
 
 /** `{action, reason?}` for `command` under `rules` (first matching host rule per part wins). */

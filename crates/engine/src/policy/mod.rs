@@ -13,11 +13,16 @@
 //! - [`containment`]: where a path really is and which approved root holds it.
 //! - [`verdict`]: the order of the command-rule checks and their reasons, over what the
 //!   host's rules matched.
+//! - [`approval`]: the approval flow of `policy.check(action)` as a sans-IO machine (the order
+//!   of the checks, which kinds need approval or are confined, every denial's reason) and the
+//!   policy's approval cache.
 //!
-//! The approval flow itself (roots, matching host rules, the approval cache) lives in the JS
-//! facade, because host rules are JavaScript `RegExp`s and `approve` is a host callback; it
-//! crosses into Rust for [`shell::analyze`] and for [`verdict::judge`].
+//! The facade drives [`approval`]: it performs the steps the machine names that only it can
+//! (resolving paths with Node's `path.resolve`, matching host rules, which may be JavaScript
+//! `RegExp`s, and calling the host's `approve`), crossing into Rust for [`containment`],
+//! [`shell::analyze`] and [`verdict::judge`].
 
+pub mod approval;
 pub mod beneath;
 pub mod brace;
 pub mod containment;
