@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
 import { connectMcpTools, HARD_MAX_HTTP_RESPONSE_BYTES } from '../lib/mcp/index.mjs'
 import { startHostileHttpServer, nested } from './fixtures/mcp-hostile-http-server.mjs'
+import { collectUntil } from './fixtures/mcp-helpers.mjs'
 
 const NEVER = 30 * 60 * 1000 // callTimeoutMs no test waits for: an answer that needs it fails the test
 const TEST = { timeout: 120_000 }
@@ -102,6 +103,22 @@ test('an SSE stream that never answers ends at callTimeoutMs, is closed by the c
     assert.deepEqual((await pending).error, failed('MCP bridge is closed'))
     await eventually(() => server.openStreams() === 0, 'close() closed the stream')
   })
+})
+
+test('a bridge dropped without close() ends its session once it is collected (its DELETE is best-effort)', TEST, async () => {
+  await withServer(async (server) => {
+    let collected = false
+    const registry = new FinalizationRegistry(() => (collected = true))
+    await (async () => {
+      const bridge = await connectMcpTools({ serverId: 'h', callTimeoutMs: NEVER, transport: server.transport() })
+      const r = await bridge.tools.find((t) => t.name === 'mcp:h:echo').execute({ message: 'then dropped' }, ctx())
+      assert.deepEqual(r.content, [{ type: 'text', text: 'echo: then dropped' }])
+      registry.register(bridge, 'bridge')
+    })()
+    assert.ok(await collectUntil(() => collected), 'the bridge was collected')
+    assert.ok(await collectUntil(() => server.stats.deletes === 1), 'the session was deleted')
+    assert.ok(await collectUntil(() => server.openStreams() === 0), 'the GET stream was closed')
+  }, { getStream: 'forever' })
 })
 
 test('a handshake that never ends times out, and the client lets go of its request (JSON and SSE)', TEST, async () => {
