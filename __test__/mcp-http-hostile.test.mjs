@@ -231,6 +231,22 @@ test('answers rmcp reads (server/discover, initialize and tools/list on a stream
   })
 })
 
+test('a server/discover refusal falls back to initialize as rmcp reads it; other failures fail the connect', TEST, async () => {
+  await withServer(async (server) => {
+    const connect = (mode) => connectMcpTools({ serverId: 'h', callTimeoutMs: NEVER, transport: server.transport(mode) })
+    for (const mode of ['discover-404-text', 'discover-500-json']) {
+      const { initializes } = server.stats
+      const bridge = await connect(mode)
+      assert.equal(server.stats.initializes, initializes + 1, `${mode}: initialize followed`)
+      const echo = await bridge.tools.find((t) => t.name === 'mcp:h:echo').execute({ message: mode }, ctx())
+      assert.deepEqual(echo.content, [{ type: 'text', text: `echo: ${mode}` }])
+      await bridge.close()
+    }
+    await assert.rejects(connect('discover-500'), { code: 'ERR_PRISM_MCP_CONNECT', message: 'MCP connect failed: MCP transport error: the server answered HTTP 500' })
+    await assert.rejects(connect('discover-401'), { code: 'ERR_PRISM_MCP_CONNECT', message: 'MCP connect failed: MCP transport error: the server answered HTTP 401 Unauthorized' })
+  })
+})
+
 test('oversized answers during connect: initialize (with and without Content-Length), a tools/list SSE event', TEST, async () => {
   await withServer(async (server) => {
     const connect = (mode) => connectMcpTools({ serverId: 'h', callTimeoutMs: NEVER, transport: server.transport(mode, { maxResponseBytes: MIB }) })
