@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
 import { connectMcpTools, HARD_MAX_HTTP_RESPONSE_BYTES } from '../lib/mcp/index.mjs'
 import { startHostileHttpServer, nested } from './fixtures/mcp-hostile-http-server.mjs'
+import { collectUntil } from './fixtures/mcp-helpers.mjs'
 
 const NEVER = 30 * 60 * 1000 // callTimeoutMs no test waits for: an answer that needs it fails the test
 const TEST = { timeout: 120_000 }
@@ -104,6 +105,22 @@ test('an SSE stream that never answers ends at callTimeoutMs, is closed by the c
   })
 })
 
+test('a bridge dropped without close() ends its session once it is collected (its DELETE is best-effort)', TEST, async () => {
+  await withServer(async (server) => {
+    let collected = false
+    const registry = new FinalizationRegistry(() => (collected = true))
+    await (async () => {
+      const bridge = await connectMcpTools({ serverId: 'h', callTimeoutMs: NEVER, transport: server.transport() })
+      const r = await bridge.tools.find((t) => t.name === 'mcp:h:echo').execute({ message: 'then dropped' }, ctx())
+      assert.deepEqual(r.content, [{ type: 'text', text: 'echo: then dropped' }])
+      registry.register(bridge, 'bridge')
+    })()
+    assert.ok(await collectUntil(() => collected), 'the bridge was collected')
+    assert.ok(await collectUntil(() => server.stats.deletes === 1), 'the session was deleted')
+    assert.ok(await collectUntil(() => server.openStreams() === 0), 'the GET stream was closed')
+  }, { getStream: 'forever' })
+})
+
 test('a handshake that never ends times out, and the client lets go of its request (JSON and SSE)', TEST, async () => {
   await withServer(async (server) => {
     for (const mode of ['hang-init', 'hang-init-sse']) {
@@ -162,12 +179,71 @@ test('over-deep JSON during connect: initialize answer, tools/list schema (JSON 
     await assert.rejects(connect('deep-init'), { code: 'ERR_PRISM_MCP_CONNECT', message: 'MCP connect failed: MCP message nests deeper than 129 levels' })
     await assert.rejects(connect('deep-schema'), { code: 'ERR_PRISM_MCP_JSON_BOUND', message: 'MCP message nests deeper than 129 levels' })
     await assert.rejects(connect('deep-list-error'), { code: 'ERR_PRISM_MCP_JSON_BOUND', message: 'MCP message nests deeper than 129 levels' })
-    // A listing on an SSE stream is parsed by rmcp, whose bound (127 levels) is named at once.
-    await assert.rejects(connect('deep-list-sse'), { code: 'ERR_PRISM_MCP_JSON_BOUND', message: 'MCP message nests deeper than 127 levels' })
+    await assert.rejects(connect('deep-list-sse-1000'), { code: 'ERR_PRISM_MCP_JSON_BOUND', message: 'MCP message nests deeper than 129 levels' })
     // The same server, unharmed, still serves a well-behaved connect.
     const ok = await connect('normal')
     assert.ok(ok.tools.length > 1)
     await ok.close()
+  })
+})
+
+test('answers rmcp reads (server/discover, initialize and tools/list on a stream) meet the same 129 levels at the edge', TEST, async () => {
+  await withServer(async (server) => {
+    const connect = (mode, extra = {}) => connectMcpTools({ serverId: 'h', callTimeoutMs: NEVER, ...extra, transport: server.transport(mode) })
+    const usableThenClosed = async (bridge, what) => {
+      const echo = await bridge.tools.find((t) => t.name === 'mcp:h:echo').execute({ message: what }, ctx())
+      assert.deepEqual(echo.content, [{ type: 'text', text: `echo: ${what}` }], what)
+      await bridge.close()
+    }
+    const tooDeep = 'MCP message nests deeper than 129 levels'
+
+    // server/discover (the 2026-07-28 revision): 129 levels answer it, no initialize follows;
+    // 130 are refused, and the client falls back to initialize as for any older server.
+    const { initializes } = server.stats
+    const modern = await connect('deep-discover-129')
+    assert.equal(server.stats.initializes, initializes, 'the discover answer was taken')
+    await usableThenClosed(modern, 'discover at 129')
+    const fellBack = await connect('deep-discover-130')
+    assert.equal(server.stats.initializes, initializes + 1, 'the discover answer was refused')
+    await usableThenClosed(fellBack, 'discover at 130')
+    assert.equal(server.stats.discovered, 2)
+
+    // initialize answered on an SSE stream (after a notification).
+    for (const depth of [127, 128, 129]) await usableThenClosed(await connect(`deep-init-sse-${depth}`), `initialize at ${depth}`)
+    await assert.rejects(connect('deep-init-sse-130'), { code: 'ERR_PRISM_MCP_CONNECT', message: `MCP connect failed: ${tooDeep}` })
+
+    // tools/list answered on SSE streams, in two pages, the first with a schema at the hard
+    // maxJsonDepth: 127 levels (what rmcp reads itself) and 128-129 (held for the bridge)
+    // list the same way, the second page read by rmcp in every case.
+    for (const depth of [127, 128, 129]) {
+      const listed = await connect(`deep-list-sse-${depth}`, { maxJsonDepth: 128 })
+      assert.deepEqual(listed.tools.map((t) => t.name), ['mcp:h:d', 'mcp:h:echo'], `listing at ${depth}: both pages`)
+      const deep = () => listed.tools.find((t) => t.name === 'mcp:h:d')
+      assert.equal(JSON.stringify(deep().parameters.default), nested(depth - 5), `listing at ${depth}: the whole schema arrives`)
+      await listed.refresh()
+      assert.equal(JSON.stringify(deep().parameters.default), nested(depth - 5), `listing at ${depth}: refreshed`)
+      await usableThenClosed(listed, `listing at ${depth}`)
+    }
+    await assert.rejects(connect('deep-list-sse-130', { maxJsonDepth: 128 }), { code: 'ERR_PRISM_MCP_JSON_BOUND', message: tooDeep })
+
+    // After every refusal, the same server still serves a well-behaved connect.
+    await usableThenClosed(await connect('normal'), 'normal')
+  })
+})
+
+test('a server/discover refusal falls back to initialize as rmcp reads it; other failures fail the connect', TEST, async () => {
+  await withServer(async (server) => {
+    const connect = (mode) => connectMcpTools({ serverId: 'h', callTimeoutMs: NEVER, transport: server.transport(mode) })
+    for (const mode of ['discover-404-text', 'discover-500-json']) {
+      const { initializes } = server.stats
+      const bridge = await connect(mode)
+      assert.equal(server.stats.initializes, initializes + 1, `${mode}: initialize followed`)
+      const echo = await bridge.tools.find((t) => t.name === 'mcp:h:echo').execute({ message: mode }, ctx())
+      assert.deepEqual(echo.content, [{ type: 'text', text: `echo: ${mode}` }])
+      await bridge.close()
+    }
+    await assert.rejects(connect('discover-500'), { code: 'ERR_PRISM_MCP_CONNECT', message: 'MCP connect failed: MCP transport error: the server answered HTTP 500' })
+    await assert.rejects(connect('discover-401'), { code: 'ERR_PRISM_MCP_CONNECT', message: 'MCP connect failed: MCP transport error: the server answered HTTP 401 Unauthorized' })
   })
 })
 

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import v8 from 'node:v8'
 import { connectMcpTools, McpBridgeClosedError, McpToolNameCollisionError } from '../lib/mcp/index.mjs'
 import { createToolRegistry, dispatchToolCall } from '../index.js'
-import { isAlive, misbehaving, waitGone } from './fixtures/mcp-helpers.mjs'
+import { collectUntil, groupAlive, isAlive, misbehaving, waitGone } from './fixtures/mcp-helpers.mjs'
 
 const ctx = (toolCallId = 'c1', extra = {}) => ({ sessionId: 's', runId: 'r', toolCallId, ...extra })
 
@@ -210,6 +210,38 @@ test('nothing of a closed bridge stays reachable: its native object is garbage c
     alive = await liveObjects('NativeMcpBridge')
   }
   assert.equal(alive, before)
+})
+
+test('a bridge dropped without close() ends its server, grandchildren and group once it is collected', async () => {
+  let collected = false
+  const registry = new FinalizationRegistry(() => (collected = true))
+  // Everything that used to hold a bridge: a call (the keep-alive timer, the results callback),
+  // a list_changed with a debounced auto-refresh (the notification callback, the timer).
+  const { server, grandchild } = await (async () => {
+    const bridge = await connectMcpTools({ serverId: 'bad', transport: misbehaving(), autoRefresh: { debounceMs: 0 } })
+    const tool = (n) => bridge.tools.find((t) => t.name === `mcp:bad:${n}`)
+    const r = await tool('grandchild').execute({}, ctx())
+    const before = bridge.tools
+    await tool('change-list').execute({}, ctx())
+    const end = Date.now() + 30_000 // a bound on the wait, not a speed claim
+    while (bridge.tools === before && Date.now() < end) await new Promise((r) => setTimeout(r, 10))
+    assert.ok(bridge.tools.some((t) => t.name === 'mcp:bad:added'), 'auto-refreshed')
+    registry.register(bridge, 'bridge')
+    return { server: r.value.pid, grandchild: Number(r.content[0].text) }
+  })()
+  assert.ok(isAlive(server) && isAlive(grandchild) && groupAlive(server))
+  assert.ok(await collectUntil(() => collected), 'the bridge was collected')
+  // Gone means reaped too: a zombie still answers kill(pid, 0).
+  assert.ok(await collectUntil(() => !isAlive(server) && !isAlive(grandchild) && !groupAlive(server)), 'the server tree ended')
+})
+
+test('bridges dropped right after connect (never called) end their servers once collected', async () => {
+  const pids = []
+  for (let i = 0; i < 2; i++) {
+    pids.push(await (async () => (await connectMcpTools({ serverId: 'bad', transport: misbehaving() })).serverPid)())
+  }
+  assert.ok(pids.every(isAlive))
+  assert.ok(await collectUntil(() => pids.every((p) => !isAlive(p) && !groupAlive(p))), 'both servers ended')
 })
 
 test('close() also ends a grandchild that left the process group with setsid()', async () => {

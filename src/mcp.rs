@@ -139,9 +139,9 @@ pub struct NativeMcpBridge {
     server_id: String,
     transport: TransportConfig,
     limits: McpLimits,
-    /// Holds a threadsafe function, which keeps the JS callback (and through its closure this
-    /// bridge's JS object) alive until it is dropped: `close()` drops it, or the bridge could
-    /// never be collected.
+    /// Holds a threadsafe function, which keeps the JS callback alive until it is dropped
+    /// (`close()` drops it). The facade's callbacks reach the bridge only weakly, so that a
+    /// bridge its host dropped without `close()` is collected: its drop closes the session.
     on_list_changed: Mutex<Option<ListChangedHook>>,
     /// Hands each finished call's `(callKey, resultJson)` to the JS thread.
     on_call_done: CallDone,
@@ -350,6 +350,14 @@ impl NativeMcpBridge {
     #[napi(getter)]
     pub fn server_pid(&self) -> i32 {
         self.pid.load(Ordering::Acquire)
+    }
+}
+
+/// The JS object was collected without `close()`: a connect still running is aborted, and
+/// dropping the session (here, or when the last task using it ends) closes it like `close()`.
+impl Drop for NativeMcpBridge {
+    fn drop(&mut self) {
+        self.connect_cancel.cancel();
     }
 }
 

@@ -27,8 +27,13 @@ function callEnded() {
   if (--callsPending === 0) keepAlive.unref()
 }
 
-/** `[callKey, resultJson]` from the native side to the call waiting for it. Built outside
- * connectMcpTools so that the native side's reference to it keeps nothing else alive. */
+// The native side holds its two callbacks (through threadsafe functions) until the native
+// bridge is dropped: they are built outside connectMcpTools and reach the bridge's state only
+// weakly or while a call is pending, or a bridge the host dropped without close() could never
+// be collected (and its server would run until the host exits).
+
+/** `[callKey, resultJson]` from the native side to the call waiting for it (the map holds
+ * only pending calls, whose promises keep their bridge alive anyway). */
 function resultRouter(waiting) {
   return ([key, json]) => {
     const settle = waiting.get(key)
@@ -37,6 +42,12 @@ function resultRouter(waiting) {
       settle(json)
     }
   }
+}
+
+/** `notifications/tools/list_changed` to the bridge's catalogue, if it is still reachable. */
+function listChangedRouter(catalogue) {
+  const ref = new WeakRef(catalogue)
+  return () => ref.deref()?.listChanged()
 }
 
 // Host exit: SIGKILL the process group of every stdio server still running.
@@ -101,12 +112,11 @@ async function connectMcpTools(options) {
     debounceMs,
     shutdown: () => nativeBridge.close(),
   })
-  const onListChanged = () => catalogue.listChanged()
 
   let nativeBridge
   const waiting = new Map()
   try {
-    nativeBridge = new native.NativeMcpBridge(nativeOptions(options), onListChanged, resultRouter(waiting))
+    nativeBridge = new native.NativeMcpBridge(nativeOptions(options), listChangedRouter(catalogue), resultRouter(waiting))
   } catch (err) {
     throw fromNative(err)
   }

@@ -296,12 +296,6 @@ pub const MCP_STDIO_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 /// HTTP (a body or an SSE event) alike: a result or schema at the hard `maxJsonDepth` (128)
 /// plus the message envelope. Deeper messages fail their request at once.
 pub const MCP_MAX_MESSAGE_DEPTH: u32 = 129;
-/// Nesting depth of a Streamable HTTP answer that rmcp parses itself (the `server/discover`
-/// answer, and an `initialize` or `tools/list` answer on an SSE stream, which rmcp reads):
-/// serde_json's recursion limit admits 127 levels, and a deeper answer fails its request at
-/// once naming this bound. Every other reply is parsed by the bridge, to
-/// [`MCP_MAX_MESSAGE_DEPTH`].
-pub const MCP_HTTP_RMCP_MAX_DEPTH: u32 = 127;
 /// Bytes of an error message or an `isError` summary (further capped by `maxResultBytes`).
 pub const MCP_ERROR_SUMMARY_BYTES: usize = 8 * 1024;
 /// Entries of `allowedOrigins` for a Streamable HTTP server (1 to this many).

@@ -1,5 +1,5 @@
-//! Connect, call and close an MCP stdio session many times: each cycle must give back what it
-//! took. A counting global allocator (this file is its own test binary) measures the bytes
+//! Connect, call and close an MCP stdio session many times, then connect, call and drop one
+//! without closing it as many times: each cycle must give back what it took. A counting global allocator (this file is its own test binary) measures the bytes
 //! live on the heap, and the runtime's metrics count the tasks still alive, so a leak shows up
 //! as a number, not as resident-memory noise.
 //!
@@ -85,6 +85,13 @@ fn fixture() -> TransportConfig {
 
 /// One connect, `echo` call and close. Returns the session, closed but not yet dropped.
 async fn cycle(transport: &TransportConfig) -> Arc<McpSession> {
+    let session = connect_and_call(transport).await;
+    session.close().await;
+    session
+}
+
+/// One connect and `echo` call; the session is left open.
+async fn connect_and_call(transport: &TransportConfig) -> Arc<McpSession> {
     let limits = McpLimits::default();
     let session =
         match McpSession::connect(transport, limits, Arc::new(|| {}), CancellationToken::new())
@@ -110,8 +117,12 @@ async fn cycle(transport: &TransportConfig) -> Arc<McpSession> {
         )
         .await;
     assert!(result.get("error").is_none(), "echo failed: {result}");
-    session.close().await;
     session
+}
+
+/// Whether `pid` still exists (a zombie, dead but not reaped, counts).
+fn exists(pid: i32) -> bool {
+    std::path::Path::new(&format!("/proc/{pid}")).exists()
 }
 
 /// Waits until every task the sessions spawned has ended (each cycle's detached tasks end
@@ -169,6 +180,37 @@ fn connect_call_close_cycles_give_back_their_memory_and_tasks() {
         assert!(
             grown < SLACK_BYTES,
             "{CYCLES} cycles left {grown} bytes behind"
+        );
+        // Sessions dropped without close() (a host that lost its bridge): each closes itself
+        // on the runtime, the last one dropped on a thread outside it (as a napi finalizer
+        // does). Every server is reaped, every task ends, the memory comes back.
+        let mut pids = Vec::new();
+        for i in 0..CYCLES {
+            let session = connect_and_call(&transport).await;
+            pids.push(session.server_pid().await.unwrap_or(0));
+            if i + 1 < CYCLES {
+                drop(session);
+            } else if std::thread::spawn(move || drop(session)).join().is_err() {
+                panic!("dropping a session outside the runtime panicked");
+            }
+        }
+        assert!(pids.iter().all(|p| *p > 0), "{pids:?}");
+        assert_eq!(settle(&handle).await, 0, "tasks alive after the drops");
+        for _ in 0..500 {
+            if !pids.iter().any(|p| exists(*p)) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let left: Vec<i32> = pids.into_iter().filter(|p| exists(*p)).collect();
+        assert!(
+            left.is_empty(),
+            "servers of dropped sessions not reaped: {left:?}"
+        );
+        let grown = live_bytes() - baseline;
+        assert!(
+            grown < SLACK_BYTES,
+            "{CYCLES} dropped sessions left {grown} bytes behind"
         );
     });
 }

@@ -4,26 +4,27 @@
 //! instead of being dropped by rmcp (which then waits for `callTimeoutMs`); the session stays
 //! usable.
 //!
-//! The bridge makes the POST of every request but `server/discover` itself (rmcp's reqwest
-//! client would parse a JSON body before anything of ours could see it), and judges each
-//! reply, a JSON body or each `message` event of the request's SSE stream, before anything
-//! parses it: size (`maxResponseBytes`), nesting deeper than [`MCP_MAX_MESSAGE_DEPTH`]
-//! (counted without recursion, the same bound and message as stdio), then, parsed once
+//! The bridge makes the POST of every request itself, and judges each reply, a JSON body or
+//! each `message` event of the request's SSE stream, before anything parses it: size
+//! (`maxResponseBytes`), nesting deeper than [`MCP_MAX_MESSAGE_DEPTH`] (counted without
+//! recursion, the same bound and message as stdio, for every answer), then, parsed once
 //! without serde's recursion limit, the JSON-RPC shape (an `error` without an integer `code`
 //! and string `message`, a result that is not an object, a response without an `id`) and
 //! the `id`: a response on a request's own POST must answer that request (an error with no
-//! `id` is taken as its answer). The answer to a `tools/call` is then held for the session
-//! (rmcp only carries a stand-in error to it), so rmcp never parses it again; other answers
-//! go to rmcp parsed (a JSON body) or as the event's text (an SSE event, which rmcp parses
-//! itself, within [`MCP_HTTP_RMCP_MAX_DEPTH`]). The server's own requests and
-//! notifications on a stream are only scanned. Event data that is not JSON is skipped, as
-//! the stdio framer skips such lines; a stream that ends before the response, with no event
-//! id to resume from, fails the request when it ends. Failures of the POST itself (status,
-//! content type, a redirect, which is never followed, a broken connection) fail the request
-//! with a short message of our own; a session the server no longer knows (404) is left to
-//! rmcp, which opens a new session and retries the request once. `server/discover` goes
-//! through rmcp's client, and only a reply over a bound is ours: its other failures decide
-//! rmcp's fallback to `initialize`.
+//! `id` is taken as its answer). rmcp never parses an answer as text it could not read
+//! (serde_json's recursion limit stops at 127 levels): the answer to a `tools/call` is held
+//! for the session (rmcp only carries a stand-in error to it); `server/discover` and
+//! `initialize` answers reach rmcp parsed, as a JSON reply, also when they came on an SSE
+//! stream (read here up to the answer); a `tools/list` answer reaches rmcp parsed in a JSON
+//! body, as the event's text on a stream when rmcp can read it, and is held for the session
+//! when it is deeper ([`Kind`]). The server's own requests and notifications on a stream
+//! are only scanned. Event data that is not JSON is skipped, as the stdio framer skips such
+//! lines; a stream that ends before the response, with no event id to resume from, fails
+//! the request when it ends. Failures of the POST itself (status, content type, a redirect,
+//! which is never followed, a broken connection) fail the request with a short message of
+//! our own; a session the server no longer knows (404) is left to rmcp, which opens a new
+//! session and retries the request once. For `server/discover`, whose failures decide
+//! rmcp's fallback to `initialize`, a failure status is read as rmcp's own client reads it.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -51,7 +52,7 @@ use tokio_util::sync::CancellationToken;
 use super::content::truncate_utf8;
 use super::frame::{response_shape_error, FrameShared, LineFramer, Settled};
 use super::McpError;
-use crate::limits::{MCP_HTTP_RMCP_MAX_DEPTH, MCP_MAX_MESSAGE_DEPTH};
+use crate::limits::MCP_MAX_MESSAGE_DEPTH;
 
 /// Bytes of a server-supplied text (a status reason, a content type, a parser message) kept
 /// in an error message.
@@ -112,14 +113,27 @@ type HttpError = StreamableHttpError<reqwest::Error>;
 /// How the replies to a request are handled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
-    /// `server/discover`: rmcp's own POST; only a reply over a bound is ours (the other
-    /// failures decide rmcp's fallback to `initialize`).
+    /// `server/discover`, answered like [`Kind::Answered`]. A reply the bridge refuses (over
+    /// a bound, of the wrong shape) gets a stand-in error, after which rmcp falls back to
+    /// `initialize`; a failure status is read as rmcp's own client reads it, since that
+    /// decides the fallback ([`BoundedHttpClient::discover_refused`]).
     Discover,
-    /// Judged, then handed to rmcp (the handshake and `tools/list`, whose answers rmcp reads).
-    Parsed,
+    /// A request rmcp waits for itself (`initialize`): the answer goes to rmcp as a parsed
+    /// JSON reply; an SSE stream is read here up to the answer (what comes before it is
+    /// dropped, as rmcp drops it for `initialize`).
+    Answered,
+    /// `tools/list`: a JSON body's answer goes to rmcp parsed. On an SSE stream, an answer
+    /// within what rmcp's parser reads ([`RMCP_TEXT_MAX_DEPTH`]) goes to rmcp as it is (rmcp
+    /// keeps listed schemas for its request headers); a deeper one is held for the session.
+    Listing,
     /// Judged, and the answer held for the session (`tools/call`).
     Held,
 }
+
+/// The deepest JSON text rmcp's own parser reads (serde_json's recursion limit): not a bound
+/// of the bridge's, only which way a `tools/list` answer on an SSE stream goes
+/// ([`Kind::Listing`]). Nothing within [`MCP_MAX_MESSAGE_DEPTH`] fails for it.
+const RMCP_TEXT_MAX_DEPTH: u32 = 127;
 
 /// The id of a request whose replies are judged, and how.
 fn judged_request(message: &ClientJsonRpcMessage) -> Option<(RequestId, Kind)> {
@@ -129,7 +143,8 @@ fn judged_request(message: &ClientJsonRpcMessage) -> Option<(RequestId, Kind)> {
     let kind = match r.request {
         ClientRequest::DiscoverRequest(_) => Kind::Discover,
         ClientRequest::CallToolRequest(_) => Kind::Held,
-        _ => Kind::Parsed,
+        ClientRequest::ListToolsRequest(_) => Kind::Listing,
+        _ => Kind::Answered,
     };
     Some((r.id.clone(), kind))
 }
@@ -155,6 +170,27 @@ enum Verdict {
     Deliver(ServerJsonRpcMessage),
     /// The request is settled: its answer or the error that fails it.
     Settle(Settled),
+}
+
+/// Whether rmcp's own parser reads `data` ([`RMCP_TEXT_MAX_DEPTH`]).
+fn rmcp_reads(data: &[u8]) -> bool {
+    LineFramer::new(usize::MAX, RMCP_TEXT_MAX_DEPTH)
+        .check_whole(data)
+        .is_ok()
+}
+
+/// The answer a held request is settled with (its shapes are checked already).
+fn held_outcome(mut obj: serde_json::Map<String, Value>) -> Settled {
+    match (obj.remove("result"), obj.remove("error")) {
+        // Handed to the session as the JSON the server sent (no typed round trip).
+        (Some(result), _) if result.is_object() => {
+            Ok(ServerResult::CustomResult(CustomResult(result)))
+        }
+        (Some(_), _) => Err(invalid("its result is not an object")),
+        (_, Some(error)) => Err(serde_json::from_value::<ErrorData>(error)
+            .map_or_else(|_| invalid(NOT_JSON_RPC), McpError::remote)),
+        (None, None) => Err(invalid(NOT_JSON_RPC)),
+    }
 }
 
 /// Parses JSON text whose nesting [`LineFramer::check_whole`] has bounded already.
@@ -204,27 +240,14 @@ fn judge(data: &[u8], id: &RequestId, kind: Kind, body: bool) -> Verdict {
             false
         }
     };
-    if kind == Kind::Held {
-        // The shapes are checked: a result object, or an error with a code and message.
-        return Verdict::Settle(match (obj.remove("result"), obj.remove("error")) {
-            // Handed to the session as the JSON the server sent (no typed round trip).
-            (Some(result), _) if result.is_object() => {
-                Ok(ServerResult::CustomResult(CustomResult(result)))
-            }
-            (Some(_), _) => Err(invalid("its result is not an object")),
-            (_, Some(error)) => Err(serde_json::from_value::<ErrorData>(error)
-                .map_or_else(|_| invalid(NOT_JSON_RPC), McpError::remote)),
-            (None, None) => Err(invalid(NOT_JSON_RPC)),
-        });
+    // An event rmcp would read as text: a listing on a stream (any other answer goes to rmcp
+    // parsed). One deeper than rmcp's parser reads is held instead.
+    let to_rmcp_as_text = kind == Kind::Listing && !body;
+    if kind == Kind::Held || (to_rmcp_as_text && !rmcp_reads(data)) {
+        return Verdict::Settle(held_outcome(obj));
     }
-    if !body {
-        // rmcp parses this event's text itself, within serde's recursion limit.
-        if let Err(error) = LineFramer::new(usize::MAX, MCP_HTTP_RMCP_MAX_DEPTH).check_whole(data) {
-            return Verdict::Settle(Err(error));
-        }
-        if !readdressed {
-            return Verdict::Pass { answers: true };
-        }
+    if to_rmcp_as_text && !readdressed {
+        return Verdict::Pass { answers: true };
     }
     if readdressed {
         obj.insert("id".into(), serde_json::to_value(id).unwrap_or(Value::Null));
@@ -249,35 +272,13 @@ fn settle(
         Err(error) => error.to_string(),
     };
     match (kind, outcome) {
-        (Kind::Held, outcome) => frames.hold(id.clone(), outcome),
+        (Kind::Held | Kind::Listing, outcome) => frames.hold(id.clone(), outcome),
         (_, Err(error)) => frames.record(id.clone(), error),
         // Only held requests have their answer settled.
         (_, Ok(_)) => {}
     }
     ServerJsonRpcMessage::error(ErrorData::new(ErrorCode(-32603), text, None), Some(id))
 }
-
-/// Our error for a failed `server/discover` POST, or `None` to leave the failure to rmcp
-/// (every failure but a reply over a bound).
-fn discover_error(error: &HttpError) -> Option<McpError> {
-    match error {
-        StreamableHttpError::ResponseBodyTooLarge { max_size } => Some(McpError::MessageTooLarge {
-            limit: *max_size as u64,
-        }),
-        StreamableHttpError::UnexpectedServerResponse(reason)
-            if reason.starts_with(RMCP_UNPARSABLE_BODY)
-                && reason.contains("recursion limit exceeded") =>
-        {
-            Some(McpError::MessageTooDeep {
-                limit: u64::from(MCP_HTTP_RMCP_MAX_DEPTH),
-            })
-        }
-        _ => None,
-    }
-}
-
-/// How rmcp's message for a JSON body it could not parse begins.
-const RMCP_UNPARSABLE_BODY: &str = "could not parse JSON response";
 
 /// The error for a POST the server answered with a failure status.
 fn status_error(status: StatusCode) -> McpError {
@@ -480,8 +481,10 @@ impl EventJudge {
         }
     }
 
-    fn judge(&mut self, event: Result<Sse, SseError>) -> Result<Sse, SseError> {
-        let verdict = match &event {
+    /// What to do with one event; a broken stream (not one over the bound) is
+    /// [`Verdict::Pass`].
+    fn verdict(&mut self, event: &Result<Sse, SseError>) -> Verdict {
+        match event {
             Ok(ev) => {
                 self.resumable |= ev.id.is_some();
                 match (ev.event.as_deref(), ev.data.as_deref()) {
@@ -505,8 +508,11 @@ impl EventJudge {
             }
             // A broken stream: rmcp resumes it or fails the request.
             Err(_) => Verdict::Pass { answers: false },
-        };
-        match verdict {
+        }
+    }
+
+    fn judge(&mut self, event: Result<Sse, SseError>) -> Result<Sse, SseError> {
+        match self.verdict(&event) {
             Verdict::Pass { answers } => {
                 self.answered |= answers;
                 event
@@ -521,6 +527,31 @@ impl EventJudge {
                 Ok(self.event_with(&reply))
             }
         }
+    }
+
+    /// The stream read here up to the request's answer, which is what rmcp gets as a JSON
+    /// reply ([`Kind::Answered`], [`Kind::Discover`]); the server's own messages before it
+    /// are dropped. A stream that breaks or ends before the answer fails the request.
+    async fn into_answer(mut self) -> ServerJsonRpcMessage {
+        while let Some(event) = self.events.next().await {
+            let verdict = match (self.verdict(&event), event) {
+                (Verdict::Pass { .. }, Err(_)) => Verdict::Settle(Err(McpError::server_closed())),
+                (verdict, _) => verdict,
+            };
+            match verdict {
+                Verdict::Pass { .. } => {}
+                Verdict::Deliver(message) => return message,
+                Verdict::Settle(outcome) => {
+                    return settle(&self.frames, self.id, self.kind, outcome)
+                }
+            }
+        }
+        settle(
+            &self.frames,
+            self.id,
+            self.kind,
+            Err(McpError::server_closed()),
+        )
     }
 
     /// The request's stream, judged; one that ends before the response (with no event id to
@@ -572,12 +603,7 @@ impl BoundedHttpClient {
         id: RequestId,
         kind: Kind,
     ) -> Result<StreamableHttpPostResponse, HttpError> {
-        let fail = |error: McpError| {
-            Ok(StreamableHttpPostResponse::Json(
-                settle(&self.frames, id.clone(), kind, Err(error)),
-                None,
-            ))
-        };
+        let fail = |error: McpError| self.failed(id.clone(), kind, error);
         let mut request = self.inner.post(uri.as_ref()).header(
             ACCEPT,
             format!("{EVENT_STREAM_MIME_TYPE}, {JSON_MIME_TYPE}"),
@@ -622,6 +648,11 @@ impl BoundedHttpClient {
                 .is_some_and(|ct| media_type_is(ct, expected))
         };
         let json = is(JSON_MIME_TYPE);
+        if !status.is_success() && kind == Kind::Discover {
+            return self
+                .discover_refused(response, status, json, limits, id, sid)
+                .await;
+        }
         if !status.is_success() {
             // A JSON-RPC error in a JSON body is the server's answer (as for a parse error with
             // HTTP 400, or a failure with HTTP 500); anything else fails with the status.
@@ -652,11 +683,22 @@ impl BoundedHttpClient {
                 resumable: false,
                 ended: false,
             };
-            return Ok(StreamableHttpPostResponse::Sse(judge.into_stream(), sid));
+            if matches!(kind, Kind::Listing | Kind::Held) {
+                return Ok(StreamableHttpPostResponse::Sse(judge.into_stream(), sid));
+            }
+            return Ok(StreamableHttpPostResponse::Json(
+                judge.into_answer().await,
+                sid,
+            ));
         }
         if json {
             return match read_body(response, limits.max_json_response_size).await {
                 Ok(body) => Ok(self.body_reply(&body, id, kind, sid)),
+                // A body over the bound is a reply refused, not a failure to get one.
+                Err(e @ BodyError::TooLarge(_)) => Ok(StreamableHttpPostResponse::Json(
+                    settle(&self.frames, id, kind, Err(e.into_mcp())),
+                    sid,
+                )),
                 Err(e) => fail(e.into_mcp()),
             };
         }
@@ -667,6 +709,73 @@ impl BoundedHttpClient {
             )),
             None => invalid("it has no content type"),
         })
+    }
+
+    /// A request that failed before any reply could be judged. For `server/discover` that
+    /// is an error (rmcp then fails the handshake, as for its own client's failures); every
+    /// other request is settled with the error.
+    fn failed(
+        &self,
+        id: RequestId,
+        kind: Kind,
+        error: McpError,
+    ) -> Result<StreamableHttpPostResponse, HttpError> {
+        if kind == Kind::Discover {
+            let message = error.to_string();
+            self.frames.record(id, error);
+            return Err(StreamableHttpError::UnexpectedServerResponse(
+                message.into(),
+            ));
+        }
+        Ok(StreamableHttpPostResponse::Json(
+            settle(&self.frames, id, kind, Err(error)),
+            None,
+        ))
+    }
+
+    /// A failure status answering `server/discover`, read as rmcp's own client reads it, since
+    /// that decides rmcp's fallback to `initialize`: a client error other than 401, 403 and
+    /// 429 is the server refusing the request, answered with the JSON-RPC error of its body
+    /// or one naming the status (rmcp then falls back, unless the error's code says
+    /// otherwise); a JSON-RPC error in the body of another failure is the server's answer as
+    /// it stands; any other failure fails the handshake.
+    async fn discover_refused(
+        &self,
+        response: reqwest::Response,
+        status: StatusCode,
+        json: bool,
+        limits: StreamableHttpResponseLimits,
+        id: RequestId,
+        sid: Option<String>,
+    ) -> Result<StreamableHttpPostResponse, HttpError> {
+        let unread = matches!(
+            status,
+            StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN | StatusCode::TOO_MANY_REQUESTS
+        );
+        let answer = if json && !unread {
+            read_body(response, limits.max_json_response_size)
+                .await
+                .ok()
+                .and_then(|body| bounded_error(&body))
+        } else {
+            None
+        };
+        let refused = status.is_client_error() && !unread;
+        let reply = match (refused, answer) {
+            (true, Some(ServerJsonRpcMessage::Error(e))) => {
+                ServerJsonRpcMessage::error(e.error, Some(id))
+            }
+            (true, _) => ServerJsonRpcMessage::error(
+                ErrorData::invalid_request(
+                    format!("server/discover was refused with HTTP {}", status.as_u16()),
+                    None,
+                ),
+                Some(id),
+            ),
+            (false, Some(answer)) => answer,
+            (false, None) => return self.failed(id, Kind::Discover, status_error(status)),
+        };
+        Ok(StreamableHttpPostResponse::Json(reply, sid))
     }
 
     /// What rmcp gets for a JSON body answering request `id`.
@@ -684,6 +793,17 @@ impl BoundedHttpClient {
             Verdict::Pass { .. } => settle(&self.frames, id, kind, Err(invalid(NOT_JSON_RPC))),
         };
         StreamableHttpPostResponse::Json(message, sid)
+    }
+}
+
+/// A failure's JSON body as the JSON-RPC error it is (within the bounds), if it is one.
+fn bounded_error(body: &[u8]) -> Option<ServerJsonRpcMessage> {
+    if !parse_bounded_error(body) {
+        return None;
+    }
+    match serde_json::from_value::<ServerJsonRpcMessage>(parse_bounded(body)?) {
+        Ok(error @ ServerJsonRpcMessage::Error(_)) => Some(error),
+        _ => None,
     }
 }
 
@@ -727,9 +847,8 @@ impl StreamableHttpClient for BoundedHttpClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> Result<StreamableHttpPostResponse, HttpError> {
-        let judged = judged_request(&message);
-        if let Some((id, kind @ (Kind::Parsed | Kind::Held))) = judged {
-            if kind == Kind::Held {
+        if let Some((id, kind)) = judged_request(&message) {
+            if matches!(kind, Kind::Held | Kind::Listing) {
                 self.frames.track(id.clone());
             }
             let post = self.post_judged(
@@ -744,6 +863,7 @@ impl StreamableHttpClient for BoundedHttpClient {
             );
             return self.until_shutdown_post(post).await;
         }
+        // Notifications and the bridge's own replies: nothing to judge in what comes back.
         let post = self.inner.post_message_with_response_limits(
             uri,
             message,
@@ -752,16 +872,7 @@ impl StreamableHttpClient for BoundedHttpClient {
             custom_headers,
             limits,
         );
-        match (self.until_shutdown_post(post).await, judged) {
-            (Err(e), Some((id, _))) => match discover_error(&e) {
-                Some(error) => Ok(StreamableHttpPostResponse::Json(
-                    settle(&self.frames, id, Kind::Discover, Err(error)),
-                    None,
-                )),
-                None => Err(e),
-            },
-            (other, _) => other,
-        }
+        self.until_shutdown_post(post).await
     }
 
     async fn delete_session(
@@ -854,7 +965,12 @@ mod tests {
         for (kind, body) in [
             (Kind::Held, true),
             (Kind::Held, false),
-            (Kind::Parsed, true),
+            (Kind::Listing, true),
+            (Kind::Listing, false),
+            (Kind::Answered, true),
+            (Kind::Answered, false),
+            (Kind::Discover, true),
+            (Kind::Discover, false),
         ] {
             let at = judge(answer(7, 129).as_bytes(), &ID, kind, body);
             assert!(
@@ -869,16 +985,33 @@ mod tests {
                 );
             }
         }
-        // An answer rmcp parses itself (on a stream, not held) stays within serde's limit.
+    }
+
+    #[test]
+    fn a_listing_on_a_stream_goes_to_rmcp_as_text_only_when_rmcp_can_read_it() {
+        // rmcp's parser reads 127 levels and no more.
+        assert!(serde_json::from_str::<ServerJsonRpcMessage>(&answer(7, 127)).is_ok());
+        assert!(serde_json::from_str::<ServerJsonRpcMessage>(&answer(7, 128)).is_err());
         assert!(matches!(
-            judge(answer(7, 127).as_bytes(), &ID, Kind::Parsed, false),
+            judge(answer(7, 127).as_bytes(), &ID, Kind::Listing, false),
             Verdict::Pass { answers: true }
         ));
-        assert!(serde_json::from_str::<ServerJsonRpcMessage>(&answer(7, 127)).is_ok());
-        assert_eq!(
-            reason(&answer(7, 128), Kind::Parsed, false),
-            "MCP message nests deeper than 127 levels"
-        );
+        for levels in [128, 129] {
+            assert!(
+                matches!(
+                    judge(answer(7, levels).as_bytes(), &ID, Kind::Listing, false),
+                    Verdict::Settle(Ok(ServerResult::CustomResult(_)))
+                ),
+                "{levels} levels are held for the session"
+            );
+        }
+        // Other answers reach rmcp parsed, never as text.
+        for kind in [Kind::Answered, Kind::Discover] {
+            assert!(matches!(
+                judge(answer(7, 129).as_bytes(), &ID, kind, false),
+                Verdict::Deliver(ServerJsonRpcMessage::Response(_))
+            ));
+        }
     }
 
     #[test]
@@ -966,28 +1099,25 @@ mod tests {
     }
 
     #[test]
-    fn an_id_less_error_on_a_parsed_stream_is_readdressed() {
+    fn an_id_less_error_on_a_listing_stream_is_readdressed() {
         let Verdict::Deliver(ServerJsonRpcMessage::Error(e)) = judge(
             br#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#,
             &ID,
-            Kind::Parsed,
+            Kind::Listing,
             false,
         ) else {
             panic!("an id-less error is readdressed");
         };
         assert_eq!(e.id, Some(ID));
         assert_eq!(e.error.message, "Parse error");
-        // Rewritten for rmcp, it is still parsed by rmcp, so serde's bound holds for it.
+        // Too deep for rmcp to read as text, it is held for the session as the remote error.
         let deep = format!(
             r#"{{"jsonrpc":"2.0","error":{{"code":-1,"message":"m","data":{}}}}}"#,
             nested(126)
         );
-        assert_eq!(
-            reason(&deep, Kind::Parsed, false),
-            "MCP message nests deeper than 127 levels"
-        );
+        assert_eq!(reason(&deep, Kind::Listing, false), "MCP error -1: m");
         assert!(matches!(
-            judge(deep.as_bytes(), &ID, Kind::Parsed, true),
+            judge(deep.as_bytes(), &ID, Kind::Listing, true),
             Verdict::Deliver(_)
         ));
     }
@@ -1022,13 +1152,6 @@ mod tests {
             status_error(StatusCode::UNAUTHORIZED).to_string(),
             "MCP transport error: the server answered HTTP 401 Unauthorized"
         );
-        assert_eq!(
-            discover_error(&StreamableHttpError::ResponseBodyTooLarge { max_size: 10 })
-                .map(|e| e.to_string()),
-            Some("MCP message exceeds 10 bytes".into())
-        );
-        // rmcp's fallback from `server/discover` to `initialize` sees every other failure.
-        assert!(discover_error(&StreamableHttpError::SessionExpired).is_none());
         assert!(media_type_is(
             "Application/JSON; charset=utf-8",
             JSON_MIME_TYPE

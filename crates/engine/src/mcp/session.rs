@@ -1,5 +1,6 @@
 //! One connected MCP server: the rmcp client service over a stdio or Streamable HTTP
-//! transport, with bounded listing, cancellable calls and a close that ends everything.
+//! transport, with bounded listing, cancellable calls and a close that ends everything (run on
+//! drop too, for a session its owner lost without closing it).
 //!
 //! Requests go through `Peer::send_request_with_option` directly (not rmcp's helpers), so
 //! that rmcp's response cache never answers a forced listing, and so that a timeout or an
@@ -84,6 +85,9 @@ pub struct McpSession {
     close_token: CancellationToken,
     /// The stdio framer's request state (errors it raised for requests); default for HTTP.
     frames: FrameShared,
+    /// The runtime the session was connected on: dropping an open session spawns its close
+    /// there (a drop must not block, and may happen on a thread outside the runtime).
+    runtime: Option<tokio::runtime::Handle>,
 }
 
 impl std::fmt::Debug for McpSession {
@@ -236,6 +240,7 @@ impl McpSession {
             closed: AtomicBool::new(false),
             close_token,
             frames,
+            runtime: tokio::runtime::Handle::try_current().ok(),
         })
     }
 
@@ -392,17 +397,51 @@ impl McpSession {
             .unwrap_or_else(PoisonError::into_inner)
             .take();
         drop(peer);
-        if let Some(mut service) = self.service.lock().await.take() {
-            let _ = service.close_with_timeout(SERVICE_CLOSE_TIMEOUT).await;
-        }
-        if let Some(mut process) = self.process.lock().await.take() {
-            process.shutdown().await;
-        }
+        let service = self.service.lock().await.take();
+        let process = self.process.lock().await.take();
+        shut_down(service, process).await;
     }
 
     /// Whether [`McpSession::close`] ran.
     #[must_use]
     pub fn is_closed(&self) -> bool {
         self.closed.load(Ordering::Acquire)
+    }
+}
+
+/// The end of a session once it is marked closed: the rmcp service stops (closing stdin, or
+/// deleting the HTTP session), then a stdio server's process tree is ended and reaped.
+async fn shut_down(
+    service: Option<RunningService<RoleClient, BridgeHandler>>,
+    process: Option<ServerProcess>,
+) {
+    if let Some(mut service) = service {
+        let _ = service.close_with_timeout(SERVICE_CLOSE_TIMEOUT).await;
+    }
+    if let Some(mut process) = process {
+        process.shutdown().await;
+    }
+}
+
+/// A session dropped without [`McpSession::close`] (its host lost every reference to it) is
+/// closed the same way, on the runtime it was connected on: the drop itself never waits. If
+/// that runtime is gone, the service's drop cancels it and the process's drop kills its tree.
+impl Drop for McpSession {
+    fn drop(&mut self) {
+        if self.closed.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        self.close_token.cancel();
+        drop(
+            self.peer
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take(),
+        );
+        let work = shut_down(self.service.get_mut().take(), self.process.get_mut().take());
+        match &self.runtime {
+            Some(runtime) => drop(runtime.spawn(work)),
+            None => drop(work),
+        }
     }
 }
