@@ -27,14 +27,17 @@ function callEnded() {
   if (--callsPending === 0) keepAlive.unref()
 }
 
-/** `[callKey, resultJson]` from the native side to the call waiting for it. Built outside
- * connectMcpTools so that the native side's reference to it keeps nothing else alive. */
+/** The results that finished together (`[keys, jsons]`: `jsons[i]` for call `keys[i]`) from the native side
+ * to the calls waiting for them. Built outside connectMcpTools so that the native side's
+ * reference to it keeps nothing else alive. */
 function resultRouter(waiting) {
-  return ([key, json]) => {
-    const settle = waiting.get(key)
-    if (settle !== undefined) {
-      waiting.delete(key)
-      settle(json)
+  return ([keys, jsons]) => {
+    for (let i = 0; i < keys.length; i++) {
+      const settle = waiting.get(keys[i])
+      if (settle !== undefined) {
+        waiting.delete(keys[i])
+        settle(jsons[i])
+      }
     }
   }
 }
