@@ -113,13 +113,13 @@ export declare class NativeMcpBridge {
    * Validates the server id, every limit and the transport; `on_list_changed` is called
    * (without keeping the process alive) when the server's tool list changes.
    *
-   * `on_call_done([callKey, resultJson])` receives the outcome of every `call_tool`: one
-   * threadsafe function serves every call of the bridge (Node wakes the JS thread once for
-   * the results that finished together), not a promise and a threadsafe function made and
-   * torn down per call. It does not keep the process alive either: the facade does that
+   * `on_call_done([callKeys, resultsJson])` receives the outcomes of `call_tool`, every
+   * result that finished since its last call at once (`resultsJson[i]` is the result of
+   * `callKeys[i]`): one threadsafe function serves every call of the bridge, not a promise
+   * and a threadsafe function made and torn down per call. It does not keep the process alive either: the facade does that
    * while calls are pending.
    */
-  constructor(options: McpNativeOptions, onListChanged: () => void, onCallDone: (done: [callKey: number, resultJson: string]) => void)
+  constructor(options: McpNativeOptions, onListChanged: () => void, onCallDone: (done: [callKeys: number[], resultsJson: string[]]) => void)
   /** Starts the transport and runs the handshake. */
   connect(): Promise<void>
   /** Every tool as JSON text `[{name, description?, inputSchema?}]`, within every bound. */

@@ -156,20 +156,20 @@ impl NativeMcpBridge {
     /// Validates the server id, every limit and the transport; `on_list_changed` is called
     /// (without keeping the process alive) when the server's tool list changes.
     ///
-    /// `on_call_done([callKey, resultJson])` receives the outcome of every `call_tool`: one
-    /// threadsafe function serves every call of the bridge (Node wakes the JS thread once for
-    /// the results that finished together), not a promise and a threadsafe function made and
-    /// torn down per call. It does not keep the process alive either: the facade does that
+    /// `on_call_done([callKeys, resultsJson])` receives the outcomes of `call_tool`, every
+    /// result that finished since its last call at once (`resultsJson[i]` is the result of
+    /// `callKeys[i]`): one threadsafe function serves every call of the bridge, not a promise
+    /// and a threadsafe function made and torn down per call. It does not keep the process alive either: the facade does that
     /// while calls are pending.
     #[napi(
         constructor,
-        ts_args_type = "options: McpNativeOptions, onListChanged: () => void, onCallDone: (done: [callKey: number, resultJson: string]) => void"
+        ts_args_type = "options: McpNativeOptions, onListChanged: () => void, onCallDone: (done: [callKeys: number[], resultsJson: string[]]) => void"
     )]
     pub fn new(
         env: Env,
         options: Unknown<'_>,
         on_list_changed: Function<(), ()>,
-        on_call_done: Function<(u32, String), ()>,
+        on_call_done: Function<(Vec<u32>, Vec<String>), ()>,
     ) -> napi::Result<Self> {
         let options: McpNativeOptions = crate::args::object(&env, &options, "connectMcpTools")?;
         assert_valid_server_id(&options.server_id).map_err(|e| to_js(&env, e))?;
@@ -184,13 +184,30 @@ impl NativeMcpBridge {
         let on_list_changed: ListChangedHook = Arc::new(move || {
             tsfn.call((), ThreadsafeFunctionCallMode::NonBlocking);
         });
+        // Results wait in `finished` until the JS thread drains them all in one callback: the
+        // threadsafe function is called only by the result that finds the queue empty, so
+        // results that finish together cost one wake-up and one JS call between them.
+        let finished: Arc<Mutex<Vec<(u32, String)>>> = Arc::new(Mutex::new(Vec::new()));
+        let drain = Arc::clone(&finished);
         let done = on_call_done
-            .build_threadsafe_function::<(u32, String)>()
+            .build_threadsafe_function::<()>()
             .weak::<true>()
             .callee_handled::<false>()
-            .build()?;
+            .build_callback(move |_ctx| {
+                let batch =
+                    std::mem::take(&mut *drain.lock().unwrap_or_else(PoisonError::into_inner));
+                let (keys, results): (Vec<u32>, Vec<String>) = batch.into_iter().unzip();
+                Ok((keys, results))
+            })?;
         let on_call_done: CallDone = Arc::new(move |key, json| {
-            done.call((key, json), ThreadsafeFunctionCallMode::NonBlocking);
+            let first = {
+                let mut queue = finished.lock().unwrap_or_else(PoisonError::into_inner);
+                queue.push((key, json));
+                queue.len() == 1
+            };
+            if first {
+                done.call((), ThreadsafeFunctionCallMode::NonBlocking);
+            }
         });
         Ok(Self {
             server_id,

@@ -32,14 +32,17 @@ function callEnded() {
 // weakly or while a call is pending, or a bridge the host dropped without close() could never
 // be collected (and its server would run until the host exits).
 
-/** `[callKey, resultJson]` from the native side to the call waiting for it (the map holds
- * only pending calls, whose promises keep their bridge alive anyway). */
+/** The results that finished together (`[keys, jsons]`: `jsons[i]` for call `keys[i]`) from
+ * the native side to the calls waiting for them (the map holds only pending calls, whose
+ * promises keep their bridge alive anyway). */
 function resultRouter(waiting) {
-  return ([key, json]) => {
-    const settle = waiting.get(key)
-    if (settle !== undefined) {
-      waiting.delete(key)
-      settle(json)
+  return ([keys, jsons]) => {
+    for (let i = 0; i < keys.length; i++) {
+      const settle = waiting.get(keys[i])
+      if (settle !== undefined) {
+        waiting.delete(keys[i])
+        settle(jsons[i])
+      }
     }
   }
 }

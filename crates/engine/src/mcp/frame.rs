@@ -340,6 +340,11 @@ impl LineFramer {
 /// error that failed it.
 pub type Settled = Result<ServerResult, McpError>;
 
+/// The waiter of a `tools/call` the session wrote itself ([`FrameShared::track_direct`]):
+/// it receives the response's `result` object, or the error that failed the request. A
+/// dropped sender means the stream ended first.
+pub type DirectWaiter = tokio::sync::oneshot::Sender<Result<Value, McpError>>;
+
 /// Requests sent and not yet answered, and how the transport settled those it answered
 /// itself (a bound or shape error, or an HTTP result it parsed and held for the session).
 #[derive(Debug, Default)]
@@ -350,6 +355,11 @@ pub struct FrameState {
     /// types and back (the session reads it as JSON either way).
     raw: HashSet<RequestId>,
     settled: HashMap<RequestId, Settled>,
+    /// The requests among `pending` (and `raw`) that the session wrote itself, bypassing rmcp:
+    /// their outcome goes straight to their waiter, and rmcp never sees their responses.
+    direct: HashMap<RequestId, DirectWaiter>,
+    /// The stream ended ([`FrameShared::end_direct`]): no response can come any more.
+    ended: bool,
     /// The last error raised while no request could be named (for a failed connect).
     last: Option<McpError>,
 }
@@ -379,6 +389,34 @@ impl FrameShared {
             s.pending.remove(id);
             s.raw.remove(id);
             s.settled.remove(id);
+            s.direct.remove(id);
+        });
+    }
+
+    /// Records `id` as a `tools/call` the session writes itself: its response's `result`
+    /// (or the error a bound or shape check raises for it) goes to `waiter`. After the stream
+    /// ended the waiter is dropped at once.
+    pub fn track_direct(&self, id: RequestId, waiter: DirectWaiter) {
+        self.with(|s| {
+            if s.ended {
+                return;
+            }
+            s.pending.insert(id.clone());
+            s.raw.insert(id.clone());
+            s.direct.insert(id, waiter);
+        });
+    }
+
+    /// The stream ended: every request the session wrote itself stops waiting (its waiter
+    /// is dropped, which the session reads as the server closing the connection).
+    pub fn end_direct(&self) {
+        self.with(|s| {
+            s.ended = true;
+            for (id, waiter) in s.direct.drain() {
+                s.pending.remove(&id);
+                s.raw.remove(&id);
+                drop(waiter);
+            }
         });
     }
 
@@ -425,7 +463,7 @@ impl FrameShared {
     /// How many requests are tracked (for tests: it must not grow without bound).
     #[must_use]
     pub fn tracked(&self) -> usize {
-        self.with(|s| s.pending.len() + s.raw.len() + s.settled.len())
+        self.with(|s| s.pending.len() + s.raw.len() + s.settled.len() + s.direct.len())
     }
 }
 
@@ -555,6 +593,11 @@ impl FrameState {
                         let (id, result) = (id.clone(), take_result(value));
                         self.pending.remove(&id);
                         self.raw.remove(&id);
+                        if let Some(waiter) = self.direct.remove(&id) {
+                            // Its waiter may have given up meanwhile: nothing else to do.
+                            let _ = waiter.send(Ok(result));
+                            return Outcome::Skip;
+                        }
                         return Outcome::Deliver(Box::new(JsonRpcMessage::Response(
                             JsonRpcResponse {
                                 jsonrpc: JsonRpcVersion2_0,
@@ -593,13 +636,46 @@ impl FrameState {
         if targets.is_empty() {
             return Outcome::Skip;
         }
-        for id in &targets {
-            self.pending.remove(id);
-            self.raw.remove(id);
-            self.settled.insert(id.clone(), Err(error.clone()));
+        let mut for_rmcp = Vec::with_capacity(targets.len());
+        for id in targets {
+            self.pending.remove(&id);
+            self.raw.remove(&id);
+            if let Some(waiter) = self.direct.remove(&id) {
+                let _ = waiter.send(Err(error.clone()));
+            } else {
+                self.settled.insert(id.clone(), Err(error.clone()));
+                for_rmcp.push(id);
+            }
         }
-        Outcome::Fail(targets, error)
+        if for_rmcp.is_empty() {
+            return Outcome::Skip;
+        }
+        Outcome::Fail(for_rmcp, error)
     }
+}
+
+/// A stdio server's stdin, shared by rmcp's sends and the session's own `tools/call` lines;
+/// `None` once the transport closed.
+pub type SharedWriter<W> = Arc<tokio::sync::Mutex<Option<W>>>;
+
+/// Writes one whole line (already ending in `\n`) under the writer's lock, so lines from
+/// rmcp and from the session never interleave.
+///
+/// # Errors
+/// `NotConnected` once the transport closed, or the pipe's own error.
+pub async fn write_line<W: AsyncWrite + Unpin>(
+    writer: &SharedWriter<W>,
+    line: &[u8],
+) -> std::io::Result<()> {
+    let mut guard = writer.lock().await;
+    let Some(w) = guard.as_mut() else {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotConnected,
+            "the transport is closed",
+        ));
+    };
+    w.write_all(line).await?;
+    w.flush().await
 }
 
 /// The stdio transport: our [`LineFramer`] on the server's stdout, newline-delimited JSON on
@@ -607,7 +683,7 @@ impl FrameState {
 pub struct FramedStdio<R, W> {
     read: BufReader<R>,
     framer: LineFramer,
-    write: Arc<tokio::sync::Mutex<Option<W>>>,
+    write: SharedWriter<W>,
     shared: FrameShared,
     queued: VecDeque<RxJsonRpcMessage<RoleClient>>,
 }
@@ -626,6 +702,12 @@ where
             shared,
             queued: VecDeque::new(),
         }
+    }
+
+    /// The server's stdin, for the `tools/call` lines the session writes itself.
+    #[must_use]
+    pub fn writer(&self) -> SharedWriter<W> {
+        Arc::clone(&self.write)
     }
 }
 
@@ -657,15 +739,7 @@ where
         let write = Arc::clone(&self.write);
         async move {
             let line = line.map_err(std::io::Error::other)?;
-            let mut guard = write.lock().await;
-            let Some(w) = guard.as_mut() else {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::NotConnected,
-                    "the transport is closed",
-                ));
-            };
-            w.write_all(&line).await?;
-            w.flush().await
+            write_line(&write, &line).await
         }
     }
 
@@ -679,7 +753,10 @@ where
             let (used, frame) = {
                 let available = match self.read.fill_buf().await {
                     Ok(a) if !a.is_empty() => a,
-                    _ => return None,
+                    _ => {
+                        self.shared.end_direct();
+                        return None;
+                    }
                 };
                 self.framer.feed(available)
             };
@@ -968,5 +1045,55 @@ mod tests {
         for skip in [&b"not json"[..], b"  ", b"[1,2]", b"\"s\""] {
             assert!(matches!(s.judge(Frame::Line(skip.to_vec())), Outcome::Skip));
         }
+    }
+
+    #[test]
+    fn direct_requests_reach_their_waiter_and_never_rmcp() {
+        let shared = FrameShared::default();
+        let (tx, mut rx) = tokio::sync::oneshot::channel();
+        shared.track_direct(RequestId::Number(7), tx);
+        let line = br#"{"jsonrpc":"2.0","id":7,"result":{"content":[]}}"#.to_vec();
+        assert!(matches!(shared.judge(Frame::Line(line)), Outcome::Skip));
+        assert_eq!(
+            rx.try_recv().ok().and_then(Result::ok),
+            Some(serde_json::json!({"content": []}))
+        );
+        assert_eq!(shared.tracked(), 0);
+
+        // A bound broken by its response fails it through the waiter; rmcp's requests still
+        // get their error message.
+        let (tx, mut rx) = tokio::sync::oneshot::channel();
+        shared.track_direct(RequestId::Number(8), tx);
+        shared.track(RequestId::Number(1));
+        let over = Frame::Rejected {
+            error: McpError::MessageTooLarge { limit: 10 },
+            id: None,
+            has_method: false,
+        };
+        let Outcome::Fail(ids, _) = shared.judge(over) else {
+            panic!("rmcp's request must fail")
+        };
+        assert_eq!(ids, vec![RequestId::Number(1)]);
+        assert!(matches!(
+            rx.try_recv(),
+            Ok(Err(McpError::MessageTooLarge { limit: 10 }))
+        ));
+
+        // The stream's end drops every waiter, and later ones at once.
+        let (tx, mut rx) = tokio::sync::oneshot::channel();
+        shared.track_direct(RequestId::Number(9), tx);
+        shared.end_direct();
+        assert!(matches!(
+            rx.try_recv(),
+            Err(tokio::sync::oneshot::error::TryRecvError::Closed)
+        ));
+        let (tx, mut rx) = tokio::sync::oneshot::channel();
+        shared.track_direct(RequestId::Number(10), tx);
+        assert!(matches!(
+            rx.try_recv(),
+            Err(tokio::sync::oneshot::error::TryRecvError::Closed)
+        ));
+        let _ = shared.take_settled(&RequestId::Number(1));
+        assert_eq!(shared.tracked(), 0);
     }
 }

@@ -4,9 +4,11 @@
 //!
 //! Requests go through `Peer::send_request_with_option` directly (not rmcp's helpers), so
 //! that rmcp's response cache never answers a forced listing, and so that a timeout or an
-//! abort sends `notifications/cancelled` and leaves the session usable.
+//! abort sends `notifications/cancelled` and leaves the session usable. Over stdio, a
+//! `tools/call` skips rmcp altogether: the session writes its line and the framer routes the
+//! response back (see `call_direct`), which is most of a call's cost on the runtime.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
@@ -29,7 +31,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::call_result::{failed_result, tool_result, CallIdentity};
 use super::catalogue::{CatalogueBuilder, ListedTool};
-use super::frame::{FrameShared, FramedStdio};
+use super::frame::{write_line, FrameShared, FramedStdio, SharedWriter};
 use super::http::{build_client, resolve_and_check, validate_url, HttpConfig};
 use super::http_client::BoundedHttpClient;
 use super::stdio::{ServerProcess, StdioConfig};
@@ -41,6 +43,25 @@ pub const CLIENT_NAME: &str = "prism-mcp-bridge";
 pub const CLIENT_VERSION: &str = "0.0.12";
 /// How long `close()` waits for the rmcp service (and an HTTP session delete) to end.
 const SERVICE_CLOSE_TIMEOUT: Duration = Duration::from_millis(1_000);
+/// The first id of the `tools/call` requests a stdio session writes itself: rmcp numbers its
+/// own requests with a `u32` counter, so ids from here on never meet one of rmcp's, and they
+/// stay below 2^53, exact in every JSON reader.
+const FIRST_DIRECT_ID: i64 = 1 << 40;
+
+/// One `tools/call` request line, serialized straight from borrowed parts.
+#[derive(serde::Serialize)]
+struct CallLine<'a> {
+    jsonrpc: &'static str,
+    id: i64,
+    method: &'static str,
+    params: CallLineParams<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct CallLineParams<'a> {
+    name: &'a str,
+    arguments: &'a Map<String, Value>,
+}
 
 /// Which transport to use.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,6 +109,12 @@ pub struct McpSession {
     /// The runtime the session was connected on: dropping an open session spawns its close
     /// there (a drop must not block, and may happen on a thread outside the runtime).
     runtime: Option<tokio::runtime::Handle>,
+    /// A stdio server's stdin: `tools/call` requests are written here directly and their
+    /// responses routed back by the framer, without rmcp's per-request machinery (its
+    /// request channel, send task, response table and typed serialization). `None` for HTTP.
+    direct: Option<tokio::sync::mpsc::UnboundedSender<Vec<u8>>>,
+    /// The next id of a directly written `tools/call`.
+    next_direct_id: AtomicI64,
 }
 
 impl std::fmt::Debug for McpSession {
@@ -143,6 +170,38 @@ fn raw_result(result: ServerResult) -> Result<Value, serde_json::Error> {
     }
 }
 
+/// The task that writes the session's own `tools/call` lines to a stdio server's stdin: it
+/// writes every line queued by then in one go, and a line once started is always finished
+/// (a caller that times out or aborts never leaves half a line in the pipe). It ends when
+/// the session closes or drops its sender; if the pipe fails, every request written this way
+/// stops waiting, as when the server closes its stdout.
+fn spawn_line_writer(
+    writer: SharedWriter<tokio::process::ChildStdin>,
+    frames: FrameShared,
+    close: CancellationToken,
+) -> tokio::sync::mpsc::UnboundedSender<Vec<u8>> {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
+    tokio::spawn(async move {
+        loop {
+            let mut batch = tokio::select! {
+                line = rx.recv() => match line {
+                    Some(line) => line,
+                    None => return,
+                },
+                () = close.cancelled() => return,
+            };
+            while let Ok(more) = rx.try_recv() {
+                batch.extend_from_slice(&more);
+            }
+            if write_line(&writer, &batch).await.is_err() {
+                frames.end_direct();
+                return;
+            }
+        }
+    });
+    tx
+}
+
 impl McpSession {
     /// Starts the transport and runs the handshake within `limits.call_timeout_ms`, or until
     /// `cancel` fires. On any failure the server's process group is killed.
@@ -168,10 +227,16 @@ impl McpSession {
         // Fired by close() and by a failed connect; ends the HTTP client's waiting I/O.
         let close_token = CancellationToken::new();
         let frames = FrameShared::default();
+        let mut direct = None;
         let (service, process) = match transport {
             TransportConfig::Stdio(cfg) => {
                 let (mut process, stdout, stdin) = ServerProcess::spawn(cfg)?;
                 let t = FramedStdio::new(stdout, stdin, frames.clone());
+                direct = Some(spawn_line_writer(
+                    t.writer(),
+                    frames.clone(),
+                    close_token.clone(),
+                ));
                 let started = tokio::select! {
                     r = tokio::time::timeout(timeout, serve_client_with_lifecycle_and_ct(handler, t, lifecycle(), ct.clone())) => r,
                     () = cancel.cancelled() => { ct.cancel(); process.kill_and_reap().await; return Err(McpError::Aborted) }
@@ -241,6 +306,8 @@ impl McpSession {
             close_token,
             frames,
             runtime: tokio::runtime::Handle::try_current().ok(),
+            direct,
+            next_direct_id: AtomicI64::new(FIRST_DIRECT_ID),
         })
     }
 
@@ -359,9 +426,77 @@ impl McpSession {
         timeout_ms: u64,
         cancel: &CancellationToken,
     ) -> Result<Value, McpError> {
+        if let Some(writer) = &self.direct {
+            return self
+                .call_direct(writer, remote_name, &arguments, timeout_ms, cancel)
+                .await;
+        }
         let params = CallToolRequestParams::new(remote_name.to_owned()).with_arguments(arguments);
         let req = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         self.request(req, timeout_ms, cancel).await
+    }
+
+    /// A stdio `tools/call` written to the server's stdin by the session itself (through
+    /// [`spawn_line_writer`]); the framer routes its response (or the bound or shape error
+    /// that fails it) back here. Timeouts, aborts and close behave as for every other request.
+    async fn call_direct(
+        &self,
+        writer: &tokio::sync::mpsc::UnboundedSender<Vec<u8>>,
+        remote_name: &str,
+        arguments: &Map<String, Value>,
+        timeout_ms: u64,
+        cancel: &CancellationToken,
+    ) -> Result<Value, McpError> {
+        if self.closed.load(Ordering::Acquire) {
+            return Err(McpError::Closed);
+        }
+        let n = self.next_direct_id.fetch_add(1, Ordering::Relaxed);
+        let mut line = serde_json::to_vec(&CallLine {
+            jsonrpc: "2.0",
+            id: n,
+            method: "tools/call",
+            params: CallLineParams {
+                name: remote_name,
+                arguments,
+            },
+        })
+        .map_err(|e| McpError::Transport {
+            message: e.to_string(),
+        })?;
+        line.push(b'\n');
+        let id = RequestId::Number(n);
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.frames.track_direct(id.clone(), tx);
+        let outcome = async {
+            if writer.send(line).is_err() {
+                // The writer stopped: the session closed, or the pipe failed.
+                return Err(if self.closed.load(Ordering::Acquire) {
+                    McpError::Closed
+                } else {
+                    McpError::server_closed()
+                });
+            }
+            let sleep = tokio::time::sleep(Duration::from_millis(timeout_ms));
+            tokio::select! {
+                r = rx => match r {
+                    Ok(Ok(result)) => Ok(result),
+                    Ok(Err(error)) => Err(error),
+                    Err(_) => Err(McpError::server_closed()),
+                },
+                () = sleep => {
+                    self.send_cancelled(id.clone(), "request timeout");
+                    Err(McpError::CallTimeout { timeout_ms })
+                }
+                () = cancel.cancelled() => {
+                    self.send_cancelled(id.clone(), "aborted");
+                    Err(McpError::Aborted)
+                }
+                () = self.close_token.cancelled() => Err(McpError::Closed),
+            }
+        }
+        .await;
+        self.frames.forget(&id);
+        outcome
     }
 
     /// Calls a tool and maps the outcome to the prism `ToolResult` (as JSON): the raw result
