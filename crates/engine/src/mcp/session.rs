@@ -111,8 +111,9 @@ pub struct McpSession {
     runtime: Option<tokio::runtime::Handle>,
     /// A stdio server's stdin: `tools/call` requests are written here directly and their
     /// responses routed back by the framer, without rmcp's per-request machinery (its
-    /// request channel, send task, response table and typed serialization). `None` for HTTP.
-    direct: Option<tokio::sync::mpsc::UnboundedSender<Vec<u8>>>,
+    /// request channel, send task, response table and typed serialization). `None` for HTTP,
+    /// and taken by `close()` (the channel is connection state a kept session must not hold).
+    direct: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedSender<Vec<u8>>>>,
     /// The next id of a directly written `tools/call`.
     next_direct_id: AtomicI64,
 }
@@ -306,7 +307,7 @@ impl McpSession {
             close_token,
             frames,
             runtime: tokio::runtime::Handle::try_current().ok(),
-            direct,
+            direct: std::sync::Mutex::new(direct),
             next_direct_id: AtomicI64::new(FIRST_DIRECT_ID),
         })
     }
@@ -426,9 +427,14 @@ impl McpSession {
         timeout_ms: u64,
         cancel: &CancellationToken,
     ) -> Result<Value, McpError> {
-        if let Some(writer) = &self.direct {
+        let direct = self
+            .direct
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        if let Some(writer) = direct {
             return self
-                .call_direct(writer, remote_name, &arguments, timeout_ms, cancel)
+                .call_direct(&writer, remote_name, &arguments, timeout_ms, cancel)
                 .await;
         }
         let params = CallToolRequestParams::new(remote_name.to_owned()).with_arguments(arguments);
@@ -532,6 +538,12 @@ impl McpSession {
             .unwrap_or_else(PoisonError::into_inner)
             .take();
         drop(peer);
+        drop(
+            self.direct
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take(),
+        );
         let service = self.service.lock().await.take();
         let process = self.process.lock().await.take();
         shut_down(service, process).await;
