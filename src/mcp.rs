@@ -14,6 +14,7 @@ use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi::Env;
 use napi_derive::napi;
 use prism_engine::limits as l;
+use prism_engine::mcp::arguments::ArgumentsJson;
 use prism_engine::mcp::call_result::{failed_result, CallIdentity};
 use prism_engine::mcp::content::{map_content, summarize_content};
 use prism_engine::mcp::http::{validate_url, HttpConfig};
@@ -300,18 +301,13 @@ impl NativeMcpBridge {
                 remote_name: &remote_name,
             };
             let call = async {
-                match serde_json::from_str::<Map<String, Value>>(&arguments_json) {
+                match ArgumentsJson::parse(arguments_json) {
                     Ok(arguments) => {
                         session
-                            .call_tool_result(id, arguments, timeout_ms, &token)
+                            .call_tool_result(id, &arguments, timeout_ms, &token)
                             .await
                     }
-                    Err(e) => {
-                        let e = McpError::Transport {
-                            message: format!("invalid arguments: {e}"),
-                        };
-                        failed_result(id, &e, session.limits())
-                    }
+                    Err(e) => failed_result(id, &e, session.limits()),
                 }
             };
             // A panic must still settle the call (its promise would wait forever).
@@ -328,7 +324,9 @@ impl NativeMcpBridge {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .remove(&call_key);
-            done(call_key, result.to_string());
+            // Straight into bytes: `to_string` would go through `fmt` a token at a time.
+            let json = serde_json::to_string(&result).unwrap_or_default();
+            done(call_key, json);
         });
         Ok(())
     }

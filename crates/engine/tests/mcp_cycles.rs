@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicIsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use prism_engine::mcp::arguments::ArgumentsJson;
 use prism_engine::mcp::call_result::CallIdentity;
 use prism_engine::mcp::session::{McpSession, TransportConfig};
 use prism_engine::mcp::stdio::{StderrMode, StdioConfig};
@@ -111,7 +112,7 @@ async fn connect_and_call(transport: &TransportConfig) -> Arc<McpSession> {
     let result = session
         .call_tool_result(
             id,
-            arguments,
+            &ArgumentsJson::from_map(&arguments),
             limits.call_timeout_ms,
             &CancellationToken::new(),
         )

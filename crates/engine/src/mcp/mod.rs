@@ -13,6 +13,7 @@
 //! - [`options`]: the limits, resolved and validated; the server-id check.
 //! - [`error`]: [`McpError`] with a stable `code()`.
 
+pub mod arguments;
 pub mod call_result;
 pub mod catalogue;
 pub mod content;

@@ -29,6 +29,7 @@ use rmcp::{ClientHandler, RoleClient};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
+use super::arguments::ArgumentsJson;
 use super::call_result::{failed_result, tool_result, CallIdentity};
 use super::catalogue::{CatalogueBuilder, ListedTool};
 use super::frame::{write_line, FrameShared, FramedStdio, SharedWriter};
@@ -47,21 +48,6 @@ const SERVICE_CLOSE_TIMEOUT: Duration = Duration::from_millis(1_000);
 /// own requests with a `u32` counter, so ids from here on never meet one of rmcp's, and they
 /// stay below 2^53, exact in every JSON reader.
 const FIRST_DIRECT_ID: i64 = 1 << 40;
-
-/// One `tools/call` request line, serialized straight from borrowed parts.
-#[derive(serde::Serialize)]
-struct CallLine<'a> {
-    jsonrpc: &'static str,
-    id: i64,
-    method: &'static str,
-    params: CallLineParams<'a>,
-}
-
-#[derive(serde::Serialize)]
-struct CallLineParams<'a> {
-    name: &'a str,
-    arguments: &'a Map<String, Value>,
-}
 
 /// Which transport to use.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,6 +155,22 @@ fn raw_result(result: ServerResult) -> Result<Value, serde_json::Error> {
         ServerResult::CustomResult(CustomResult(v)) => Ok(v),
         other => serde_json::to_value(other),
     }
+}
+
+/// One `tools/call` request line (ending in `\n`), the checked arguments copied in as they
+/// are.
+fn call_line(id: i64, remote_name: &str, arguments: &ArgumentsJson) -> Vec<u8> {
+    let args = arguments.as_str().as_bytes();
+    let mut line = Vec::with_capacity(80 + remote_name.len() + args.len());
+    line.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+    line.extend_from_slice(id.to_string().as_bytes());
+    line.extend_from_slice(b",\"method\":\"tools/call\",\"params\":{\"name\":");
+    // A string serializes into a Vec without fail.
+    let _ = serde_json::to_writer(&mut line, remote_name);
+    line.extend_from_slice(b",\"arguments\":");
+    line.extend_from_slice(args);
+    line.extend_from_slice(b"}}\n");
+    line
 }
 
 /// The task that writes the session's own `tools/call` lines to a stdio server's stdin: it
@@ -423,7 +425,7 @@ impl McpSession {
     pub async fn call_tool(
         &self,
         remote_name: &str,
-        arguments: Map<String, Value>,
+        arguments: &ArgumentsJson,
         timeout_ms: u64,
         cancel: &CancellationToken,
     ) -> Result<Value, McpError> {
@@ -434,10 +436,11 @@ impl McpSession {
             .clone();
         if let Some(writer) = direct {
             return self
-                .call_direct(&writer, remote_name, &arguments, timeout_ms, cancel)
+                .call_direct(&writer, remote_name, arguments, timeout_ms, cancel)
                 .await;
         }
-        let params = CallToolRequestParams::new(remote_name.to_owned()).with_arguments(arguments);
+        let params =
+            CallToolRequestParams::new(remote_name.to_owned()).with_arguments(arguments.to_map()?);
         let req = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         self.request(req, timeout_ms, cancel).await
     }
@@ -449,7 +452,7 @@ impl McpSession {
         &self,
         writer: &tokio::sync::mpsc::UnboundedSender<Vec<u8>>,
         remote_name: &str,
-        arguments: &Map<String, Value>,
+        arguments: &ArgumentsJson,
         timeout_ms: u64,
         cancel: &CancellationToken,
     ) -> Result<Value, McpError> {
@@ -457,19 +460,7 @@ impl McpSession {
             return Err(McpError::Closed);
         }
         let n = self.next_direct_id.fetch_add(1, Ordering::Relaxed);
-        let mut line = serde_json::to_vec(&CallLine {
-            jsonrpc: "2.0",
-            id: n,
-            method: "tools/call",
-            params: CallLineParams {
-                name: remote_name,
-                arguments,
-            },
-        })
-        .map_err(|e| McpError::Transport {
-            message: e.to_string(),
-        })?;
-        line.push(b'\n');
+        let line = call_line(n, remote_name, arguments);
         let id = RequestId::Number(n);
         let (tx, rx) = tokio::sync::oneshot::channel();
         self.frames.track_direct(id.clone(), tx);
@@ -511,7 +502,7 @@ impl McpSession {
     pub async fn call_tool_result(
         &self,
         id: CallIdentity<'_>,
-        arguments: Map<String, Value>,
+        arguments: &ArgumentsJson,
         timeout_ms: u64,
         cancel: &CancellationToken,
     ) -> Value {
