@@ -21,7 +21,7 @@ use prism_engine::mcp::http::{validate_url, HttpConfig};
 use prism_engine::mcp::session::{ListChangedHook, McpSession, TransportConfig};
 use prism_engine::mcp::stdio::{kill_all_server_groups, StderrMode, StdioConfig};
 use prism_engine::mcp::{assert_valid_server_id, McpError, McpLimits, McpLimitsInput};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::panic::AssertUnwindSafe;
 
 use crate::errors::{spawn_coded, to_js, NativeError};
