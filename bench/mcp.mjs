@@ -10,6 +10,8 @@ const require = createRequire(import.meta.url)
 const here = dirname(fileURLToPath(import.meta.url))
 const SERVER = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js')
 const STDIO = { command: process.execPath, args: [SERVER, 'stdio'], stderr: 'ignore' }
+// Warm-up turns of 64 calls per client before the throughput is timed (MCP_BENCH_WARM_TURNS).
+const WARM_TURNS = Number(process.env.MCP_BENCH_WARM_TURNS ?? 200)
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -137,13 +139,15 @@ async function main() {
     await waitGone(s.pid)
   }
 
-  // Throughput: both clients connected at once, each warmed with 20 turns, then their turns
-  // alternate (30 each), so a busy moment of the machine slows both alike.
+  // Throughput: both clients connected at once, each warmed with WARM_TURNS turns (the
+  // server's own JIT needs a few thousand calls: its first 50 turns run at about half its
+  // later rate), then their turns alternate (60 each), so a busy moment of the machine slows
+  // both alike.
   const sessions = { native: await apis.native.connect(), sdk: await apis.sdk.connect() }
   const turn = (s) => Promise.all(Array.from({ length: 64 }, (_, i) => s.echo(`m${i}`)))
-  for (const c of ['native', 'sdk']) for (let i = 0; i < 20; i++) await turn(sessions[c])
+  for (const c of ['native', 'sdk']) for (let i = 0; i < WARM_TURNS; i++) await turn(sessions[c])
   const tput = { native: [], sdk: [] }
-  for (let round = 0; round < 30; round++) {
+  for (let round = 0; round < 60; round++) {
     for (const c of ['native', 'sdk']) {
       const t = performance.now()
       await turn(sessions[c])
