@@ -358,6 +358,40 @@ fn string_of(v: Unknown<'_>) -> napi::Result<Option<String>> {
 
 /// A state as the JavaScript number that carries it.
 #[allow(clippy::cast_precision_loss)] // states stay below 2^53: exact
+/// The cache key's pieces as they cross: the id field's value (only a string counts) and the
+/// JSON texts of `operation`, `paths` and `command`.
+struct Material {
+    id: Option<String>,
+    operation: Option<String>,
+    paths: Option<String>,
+    command: Option<String>,
+}
+
+impl Material {
+    fn read(
+        id: Unknown<'_>,
+        operation: Option<String>,
+        paths: Option<String>,
+        command: Option<String>,
+    ) -> napi::Result<Self> {
+        Ok(Self {
+            id: string_of(id)?,
+            operation,
+            paths,
+            command,
+        })
+    }
+
+    fn borrow(&self) -> CacheMaterial<'_> {
+        CacheMaterial {
+            id: self.id.as_deref(),
+            operation: self.operation.as_deref(),
+            paths: self.paths.as_deref(),
+            command: self.command.as_deref(),
+        }
+    }
+}
+
 fn number(c: Check) -> f64 {
     c.to_bits() as f64
 }
@@ -483,16 +517,10 @@ impl NativeApprovalPolicy {
         paths: Option<String>,
         command: Option<String>,
     ) -> napi::Result<f64> {
+        let material = Material::read(id, operation, paths, command)?;
         let check = Check::from_number(state).map_err(|e| to_js(&env, e))?;
-        let id = string_of(id)?;
-        let m = CacheMaterial {
-            id: id.as_deref(),
-            operation: operation.as_deref(),
-            paths: paths.as_deref(),
-            command: command.as_deref(),
-        };
         self.cache
-            .look_up(&self.policy, check, &m)
+            .look_up(&self.policy, check, &material.borrow())
             .map(number)
             .map_err(|e| to_js(&env, e))
     }
@@ -513,16 +541,10 @@ impl NativeApprovalPolicy {
         paths: Option<String>,
         command: Option<String>,
     ) -> napi::Result<f64> {
+        let material = Material::read(id, operation, paths, command)?;
         let check = Check::from_number(state).map_err(|e| to_js(&env, e))?;
-        let id = string_of(id)?;
-        let m = CacheMaterial {
-            id: id.as_deref(),
-            operation: operation.as_deref(),
-            paths: paths.as_deref(),
-            command: command.as_deref(),
-        };
         self.cache
-            .answer(&self.policy, check, approved, &m)
+            .answer(&self.policy, check, approved, &material.borrow())
             .map(number)
             .map_err(|e| to_js(&env, e))
     }
