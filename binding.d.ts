@@ -116,8 +116,8 @@ export declare class NativeMcpBridge {
    * `on_call_done([callKeys, resultsJson])` receives the outcomes of `call_tool`, every
    * result that finished since its last call at once (`resultsJson[i]` is the result of
    * `callKeys[i]`): one threadsafe function serves every call of the bridge, not a promise
-   * and a threadsafe function made and torn down per call. It does not keep the process alive either: the facade does that
-   * while calls are pending.
+   * and a threadsafe function made and torn down per call. It does not keep the process
+   * alive either: the facade does that while calls are pending.
    */
   constructor(options: McpNativeOptions, onListChanged: () => void, onCallDone: (done: [callKeys: number[], resultsJson: string[]]) => void)
   /** Starts the transport and runs the handshake. */

@@ -160,8 +160,8 @@ impl NativeMcpBridge {
     /// `on_call_done([callKeys, resultsJson])` receives the outcomes of `call_tool`, every
     /// result that finished since its last call at once (`resultsJson[i]` is the result of
     /// `callKeys[i]`): one threadsafe function serves every call of the bridge, not a promise
-    /// and a threadsafe function made and torn down per call. It does not keep the process alive either: the facade does that
-    /// while calls are pending.
+    /// and a threadsafe function made and torn down per call. It does not keep the process
+    /// alive either: the facade does that while calls are pending.
     #[napi(
         constructor,
         ts_args_type = "options: McpNativeOptions, onListChanged: () => void, onCallDone: (done: [callKeys: number[], resultsJson: string[]]) => void"
@@ -310,7 +310,7 @@ impl NativeMcpBridge {
                     Err(e) => failed_result(id, &e, session.limits()),
                 }
             };
-            // A panic must still settle the call (its promise would wait forever).
+            // A panic must still settle the call (its caller would wait forever).
             let result = match AssertUnwindSafe(call).catch_unwind().await {
                 Ok(result) => result,
                 Err(_) => {

@@ -37,7 +37,8 @@ impl ArgumentsJson {
     /// The text of `map`.
     #[must_use]
     pub fn from_map(map: &Map<String, Value>) -> Self {
-        Self(Value::Object(map.clone()).to_string())
+        // A map of JSON values always serializes.
+        Self(serde_json::to_string(map).unwrap_or_else(|_| "{}".to_owned()))
     }
 
     /// The checked text.

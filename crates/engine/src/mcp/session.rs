@@ -519,25 +519,35 @@ impl McpSession {
     /// rmcp service stops (closing stdin or the HTTP session), and a stdio server's whole
     /// process group is ended.
     pub async fn close(&self) {
-        if self.closed.swap(true, Ordering::AcqRel) {
+        if !self.mark_closed() {
             return;
         }
+        let service = self.service.lock().await.take();
+        let process = self.process.lock().await.take();
+        shut_down(service, process).await;
+    }
+
+    /// The first half of a close, shared by `close()` and the drop: marks the session closed
+    /// (false if it already was), fails what waits, and lets go of the connection state that
+    /// needs no waiting (the peer and the direct-write channel).
+    fn mark_closed(&self) -> bool {
+        if self.closed.swap(true, Ordering::AcqRel) {
+            return false;
+        }
         self.close_token.cancel();
-        let peer = self
-            .peer
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take();
-        drop(peer);
+        drop(
+            self.peer
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take(),
+        );
         drop(
             self.direct
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .take(),
         );
-        let service = self.service.lock().await.take();
-        let process = self.process.lock().await.take();
-        shut_down(service, process).await;
+        true
     }
 
     /// Whether [`McpSession::close`] ran.
@@ -566,16 +576,9 @@ async fn shut_down(
 /// that runtime is gone, the service's drop cancels it and the process's drop kills its tree.
 impl Drop for McpSession {
     fn drop(&mut self) {
-        if self.closed.swap(true, Ordering::AcqRel) {
+        if !self.mark_closed() {
             return;
         }
-        self.close_token.cancel();
-        drop(
-            self.peer
-                .get_mut()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take(),
-        );
         let work = shut_down(self.service.get_mut().take(), self.process.get_mut().take());
         match &self.runtime {
             Some(runtime) => drop(runtime.spawn(work)),
