@@ -74,7 +74,7 @@ const FLAG_NAMES: [&str; 6] = [
 /// The words of the `commandVerdict` crossing.
 #[napi]
 pub fn command_verdict_words() -> NativeVerdictWords {
-    use prism_engine::policy::verdict::{Action, PartMatch, Reason};
+    use prism_engine::policy::verdict::{PartMatch, Reason};
     let name = |m: PartMatch| match m {
         PartMatch::Unmatched => "unmatched",
         PartMatch::DefaultDeny => "defaultDeny",
@@ -102,7 +102,7 @@ pub fn command_verdict_words() -> NativeVerdictWords {
             .enumerate()
             .map(|(i, n)| ((*n).to_owned(), 1 << i))
             .collect(),
-        actions: [Action::Allow, Action::RequireApproval, Action::Deny]
+        actions: VERDICT_ACTIONS
             .iter()
             .map(|a| a.as_str().to_owned())
             .collect(),
@@ -124,7 +124,7 @@ pub fn command_verdict_words() -> NativeVerdictWords {
 /// rules alone cover the command, and `part` is the index of the part whose host rule decided.
 #[napi]
 pub fn command_verdict(parts: String, flags: u32) -> napi::Result<u32> {
-    use prism_engine::policy::verdict::{judge, Action, Facts, PartMatch, Reason};
+    use prism_engine::policy::verdict::{judge, Facts, PartMatch, Reason};
     let parts = parts
         .chars()
         .map(|c| {
@@ -153,11 +153,11 @@ pub fn command_verdict(parts: String, flags: u32) -> napi::Result<u32> {
             deny_metacharacters: bit("denyMetacharacters"),
         },
     );
-    let action = match v.action {
-        Action::Allow => 0,
-        Action::RequireApproval => 1,
-        Action::Deny => 2,
-    };
+    let action = VERDICT_ACTIONS
+        .iter()
+        .position(|a| *a == v.action)
+        .and_then(|i| u32::try_from(i).ok())
+        .unwrap_or(0);
     let part = match v.reason {
         Reason::Rule { part } => u32::try_from(part).unwrap_or(0).min(0x00ff_ffff),
         _ => 0,
@@ -171,15 +171,17 @@ pub fn command_verdict(parts: String, flags: u32) -> napi::Result<u32> {
 /// Where `command_verdict` puts its `covered` bit.
 const VERDICT_COVERED_SHIFT: u32 = 5;
 
+/// The action of a `command_verdict` number, by its low two bits (packed and unpacked here,
+/// and named in this order by `command_verdict_words`).
+const VERDICT_ACTIONS: [prism_engine::policy::verdict::Action; 3] = [
+    prism_engine::policy::verdict::Action::Allow,
+    prism_engine::policy::verdict::Action::RequireApproval,
+    prism_engine::policy::verdict::Action::Deny,
+];
+
 /// The action and the `covered` bit of a number `command_verdict` returned.
 fn unpack_verdict(v: u32) -> Option<(prism_engine::policy::verdict::Action, bool)> {
-    use prism_engine::policy::verdict::Action;
-    let action = match v & 3 {
-        0 => Action::Allow,
-        1 => Action::RequireApproval,
-        2 => Action::Deny,
-        _ => return None,
-    };
+    let action = *VERDICT_ACTIONS.get(usize::try_from(v & 3).ok()?)?;
     Some((action, (v >> VERDICT_COVERED_SHIFT) & 1 != 0))
 }
 
