@@ -15,7 +15,7 @@ use napi::Env;
 use napi_derive::napi;
 use prism_engine::limits as l;
 use prism_engine::mcp::arguments::ArgumentsJson;
-use prism_engine::mcp::call_result::{failed_result, CallIdentity};
+use prism_engine::mcp::call_result::{failed_result, panicked_result, OwnedCallIdentity};
 use prism_engine::mcp::content::{map_content, summarize_content};
 use prism_engine::mcp::http::{validate_url, HttpConfig};
 use prism_engine::mcp::session::{ListChangedHook, McpSession, TransportConfig};
@@ -134,6 +134,17 @@ pub(crate) fn transport_of(o: McpNativeOptions) -> Result<TransportConfig, Nativ
 /// Delivers `(callKey, resultJson)` of a finished call to JavaScript (from any thread).
 type CallDone = Arc<dyn Fn(u32, String) + Send + Sync>;
 
+/// How a call still running is aborted.
+enum PendingCall {
+    /// A call on its own task (Streamable HTTP): cancel its token.
+    Task(CancellationToken),
+    /// A stdio call the session wrote directly: abort it by number.
+    Direct(i64),
+}
+
+/// The calls still running, by call key.
+type PendingCalls = Arc<Mutex<HashMap<u32, PendingCall>>>;
+
 /// One MCP server connection. Construct (validates synchronously), then `connect()`.
 #[napi]
 pub struct NativeMcpBridge {
@@ -148,7 +159,7 @@ pub struct NativeMcpBridge {
     on_call_done: CallDone,
     connect_cancel: CancellationToken,
     session: Arc<tokio::sync::OnceCell<Arc<McpSession>>>,
-    calls: Arc<Mutex<HashMap<u32, CancellationToken>>>,
+    calls: PendingCalls,
     pid: Arc<AtomicI32>,
 }
 
@@ -284,22 +295,38 @@ impl NativeMcpBridge {
         name: String,
     ) -> napi::Result<()> {
         let session = self.session().map_err(|e| e.into_js(env))?;
-        let token = CancellationToken::new();
-        self.calls
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(call_key, token.clone());
+        let id = OwnedCallIdentity {
+            tool_call_id,
+            name,
+            server_id: self.server_id.clone(),
+            remote_name,
+        };
         let calls = Arc::clone(&self.calls);
-        let server_id = self.server_id.clone();
-        let timeout_ms = self.limits.call_timeout_ms;
         let done = Arc::clone(&self.on_call_done);
+        let finish = move |result: Value| {
+            calls
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&call_key);
+            // Straight into bytes: `to_string` would go through `fmt` a token at a time.
+            done(call_key, serde_json::to_string(&result).unwrap_or_default());
+        };
+        if session.writes_directly() {
+            // No task: the call is written now and settled by the session's reader, timer,
+            // an abort or a close. Recorded before it starts, so its end finds the record.
+            let n = session.next_call_number();
+            self.record(call_key, PendingCall::Direct(n));
+            match ArgumentsJson::parse(arguments_json) {
+                Ok(arguments) => session.start_call_result(n, id, &arguments, finish),
+                Err(e) => finish(failed_result(id.borrow(), &e, session.limits())),
+            }
+            return Ok(());
+        }
+        let token = CancellationToken::new();
+        self.record(call_key, PendingCall::Task(token.clone()));
+        let timeout_ms = self.limits.call_timeout_ms;
         napi::bindgen_prelude::spawn(async move {
-            let id = CallIdentity {
-                tool_call_id: &tool_call_id,
-                name: &name,
-                server_id: &server_id,
-                remote_name: &remote_name,
-            };
+            let id = id.borrow();
             let call = async {
                 match ArgumentsJson::parse(arguments_json) {
                     Ok(arguments) => {
@@ -311,36 +338,38 @@ impl NativeMcpBridge {
                 }
             };
             // A panic must still settle the call (its caller would wait forever).
-            let result = match AssertUnwindSafe(call).catch_unwind().await {
-                Ok(result) => result,
-                Err(_) => {
-                    let e = McpError::Transport {
-                        message: "the call failed inside the bridge".into(),
-                    };
-                    failed_result(id, &e, session.limits())
-                }
-            };
-            calls
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .remove(&call_key);
-            // Straight into bytes: `to_string` would go through `fmt` a token at a time.
-            let json = serde_json::to_string(&result).unwrap_or_default();
-            done(call_key, json);
+            let result = AssertUnwindSafe(call)
+                .catch_unwind()
+                .await
+                .unwrap_or_else(|_| panicked_result(id, session.limits()));
+            finish(result);
         });
         Ok(())
+    }
+
+    fn record(&self, call_key: u32, call: PendingCall) {
+        self.calls
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(call_key, call);
     }
 
     /// Aborts the call started with `call_key` (no-op if it already ended).
     #[napi]
     pub fn cancel_call(&self, call_key: u32) {
-        if let Some(t) = self
+        let pending = self
             .calls
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .remove(&call_key)
-        {
-            t.cancel();
+            .remove(&call_key);
+        match pending {
+            Some(PendingCall::Task(token)) => token.cancel(),
+            Some(PendingCall::Direct(n)) => {
+                if let Ok(session) = self.session() {
+                    session.abort_call(n);
+                }
+            }
+            None => {}
         }
     }
 

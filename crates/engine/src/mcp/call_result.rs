@@ -23,6 +23,33 @@ pub struct CallIdentity<'a> {
     pub remote_name: &'a str,
 }
 
+/// [`CallIdentity`] owning its text, for a call whose result is mapped after its caller
+/// returned.
+#[derive(Debug, Clone)]
+pub struct OwnedCallIdentity {
+    /// `context.toolCallId`.
+    pub tool_call_id: String,
+    /// The prefixed tool name.
+    pub name: String,
+    /// The bridge's server id.
+    pub server_id: String,
+    /// The remote tool name.
+    pub remote_name: String,
+}
+
+impl OwnedCallIdentity {
+    /// The borrowed identity.
+    #[must_use]
+    pub fn borrow(&self) -> CallIdentity<'_> {
+        CallIdentity {
+            tool_call_id: &self.tool_call_id,
+            name: &self.name,
+            server_id: &self.server_id,
+            remote_name: &self.remote_name,
+        }
+    }
+}
+
 /// The byte cap of error messages: `min(8 KiB, maxResultBytes)`.
 #[must_use]
 pub fn error_message_cap(limits: &McpLimits) -> u64 {
@@ -40,6 +67,15 @@ pub fn mcp_call_error(message: &str, code: &str, max_bytes: u64) -> Value {
 #[must_use]
 pub fn failed_result(id: CallIdentity<'_>, error: &McpError, limits: &McpLimits) -> Value {
     failed_result_message(id, &error.to_string(), limits)
+}
+
+/// The error `ToolResult` of a call whose mapping panicked (a bug): the call still settles.
+#[must_use]
+pub fn panicked_result(id: CallIdentity<'_>, limits: &McpLimits) -> Value {
+    let e = McpError::Transport {
+        message: "the call failed inside the bridge".into(),
+    };
+    failed_result(id, &e, limits)
 }
 
 /// The error `ToolResult` of a failed call whose cause is only a message (for example an

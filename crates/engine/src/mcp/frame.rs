@@ -18,6 +18,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 use rmcp::model::{
     ClientRequest, CustomResult, ErrorCode, ErrorData, JsonRpcError, JsonRpcMessage,
@@ -30,6 +31,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
+use super::direct::{DirectCalls, DirectWaiter, Ready};
 use super::McpError;
 use crate::limits::{MCP_MAX_MESSAGE_DEPTH, MCP_STDIO_MAX_MESSAGE_BYTES};
 
@@ -340,11 +342,6 @@ impl LineFramer {
 /// error that failed it.
 pub type Settled = Result<ServerResult, McpError>;
 
-/// The waiter of a `tools/call` the session wrote itself ([`FrameShared::track_direct`]):
-/// it receives the response's `result` object, or the error that failed the request. A
-/// dropped sender means the stream ended first.
-pub type DirectWaiter = tokio::sync::oneshot::Sender<Result<Value, McpError>>;
-
 /// Requests sent and not yet answered, and how the transport settled those it answered
 /// itself (a bound or shape error, or an HTTP result it parsed and held for the session).
 #[derive(Debug, Default)]
@@ -357,20 +354,27 @@ pub struct FrameState {
     settled: HashMap<RequestId, Settled>,
     /// The requests among `pending` (and `raw`) that the session wrote itself, bypassing rmcp:
     /// their outcome goes straight to their waiter, and rmcp never sees their responses.
-    direct: HashMap<RequestId, DirectWaiter>,
-    /// The stream ended ([`FrameShared::end_direct`]): no response can come any more.
-    ended: bool,
+    direct: DirectCalls,
+    /// Direct waiters settled while judging a frame, run once the lock is released.
+    ready: Ready,
     /// The last error raised while no request could be named (for a failed connect).
     last: Option<McpError>,
 }
 
 /// [`FrameState`] shared by the transport and the session.
 #[derive(Debug, Clone, Default)]
-pub struct FrameShared(Arc<Mutex<FrameState>>);
+pub struct FrameShared(Arc<SharedState>);
+
+#[derive(Debug, Default)]
+struct SharedState {
+    state: Mutex<FrameState>,
+    /// Notified when a direct call is added to an empty table (the timer may be idle).
+    first_direct: tokio::sync::Notify,
+}
 
 impl FrameShared {
     fn with<R>(&self, f: impl FnOnce(&mut FrameState) -> R) -> R {
-        f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner))
+        f(&mut self.0.state.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
     /// How the transport settled request `id`, if it did (taken once).
@@ -383,41 +387,94 @@ impl FrameShared {
         })
     }
 
-    /// Forgets request `id` (it timed out or was aborted).
+    /// Forgets request `id` of rmcp's (it timed out or was aborted).
     pub fn forget(&self, id: &RequestId) {
         self.with(|s| {
             s.pending.remove(id);
             s.raw.remove(id);
             s.settled.remove(id);
-            s.direct.remove(id);
         });
     }
 
-    /// Records `id` as a `tools/call` the session writes itself: its response's `result`
-    /// (or the error a bound or shape check raises for it) goes to `waiter`. After the stream
-    /// ended the waiter is dropped at once.
-    pub fn track_direct(&self, id: RequestId, waiter: DirectWaiter) {
-        self.with(|s| {
-            if s.ended {
-                return;
-            }
+    /// Records request number `n` as a `tools/call` the session writes itself: its
+    /// response's `result` (or the error a bound or shape check raises for it) goes to
+    /// `waiter`, unless `deadline` passes first ([`FrameShared::expire_direct`]). After the
+    /// end ([`FrameShared::end_direct`]) the waiter runs at once with the end's error.
+    pub fn track_direct(&self, n: i64, waiter: DirectWaiter, deadline: Instant) {
+        let added = self.with(|s| {
+            let first = s.direct.insert(n, waiter, deadline)?;
+            let id = RequestId::Number(n);
             s.pending.insert(id.clone());
-            s.raw.insert(id.clone());
-            s.direct.insert(id, waiter);
+            s.raw.insert(id);
+            Ok(first)
         });
+        match added {
+            Ok(true) => self.0.first_direct.notify_one(),
+            Ok(false) => {}
+            Err((waiter, error)) => waiter(Err(error)),
+        }
     }
 
-    /// The stream ended: every request the session wrote itself stops waiting (its waiter
-    /// is dropped, which the session reads as the server closing the connection).
-    pub fn end_direct(&self) {
-        self.with(|s| {
-            s.ended = true;
-            for (id, waiter) in s.direct.drain() {
+    /// Settles direct call `n` with `error` if it still waits (an abort); whether it did.
+    pub fn fail_direct(&self, n: i64, error: McpError) -> bool {
+        let waiter = self.with(|s| {
+            let waiter = s.direct.take_number(n)?;
+            let id = RequestId::Number(n);
+            s.pending.remove(&id);
+            s.raw.remove(&id);
+            Some(waiter)
+        });
+        waiter.map(|w| w(Err(error))).is_some()
+    }
+
+    /// Settles every direct call whose deadline is at or before `now` with `error`, and
+    /// returns their numbers.
+    pub fn expire_direct(&self, now: Instant, error: &McpError) -> Vec<i64> {
+        let expired = self.with(|s| {
+            let expired = s.direct.expired(now);
+            for (n, _) in &expired {
+                let id = RequestId::Number(*n);
                 s.pending.remove(&id);
                 s.raw.remove(&id);
-                drop(waiter);
             }
+            expired
         });
+        expired
+            .into_iter()
+            .map(|(n, waiter)| {
+                waiter(Err(error.clone()));
+                n
+            })
+            .collect()
+    }
+
+    /// The deadline of the oldest direct call still waiting.
+    #[must_use]
+    pub fn first_direct_deadline(&self) -> Option<Instant> {
+        self.with(|s| s.direct.first_deadline())
+    }
+
+    /// Resolves once a direct call is added to an empty table (at once if one was since the
+    /// last wait).
+    pub async fn direct_added(&self) {
+        self.0.first_direct.notified().await;
+    }
+
+    /// No response can come any more (the stream ended, or the session closed): every
+    /// direct call fails with `error`, and so does every later one.
+    pub fn end_direct(&self, error: &McpError) {
+        let ended = self.with(|s| {
+            let ended = s.direct.end(error);
+            for (n, _) in &ended {
+                let id = RequestId::Number(*n);
+                s.pending.remove(&id);
+                s.raw.remove(&id);
+            }
+            ended
+        });
+        for (_, waiter) in ended {
+            waiter(Err(error.clone()));
+        }
     }
 
     /// The last error the framer raised, if any (for a handshake that failed).
@@ -454,10 +511,16 @@ impl FrameShared {
     }
 
     /// Judges one frame as the transport does: what to deliver to rmcp, which waiting requests
-    /// fail (they are no longer waiting afterwards), or nothing.
+    /// fail (they are no longer waiting afterwards), or nothing. The direct calls it settles
+    /// get their outcome here, after the lock is released.
     #[must_use]
     pub fn judge(&self, frame: Frame) -> Outcome {
-        self.with(|s| s.judge(frame))
+        let (outcome, ready) = self.with(|s| {
+            let outcome = s.judge(frame);
+            (outcome, std::mem::take(&mut s.ready))
+        });
+        ready.run();
+        outcome
     }
 
     /// How many requests are tracked (for tests: it must not grow without bound).
@@ -593,9 +656,8 @@ impl FrameState {
                         let (id, result) = (id.clone(), take_result(value));
                         self.pending.remove(&id);
                         self.raw.remove(&id);
-                        if let Some(waiter) = self.direct.remove(&id) {
-                            // Its waiter may have given up meanwhile: nothing else to do.
-                            let _ = waiter.send(Ok(result));
+                        if let Some(waiter) = self.direct.take(&id) {
+                            self.ready.push(waiter, Ok(result));
                             return Outcome::Skip;
                         }
                         return Outcome::Deliver(Box::new(JsonRpcMessage::Response(
@@ -640,8 +702,8 @@ impl FrameState {
         for id in targets {
             self.pending.remove(&id);
             self.raw.remove(&id);
-            if let Some(waiter) = self.direct.remove(&id) {
-                let _ = waiter.send(Err(error.clone()));
+            if let Some(waiter) = self.direct.take(&id) {
+                self.ready.push(waiter, Err(error.clone()));
             } else {
                 self.settled.insert(id.clone(), Err(error.clone()));
                 for_rmcp.push(id);
@@ -754,7 +816,7 @@ where
                 let available = match self.read.fill_buf().await {
                     Ok(a) if !a.is_empty() => a,
                     _ => {
-                        self.shared.end_direct();
+                        self.shared.end_direct(&McpError::server_closed());
                         return None;
                     }
                 };
@@ -762,7 +824,7 @@ where
             };
             self.read.consume(used);
             let Some(frame) = frame else { continue };
-            match self.shared.with(|s| s.judge(frame)) {
+            match self.shared.judge(frame) {
                 Outcome::Deliver(msg) => return Some(*msg),
                 Outcome::Skip => {}
                 Outcome::Fail(ids, error) => {
@@ -1047,11 +1109,23 @@ mod tests {
         }
     }
 
+    fn waiter() -> (
+        DirectWaiter,
+        std::sync::mpsc::Receiver<Result<Value, McpError>>,
+    ) {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let w: DirectWaiter = Box::new(move |r| {
+            let _ = tx.send(r);
+        });
+        (w, rx)
+    }
+
     #[test]
     fn direct_requests_reach_their_waiter_and_never_rmcp() {
         let shared = FrameShared::default();
-        let (tx, mut rx) = tokio::sync::oneshot::channel();
-        shared.track_direct(RequestId::Number(7), tx);
+        let later = Instant::now() + std::time::Duration::from_secs(60);
+        let (w, rx) = waiter();
+        shared.track_direct(7, w, later);
         let line = br#"{"jsonrpc":"2.0","id":7,"result":{"content":[]}}"#.to_vec();
         assert!(matches!(shared.judge(Frame::Line(line)), Outcome::Skip));
         assert_eq!(
@@ -1062,8 +1136,8 @@ mod tests {
 
         // A bound broken by its response fails it through the waiter; rmcp's requests still
         // get their error message.
-        let (tx, mut rx) = tokio::sync::oneshot::channel();
-        shared.track_direct(RequestId::Number(8), tx);
+        let (w, rx) = waiter();
+        shared.track_direct(8, w, later);
         shared.track(RequestId::Number(1));
         let over = Frame::Rejected {
             error: McpError::MessageTooLarge { limit: 10 },
@@ -1079,20 +1153,38 @@ mod tests {
             Ok(Err(McpError::MessageTooLarge { limit: 10 }))
         ));
 
-        // The stream's end drops every waiter, and later ones at once.
-        let (tx, mut rx) = tokio::sync::oneshot::channel();
-        shared.track_direct(RequestId::Number(9), tx);
-        shared.end_direct();
+        // An abort settles a waiting call once; a late response is then nobody's.
+        let (w, rx) = waiter();
+        shared.track_direct(11, w, later);
+        assert!(shared.fail_direct(11, McpError::Aborted));
+        assert!(!shared.fail_direct(11, McpError::Aborted));
+        assert!(matches!(rx.try_recv(), Ok(Err(McpError::Aborted))));
+        let late = br#"{"jsonrpc":"2.0","id":11,"result":{"content":[]}}"#.to_vec();
+        assert!(!matches!(
+            shared.judge(Frame::Line(late)),
+            Outcome::Fail(..)
+        ));
+
+        // A passed deadline fails the call with the timer's error.
+        let (w, rx) = waiter();
+        let now = Instant::now();
+        shared.track_direct(12, w, now);
+        assert_eq!(shared.first_direct_deadline(), Some(now));
+        let timed_out = McpError::CallTimeout { timeout_ms: 5 };
+        assert_eq!(shared.expire_direct(now, &timed_out), vec![12]);
         assert!(matches!(
             rx.try_recv(),
-            Err(tokio::sync::oneshot::error::TryRecvError::Closed)
+            Ok(Err(McpError::CallTimeout { .. }))
         ));
-        let (tx, mut rx) = tokio::sync::oneshot::channel();
-        shared.track_direct(RequestId::Number(10), tx);
-        assert!(matches!(
-            rx.try_recv(),
-            Err(tokio::sync::oneshot::error::TryRecvError::Closed)
-        ));
+
+        // The stream's end fails every waiter with its error, and later ones at once.
+        let (w, rx) = waiter();
+        shared.track_direct(9, w, later);
+        shared.end_direct(&McpError::server_closed());
+        assert!(matches!(rx.try_recv(), Ok(Err(McpError::Transport { .. }))));
+        let (w, rx) = waiter();
+        shared.track_direct(10, w, later);
+        assert!(matches!(rx.try_recv(), Ok(Err(McpError::Transport { .. }))));
         let _ = shared.take_settled(&RequestId::Number(1));
         assert_eq!(shared.tracked(), 0);
     }

@@ -2,6 +2,7 @@
 //!
 //! - [`session`]: one connected server (stdio or Streamable HTTP), listing and calls.
 //! - [`frame`]: our bounded framing of the stdio stream ahead of rmcp.
+//! - [`direct`]: the stdio `tools/call` requests the session writes itself, awaiting answers.
 //! - [`stdio`]: the server process in its own process group, ended as a whole.
 //! - [`http`]: URL, origin and address checks, DNS pinning, the bounded HTTP client.
 //! - [`http_client`]: the framer's checks over rmcp's reqwest client.
@@ -17,6 +18,7 @@ pub mod arguments;
 pub mod call_result;
 pub mod catalogue;
 pub mod content;
+pub mod direct;
 pub mod error;
 pub mod frame;
 pub mod host_client;

@@ -5,12 +5,14 @@
 //! Requests go through `Peer::send_request_with_option` directly (not rmcp's helpers), so
 //! that rmcp's response cache never answers a forced listing, and so that a timeout or an
 //! abort sends `notifications/cancelled` and leaves the session usable. Over stdio, a
-//! `tools/call` skips rmcp altogether: the session writes its line and the framer routes the
-//! response back (see `call_direct`), which is most of a call's cost on the runtime.
+//! `tools/call` skips rmcp altogether: the session writes its line and the framer hands the
+//! response to the call's waiter (see [`McpSession::start_call_result`] and
+//! [`super::direct`]). Such a call has no task: one writer task sends the lines, the reader
+//! settles the calls, and one timer task per session fails those whose deadline passed.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
@@ -30,8 +32,11 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::arguments::ArgumentsJson;
-use super::call_result::{failed_result, tool_result, CallIdentity};
+use super::call_result::{
+    failed_result, panicked_result, tool_result, CallIdentity, OwnedCallIdentity,
+};
 use super::catalogue::{CatalogueBuilder, ListedTool};
+use super::direct::DirectWaiter;
 use super::frame::{write_line, FrameShared, FramedStdio, SharedWriter};
 use super::http::{build_client, resolve_and_check, validate_url, HttpConfig};
 use super::http_client::BoundedHttpClient;
@@ -102,6 +107,8 @@ pub struct McpSession {
     direct: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedSender<Vec<u8>>>>,
     /// The next id of a directly written `tools/call`.
     next_direct_id: AtomicI64,
+    /// Whether `tools/call` requests are written directly (stdio), for the session's life.
+    writes_directly: bool,
 }
 
 impl std::fmt::Debug for McpSession {
@@ -157,6 +164,18 @@ fn raw_result(result: ServerResult) -> Result<Value, serde_json::Error> {
     }
 }
 
+/// The `notifications/cancelled` line for direct request `n`.
+fn cancelled_line(n: i64, reason: &str) -> Vec<u8> {
+    let note = serde_json::json!({
+        "jsonrpc": "2.0",
+        "method": "notifications/cancelled",
+        "params": {"requestId": n, "reason": reason},
+    });
+    let mut line = note.to_string().into_bytes();
+    line.push(b'\n');
+    line
+}
+
 /// One `tools/call` request line (ending in `\n`), the checked arguments copied in as they
 /// are.
 fn call_line(id: i64, remote_name: &str, arguments: &ArgumentsJson) -> Vec<u8> {
@@ -197,12 +216,42 @@ fn spawn_line_writer(
                 batch.extend_from_slice(&more);
             }
             if write_line(&writer, &batch).await.is_err() {
-                frames.end_direct();
+                frames.end_direct(&McpError::server_closed());
                 return;
             }
         }
     });
     tx
+}
+
+/// The task that fails the direct calls whose deadline passed (with
+/// [`McpError::CallTimeout`], telling the server with `notifications/cancelled`). Every call
+/// has the same timeout, so it sleeps until the oldest call's deadline, or until a call
+/// arrives while none waits. It ends when the session closes.
+fn spawn_call_timer(
+    frames: FrameShared,
+    writer: tokio::sync::mpsc::UnboundedSender<Vec<u8>>,
+    close: CancellationToken,
+    timeout_ms: u64,
+) {
+    let timed_out = McpError::CallTimeout { timeout_ms };
+    tokio::spawn(async move {
+        loop {
+            let Some(deadline) = frames.first_direct_deadline() else {
+                tokio::select! {
+                    () = frames.direct_added() => continue,
+                    () = close.cancelled() => return,
+                }
+            };
+            tokio::select! {
+                () = tokio::time::sleep_until(deadline.into()) => {}
+                () = close.cancelled() => return,
+            }
+            for n in frames.expire_direct(Instant::now(), &timed_out) {
+                let _ = writer.send(cancelled_line(n, "request timeout"));
+            }
+        }
+    });
 }
 
 impl McpSession {
@@ -229,17 +278,22 @@ impl McpSession {
         let ct = CancellationToken::new();
         // Fired by close() and by a failed connect; ends the HTTP client's waiting I/O.
         let close_token = CancellationToken::new();
+        // A connect that fails ends the tasks it started (the stdio writer and timer) too.
+        let failed_connect = close_token.clone().drop_guard();
         let frames = FrameShared::default();
         let mut direct = None;
         let (service, process) = match transport {
             TransportConfig::Stdio(cfg) => {
                 let (mut process, stdout, stdin) = ServerProcess::spawn(cfg)?;
                 let t = FramedStdio::new(stdout, stdin, frames.clone());
-                direct = Some(spawn_line_writer(
-                    t.writer(),
+                let writer = spawn_line_writer(t.writer(), frames.clone(), close_token.clone());
+                spawn_call_timer(
                     frames.clone(),
+                    writer.clone(),
                     close_token.clone(),
-                ));
+                    limits.call_timeout_ms,
+                );
+                direct = Some(writer);
                 let started = tokio::select! {
                     r = tokio::time::timeout(timeout, serve_client_with_lifecycle_and_ct(handler, t, lifecycle(), ct.clone())) => r,
                     () = cancel.cancelled() => { ct.cancel(); process.kill_and_reap().await; return Err(McpError::Aborted) }
@@ -300,7 +354,10 @@ impl McpSession {
                 }
             }
         };
+        failed_connect.disarm();
+        let writes_directly = direct.is_some();
         Ok(Self {
+            writes_directly,
             peer: std::sync::Mutex::new(Some(service.peer().clone())),
             service: tokio::sync::Mutex::new(Some(service)),
             process: tokio::sync::Mutex::new(process),
@@ -429,14 +486,9 @@ impl McpSession {
         timeout_ms: u64,
         cancel: &CancellationToken,
     ) -> Result<Value, McpError> {
-        let direct = self
-            .direct
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
-        if let Some(writer) = direct {
+        if self.writes_directly {
             return self
-                .call_direct(&writer, remote_name, arguments, timeout_ms, cancel)
+                .call_direct(remote_name, arguments, timeout_ms, cancel)
                 .await;
         }
         let params =
@@ -445,55 +497,124 @@ impl McpSession {
         self.request(req, timeout_ms, cancel).await
     }
 
-    /// A stdio `tools/call` written to the server's stdin by the session itself (through
-    /// [`spawn_line_writer`]); the framer routes its response (or the bound or shape error
-    /// that fails it) back here. Timeouts, aborts and close behave as for every other request.
+    /// [`McpSession::call_tool`] over stdio: a direct call awaited here, failed after
+    /// `timeout_ms` or when `cancel` fires (the session's own deadline applies as well).
     async fn call_direct(
         &self,
-        writer: &tokio::sync::mpsc::UnboundedSender<Vec<u8>>,
         remote_name: &str,
         arguments: &ArgumentsJson,
         timeout_ms: u64,
         cancel: &CancellationToken,
     ) -> Result<Value, McpError> {
-        if self.closed.load(Ordering::Acquire) {
-            return Err(McpError::Closed);
-        }
-        let n = self.next_direct_id.fetch_add(1, Ordering::Relaxed);
-        let line = call_line(n, remote_name, arguments);
-        let id = RequestId::Number(n);
         let (tx, rx) = tokio::sync::oneshot::channel();
-        self.frames.track_direct(id.clone(), tx);
-        let outcome = async {
-            if writer.send(line).is_err() {
-                // The writer stopped: the session closed, or the pipe failed.
-                return Err(if self.closed.load(Ordering::Acquire) {
-                    McpError::Closed
-                } else {
-                    McpError::server_closed()
-                });
+        let n = self.next_call_number();
+        self.start_direct(
+            n,
+            call_line(n, remote_name, arguments),
+            Box::new(move |outcome| {
+                let _ = tx.send(outcome);
+            }),
+        );
+        let sleep = tokio::time::sleep(Duration::from_millis(timeout_ms));
+        tokio::select! {
+            r = rx => r.unwrap_or_else(|_| Err(McpError::server_closed())),
+            () = sleep => {
+                let timed_out = McpError::CallTimeout { timeout_ms };
+                self.give_up(n, "request timeout", timed_out.clone());
+                Err(timed_out)
             }
-            let sleep = tokio::time::sleep(Duration::from_millis(timeout_ms));
-            tokio::select! {
-                r = rx => match r {
-                    Ok(Ok(result)) => Ok(result),
-                    Ok(Err(error)) => Err(error),
-                    Err(_) => Err(McpError::server_closed()),
-                },
-                () = sleep => {
-                    self.send_cancelled(id.clone(), "request timeout");
-                    Err(McpError::CallTimeout { timeout_ms })
-                }
-                () = cancel.cancelled() => {
-                    self.send_cancelled(id.clone(), "aborted");
-                    Err(McpError::Aborted)
-                }
-                () = self.close_token.cancelled() => Err(McpError::Closed),
+            () = cancel.cancelled() => {
+                self.give_up(n, "aborted", McpError::Aborted);
+                Err(McpError::Aborted)
             }
         }
-        .await;
-        self.frames.forget(&id);
-        outcome
+    }
+
+    /// Whether `tools/call` requests are written directly (a stdio session): then
+    /// [`McpSession::start_call_result`] starts a call without a task.
+    #[must_use]
+    pub fn writes_directly(&self) -> bool {
+        self.writes_directly
+    }
+
+    /// A fresh request number for [`McpSession::start_call_result`] (reserved first, so the
+    /// caller can record it before the call can end).
+    pub fn next_call_number(&self) -> i64 {
+        self.next_direct_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Writes `line`, `tools/call` number `n`, and returns at once; `waiter` gets its outcome.
+    fn start_direct(&self, n: i64, line: Vec<u8>, waiter: DirectWaiter) {
+        if self.closed.load(Ordering::Acquire) {
+            return waiter(Err(McpError::Closed));
+        }
+        let now = Instant::now();
+        let timeout = Duration::from_millis(self.limits.call_timeout_ms);
+        // Tracked before it is written, so no response can come first.
+        self.frames
+            .track_direct(n, waiter, now.checked_add(timeout).unwrap_or(now));
+        let sent = self
+            .direct
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .is_some_and(|w| w.send(line).is_ok());
+        if !sent {
+            // The writer stopped: the session closed, or the pipe failed.
+            let error = if self.closed.load(Ordering::Acquire) {
+                McpError::Closed
+            } else {
+                McpError::server_closed()
+            };
+            self.frames.fail_direct(n, error);
+        }
+    }
+
+    /// Starts a stdio `tools/call` (see [`McpSession::writes_directly`]) numbered `n` (from
+    /// [`McpSession::next_call_number`]) without waiting: `done` receives its `ToolResult`,
+    /// mapped as by [`McpSession::call_tool_result`], on whichever thread settles it (the
+    /// reader, the timer, an abort or a close; this one if the session is closed already).
+    /// It fails after the session's `callTimeoutMs`.
+    pub fn start_call_result(
+        &self,
+        n: i64,
+        id: OwnedCallIdentity,
+        arguments: &ArgumentsJson,
+        done: impl FnOnce(Value) + Send + 'static,
+    ) {
+        let limits = self.limits;
+        let line = call_line(n, &id.remote_name, arguments);
+        let waiter: DirectWaiter = Box::new(move |outcome| {
+            let mapped =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &outcome {
+                    Ok(raw) => tool_result(id.borrow(), raw, &limits),
+                    Err(e) => failed_result(id.borrow(), e, &limits),
+                }));
+            // A panic must still settle the call (its caller would wait forever).
+            done(mapped.unwrap_or_else(|_| panicked_result(id.borrow(), &limits)));
+        });
+        self.start_direct(n, line, waiter);
+    }
+
+    /// Aborts direct call `n` if it still waits: it fails with [`McpError::Aborted`] and the
+    /// server is told with `notifications/cancelled`.
+    pub fn abort_call(&self, n: i64) {
+        self.give_up(n, "aborted", McpError::Aborted);
+    }
+
+    /// Fails direct call `n` with `error` if it still waits, and tells the server why.
+    fn give_up(&self, n: i64, reason: &str, error: McpError) {
+        if !self.frames.fail_direct(n, error) {
+            return;
+        }
+        if let Some(w) = self
+            .direct
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+        {
+            let _ = w.send(cancelled_line(n, reason));
+        }
     }
 
     /// Calls a tool and maps the outcome to the prism `ToolResult` (as JSON): the raw result
@@ -535,6 +656,7 @@ impl McpSession {
             return false;
         }
         self.close_token.cancel();
+        self.frames.end_direct(&McpError::Closed);
         drop(
             self.peer
                 .lock()
