@@ -6,12 +6,16 @@
 //   - the reference's own stack (its connectMcpTools on the JS SDK, its Ajv adapter, its
 //     scheduler and dispatch), when PRISM_REFERENCE_DIR names the reference's built checkout
 //     (the `ref/` folder of the reference-suite scratch dir);
+//   - the bridges alone: prism-native's tool `execute` and the official SDK client's
+//     `callTool`, 64 at once, no gates;
 //   - a bare line-protocol client written here (JSON-RPC lines straight to the server's stdin,
 //     no validation, no gates): the server's own ceiling on this machine.
 // Each stack runs in its own child process, the stacks taking turns. Prints calls/s (median of
-// the timed turns) and host CPU per call (user + system of the child, all threads, from
-// process.cpuUsage) for each. Usage: node bench/mcp-turn.mjs
+// the timed turns), host CPU per call (user + system of the child, all threads, from
+// process.cpuUsage) and the server's CPU per call (all its threads, from /proc on Linux) for
+// each. Usage: node bench/mcp-turn.mjs
 import { spawn, spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -80,6 +84,23 @@ async function nativeBridgeOnly() {
   }
 }
 
+/** The official SDK client alone, 64 `callTool` at once: the peer of the bridge above. */
+async function sdkClientOnly() {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
+  const client = new Client({ name: 'bench', version: '1.0.0' })
+  await client.connect(new StdioClientTransport(STDIO))
+  await client.listTools()
+  return {
+    name: 'SDK client only',
+    turn: async () => {
+      const out = await Promise.all(Array.from({ length: CALLS }, (_, i) => client.callTool({ name: 'echo', arguments: { message: `m${i}` } })))
+      if (out.some((r) => r.isError)) throw new Error('sdk echo failed')
+    },
+    close: () => client.close(),
+  }
+}
+
 async function referenceStack(dir) {
   const at = (p) => import(pathToFileURL(join(dir, p)).href)
   const lib = await at('dist/index.js')
@@ -133,35 +154,57 @@ async function bareClient() {
   }
 }
 
-async function timeTurns(client, turns, samples, cpu) {
+/** CPU time (ns) of every thread of this process's children (the server), from /proc; NaN
+ * where /proc does not say. Read outside the host's CPU window. */
+function serverCpuNs() {
+  try {
+    let total = 0
+    for (const tid of readdirSync('/proc/self/task')) {
+      const kids = readFileSync(`/proc/self/task/${tid}/children`, 'utf8').split(' ').filter(Boolean)
+      for (const pid of kids) {
+        for (const t of readdirSync(`/proc/${pid}/task`)) total += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0])
+      }
+    }
+    return total
+  } catch {
+    return Number.NaN
+  }
+}
+
+async function timeTurns(client, turns, samples, cpu, serverCpu) {
   for (let i = 0; i < turns; i++) {
+    const s0 = serverCpuNs()
     const c0 = process.cpuUsage()
     const t0 = performance.now()
     await client.turn()
     const ms = performance.now() - t0
     const c = process.cpuUsage(c0)
+    const s = serverCpuNs() - s0
     samples.push((CALLS / ms) * 1000)
     cpu.push((c.user + c.system) / CALLS)
+    serverCpu.push(s / 1000 / CALLS)
   }
 }
 
 const STACKS = {
   'prism-native': nativeStack,
   'prism-native bridge only': nativeBridgeOnly,
+  'SDK client only': sdkClientOnly,
   reference: () => referenceStack(process.env.PRISM_REFERENCE_DIR),
   'bare line protocol': bareClient,
 }
 
 // A child process measures one stack: a host runs one stack, so its garbage, threads and
-// server do not disturb the others' turns. Prints {rate: [...], cpu: [...]} as JSON.
+// server do not disturb the others' turns. Prints {rate: [...], cpu: [...], server: [...]}.
 async function child(name) {
   const s = await STACKS[name]()
   const rate = []
   const cpu = []
+  const server = []
   for (let i = 0; i < WARM_TURNS; i++) await s.turn()
-  await timeTurns(s, TURNS_PER_ROUND, rate, cpu)
+  await timeTurns(s, TURNS_PER_ROUND, rate, cpu, server)
   await s.close()
-  process.stdout.write(JSON.stringify({ rate, cpu }))
+  process.stdout.write(JSON.stringify({ rate, cpu, server }))
 }
 
 function runChild(name) {
@@ -175,6 +218,7 @@ async function main() {
   if (!process.env.PRISM_REFERENCE_DIR) console.warn('PRISM_REFERENCE_DIR not set: the reference stack is not measured')
   const rate = new Map(names.map((n) => [n, []]))
   const cpu = new Map(names.map((n) => [n, []]))
+  const server = new Map(names.map((n) => [n, []]))
   for (let r = 0; r < ROUNDS; r++) {
     // Rotate the order so that drift on a shared machine hits every stack alike.
     for (let k = 0; k < names.length; k++) {
@@ -182,17 +226,21 @@ async function main() {
       const out = runChild(name)
       rate.get(name).push(...out.rate)
       cpu.get(name).push(...out.cpu)
+      server.get(name).push(...out.server)
     }
   }
   const nativeRate = median(rate.get('prism-native'))
   console.log(`\n64 concurrent MCP echo calls per turn, ${ROUNDS} processes x ${TURNS_PER_ROUND} turns per stack, medians`)
-  console.log('| stack | calls/s | host CPU per call (us, all threads) | prism-native rate / this |')
-  console.log('|---|---|---|---|')
+  console.log("| stack | calls/s | host CPU per call (us, all threads) | the server's CPU per call (us) | prism-native rate / this |")
+  console.log('|---|---|---|---|---|')
   for (const name of names) {
     const r = median(rate.get(name))
-    console.log(`| ${name} | ${r.toFixed(0)} | ${median(cpu.get(name)).toFixed(1)} | ${(nativeRate / r).toFixed(2)} |`)
+    const sv = median(server.get(name))
+    console.log(`| ${name} | ${r.toFixed(0)} | ${median(cpu.get(name)).toFixed(1)} | ${Number.isFinite(sv) ? sv.toFixed(1) : 'n/a'} | ${(nativeRate / r).toFixed(2)} |`)
   }
-  console.log('targets: >= 1.8x the reference stack, CPU per call <= 1/3 of the reference, >= 85% of the bare ceiling')
+  const bridgeVsSdk = median(rate.get('prism-native bridge only')) / median(rate.get('SDK client only'))
+  console.log(`bridge alone / SDK client alone: ${bridgeVsSdk.toFixed(2)}x`)
+  console.log('targets: >= 1.8x the reference stack, CPU per call <= 1/3 of the reference, >= 85% of the bare ceiling; the bridge alone >= 1.2x the SDK client')
 }
 
 if (process.argv[2] === '--child') await child(process.argv[3])
