@@ -3,6 +3,7 @@
 //! - [`session`]: one connected server (stdio or Streamable HTTP), listing and calls.
 //! - [`frame`]: our bounded framing of the stdio stream ahead of rmcp.
 //! - [`direct`]: the stdio `tools/call` requests the session writes itself, awaiting answers.
+//! - [`line_writer`]: the session's own lines to a stdio server, whole and in order.
 //! - [`stdio`]: the server process in its own process group, ended as a whole.
 //! - [`http`]: URL, origin and address checks, DNS pinning, the bounded HTTP client.
 //! - [`http_client`]: the framer's checks over rmcp's reqwest client.
@@ -24,6 +25,7 @@ pub mod frame;
 pub mod host_client;
 pub mod http;
 pub mod http_client;
+pub mod line_writer;
 pub mod measure;
 pub mod options;
 pub mod session;

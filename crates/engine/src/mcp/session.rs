@@ -7,8 +7,9 @@
 //! abort sends `notifications/cancelled` and leaves the session usable. Over stdio, a
 //! `tools/call` skips rmcp altogether: the session writes its line and the framer hands the
 //! response to the call's waiter (see [`McpSession::start_call_result`] and
-//! [`super::direct`]). Such a call has no task: one writer task sends the lines, the reader
-//! settles the calls, and one timer task per session fails those whose deadline passed.
+//! [`super::direct`]). Such a call has no task: its line is written at once when the pipe is
+//! free (see [`super::line_writer`]; a writer task takes the rest), the reader settles the
+//! calls, and one timer task per session fails those whose deadline passed.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, PoisonError};
@@ -37,9 +38,10 @@ use super::call_result::{
 };
 use super::catalogue::{CatalogueBuilder, ListedTool};
 use super::direct::DirectWaiter;
-use super::frame::{write_line, FrameShared, FramedStdio, SharedWriter};
+use super::frame::{FrameShared, FramedStdio};
 use super::http::{build_client, resolve_and_check, validate_url, HttpConfig};
 use super::http_client::BoundedHttpClient;
+use super::line_writer::LineWriter;
 use super::stdio::{ServerProcess, StdioConfig};
 use super::{McpError, McpLimits};
 
@@ -104,7 +106,7 @@ pub struct McpSession {
     /// responses routed back by the framer, without rmcp's per-request machinery (its
     /// request channel, send task, response table and typed serialization). `None` for HTTP,
     /// and taken by `close()` (the channel is connection state a kept session must not hold).
-    direct: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedSender<Vec<u8>>>>,
+    direct: std::sync::Mutex<Option<LineWriter>>,
     /// The next id of a directly written `tools/call`.
     next_direct_id: AtomicI64,
     /// Whether `tools/call` requests are written directly (stdio), for the session's life.
@@ -192,45 +194,13 @@ fn call_line(id: i64, remote_name: &str, arguments: &ArgumentsJson) -> Vec<u8> {
     line
 }
 
-/// The task that writes the session's own `tools/call` lines to a stdio server's stdin: it
-/// writes every line queued by then in one go, and a line once started is always finished
-/// (a caller that times out or aborts never leaves half a line in the pipe). It ends when
-/// the session closes or drops its sender; if the pipe fails, every request written this way
-/// stops waiting, as when the server closes its stdout.
-fn spawn_line_writer(
-    writer: SharedWriter<tokio::process::ChildStdin>,
-    frames: FrameShared,
-    close: CancellationToken,
-) -> tokio::sync::mpsc::UnboundedSender<Vec<u8>> {
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
-    tokio::spawn(async move {
-        loop {
-            let mut batch = tokio::select! {
-                line = rx.recv() => match line {
-                    Some(line) => line,
-                    None => return,
-                },
-                () = close.cancelled() => return,
-            };
-            while let Ok(more) = rx.try_recv() {
-                batch.extend_from_slice(&more);
-            }
-            if write_line(&writer, &batch).await.is_err() {
-                frames.end_direct(&McpError::server_closed());
-                return;
-            }
-        }
-    });
-    tx
-}
-
 /// The task that fails the direct calls whose deadline passed (with
 /// [`McpError::CallTimeout`], telling the server with `notifications/cancelled`). Every call
 /// has the same timeout, so it sleeps until the oldest call's deadline, or until a call
 /// arrives while none waits. It ends when the session closes.
 fn spawn_call_timer(
     frames: FrameShared,
-    writer: tokio::sync::mpsc::UnboundedSender<Vec<u8>>,
+    writer: LineWriter,
     close: CancellationToken,
     timeout_ms: u64,
 ) {
@@ -248,7 +218,7 @@ fn spawn_call_timer(
                 () = close.cancelled() => return,
             }
             for n in frames.expire_direct(Instant::now(), &timed_out) {
-                let _ = writer.send(cancelled_line(n, "request timeout"));
+                writer.send(cancelled_line(n, "request timeout"));
             }
         }
     });
@@ -286,7 +256,7 @@ impl McpSession {
             TransportConfig::Stdio(cfg) => {
                 let (mut process, stdout, stdin) = ServerProcess::spawn(cfg)?;
                 let t = FramedStdio::new(stdout, stdin, frames.clone());
-                let writer = spawn_line_writer(t.writer(), frames.clone(), close_token.clone());
+                let writer = LineWriter::spawn(t.writer(), frames.clone(), close_token.clone());
                 spawn_call_timer(
                     frames.clone(),
                     writer.clone(),
@@ -558,7 +528,7 @@ impl McpSession {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .as_ref()
-            .is_some_and(|w| w.send(line).is_ok());
+            .is_some_and(|w| w.send(line));
         if !sent {
             // The writer stopped: the session closed, or the pipe failed.
             let error = if self.closed.load(Ordering::Acquire) {
@@ -613,7 +583,7 @@ impl McpSession {
             .unwrap_or_else(PoisonError::into_inner)
             .as_ref()
         {
-            let _ = w.send(cancelled_line(n, reason));
+            w.send(cancelled_line(n, reason));
         }
     }
 
