@@ -419,9 +419,7 @@ impl FrameShared {
     pub fn fail_direct(&self, n: i64, error: McpError) -> bool {
         let waiter = self.with(|s| {
             let waiter = s.direct.take_number(n)?;
-            let id = RequestId::Number(n);
-            s.pending.remove(&id);
-            s.raw.remove(&id);
+            s.untrack(n);
             Some(waiter)
         });
         waiter.map(|w| w(Err(error))).is_some()
@@ -432,11 +430,7 @@ impl FrameShared {
     pub fn expire_direct(&self, now: Instant, error: &McpError) -> Vec<i64> {
         let expired = self.with(|s| {
             let expired = s.direct.expired(now);
-            for (n, _) in &expired {
-                let id = RequestId::Number(*n);
-                s.pending.remove(&id);
-                s.raw.remove(&id);
-            }
+            expired.iter().for_each(|(n, _)| s.untrack(*n));
             expired
         });
         expired
@@ -465,11 +459,7 @@ impl FrameShared {
     pub fn end_direct(&self, error: &McpError) {
         let ended = self.with(|s| {
             let ended = s.direct.end(error);
-            for (n, _) in &ended {
-                let id = RequestId::Number(*n);
-                s.pending.remove(&id);
-                s.raw.remove(&id);
-            }
+            ended.iter().for_each(|(n, _)| s.untrack(*n));
             ended
         });
         for (_, waiter) in ended {
@@ -588,6 +578,13 @@ pub enum Outcome {
 }
 
 impl FrameState {
+    /// Forgets direct request number `n` as waiting (its waiter was taken).
+    fn untrack(&mut self, n: i64) {
+        let id = RequestId::Number(n);
+        self.pending.remove(&id);
+        self.raw.remove(&id);
+    }
+
     /// Requests to fail for a message that broke a bound: the one it names, or (when it names
     /// none and is not the server's own request) every waiting one.
     fn targets(&self, id: Option<RequestId>, has_method: bool) -> Vec<RequestId> {
