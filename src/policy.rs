@@ -16,8 +16,9 @@ use napi::bindgen_prelude::Unknown;
 use napi::{Env, ValueType};
 use napi_derive::napi;
 use prism_engine::policy::approval::{
-    Action as ApprovalAction, ApprovalCache, CacheMaterial, CacheScope, Check, Command, Denial,
-    Input, Kind, Location, Policy, Step, Tail, ALLOW_EXCLUSIVE, ALLOW_WRITE_BENEATH,
+    Action as ApprovalAction, ApprovalCache, ApprovalError, CacheMaterial, CacheScope, Check,
+    Command, Denial, Input, Kind, Location, Policy, Step, Tail, ALLOW_EXCLUSIVE,
+    ALLOW_WRITE_BENEATH,
 };
 
 use crate::errors::{spawn_coded, to_js, NativeError};
@@ -398,6 +399,17 @@ fn number(c: Check) -> f64 {
     c.to_bits() as f64
 }
 
+/// The check a state number names (a number the facade did not get from the machine is an
+/// error).
+fn state_of(env: &Env, state: f64) -> napi::Result<Check> {
+    Check::from_number(state).map_err(|e| to_js(env, e))
+}
+
+/// A step's outcome as the next state number.
+fn next(env: &Env, step: Result<Check, ApprovalError>) -> napi::Result<f64> {
+    step.map(number).map_err(|e| to_js(env, e))
+}
+
 /// One approval policy's machine and its approval cache: the facade's
 /// `createCodingApprovalPolicy` drives a check through `begin` and the steps it names; each
 /// call returns the next state (`approvalWords()` reads it).
@@ -461,17 +473,14 @@ impl NativeApprovalPolicy {
     /// (`approvalWords().locations`).
     #[napi]
     pub fn feed(&self, env: Env, state: f64, location: u32) -> napi::Result<f64> {
-        let check = Check::from_number(state).map_err(|e| to_js(&env, e))?;
+        let check = state_of(&env, state)?;
         let location = Location::from_code(location).ok_or_else(|| {
             napi::Error::new(
                 napi::Status::InvalidArg,
                 format!("no location code {location}"),
             )
         })?;
-        check
-            .feed(&self.policy, Input::Location(location))
-            .map(number)
-            .map_err(|e| to_js(&env, e))
+        next(&env, check.feed(&self.policy, Input::Location(location)))
     }
 
     /// After `analyze`: the number `commandVerdict` returned, whether the verdict has a reason
@@ -485,15 +494,16 @@ impl NativeApprovalPolicy {
         has_reason: bool,
         redirects: u32,
     ) -> napi::Result<f64> {
-        let check = Check::from_number(state).map_err(|e| to_js(&env, e))?;
+        let check = state_of(&env, state)?;
         let (action, covered) = unpack_verdict(verdict).ok_or_else(|| {
             napi::Error::new(
                 napi::Status::InvalidArg,
                 format!("no command verdict {verdict}"),
             )
         })?;
-        check
-            .feed(
+        next(
+            &env,
+            check.feed(
                 &self.policy,
                 Input::Verdict {
                     action,
@@ -501,9 +511,8 @@ impl NativeApprovalPolicy {
                     covered,
                     redirects,
                 },
-            )
-            .map(number)
-            .map_err(|e| to_js(&env, e))
+            ),
+        )
     }
 
     /// `lookUpCache` performed: the value of the scope's `metadata` id field, and the JSON
@@ -520,11 +529,11 @@ impl NativeApprovalPolicy {
         command: Option<String>,
     ) -> napi::Result<f64> {
         let material = Material::read(id, operation, paths, command)?;
-        let check = Check::from_number(state).map_err(|e| to_js(&env, e))?;
-        self.cache
-            .look_up(&self.policy, check, &material.borrow())
-            .map(number)
-            .map_err(|e| to_js(&env, e))
+        let check = state_of(&env, state)?;
+        next(
+            &env,
+            self.cache.look_up(&self.policy, check, &material.borrow()),
+        )
     }
 
     /// `ask` answered: the host's answer, and (for a policy with a cache scope) the same id
@@ -544,10 +553,11 @@ impl NativeApprovalPolicy {
         command: Option<String>,
     ) -> napi::Result<f64> {
         let material = Material::read(id, operation, paths, command)?;
-        let check = Check::from_number(state).map_err(|e| to_js(&env, e))?;
-        self.cache
-            .answer(&self.policy, check, approved, &material.borrow())
-            .map(number)
-            .map_err(|e| to_js(&env, e))
+        let check = state_of(&env, state)?;
+        next(
+            &env,
+            self.cache
+                .answer(&self.policy, check, approved, &material.borrow()),
+        )
     }
 }

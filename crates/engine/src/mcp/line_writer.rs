@@ -210,7 +210,9 @@ mod tests {
             .expect("no panic"));
         // rmcp's writes wait for the lock the partial line holds.
         for i in 0..50 {
-            write_line(&pipe, &line("other", i)).await.expect("other line");
+            write_line(&pipe, &line("other", i))
+                .await
+                .expect("other line");
         }
         while writer.queued.load(Ordering::Acquire) > 0 {
             tokio::time::sleep(Duration::from_millis(5)).await;

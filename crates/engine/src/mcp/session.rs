@@ -18,12 +18,12 @@ use std::time::{Duration, Instant};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
     ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, CustomResult,
-    Implementation, ListToolsRequest, PaginatedRequestParams, ProtocolVersion, RequestId,
-    ServerResult,
+    Implementation, JsonRpcMessage, JsonRpcNotification, JsonRpcVersion2_0, ListToolsRequest,
+    PaginatedRequestParams, ProtocolVersion, RequestId, ServerResult,
 };
 use rmcp::service::{
     serve_client_with_lifecycle_and_ct, ClientLifecycleMode, NotificationContext, Peer,
-    PeerRequestOptions, RunningService, ServiceError,
+    PeerRequestOptions, RunningService, ServiceError, TxJsonRpcMessage,
 };
 use rmcp::transport::streamable_http_client::{
     StreamableHttpClientTransport, StreamableHttpClientTransportConfig,
@@ -166,14 +166,22 @@ fn raw_result(result: ServerResult) -> Result<Value, serde_json::Error> {
     }
 }
 
-/// The `notifications/cancelled` line for direct request `n`.
+/// `notifications/cancelled` for request `id`, sent through rmcp or written as a line.
+fn cancelled(id: RequestId, reason: &str) -> ClientNotification {
+    ClientNotification::CancelledNotification(CancelledNotification::new(
+        CancelledNotificationParam::new(Some(id), Some(reason.to_owned())),
+    ))
+}
+
+/// The `notifications/cancelled` line for direct request `n`, serialized as rmcp's
+/// transport serializes its own messages.
 fn cancelled_line(n: i64, reason: &str) -> Vec<u8> {
-    let note = serde_json::json!({
-        "jsonrpc": "2.0",
-        "method": "notifications/cancelled",
-        "params": {"requestId": n, "reason": reason},
+    let message: TxJsonRpcMessage<RoleClient> = JsonRpcMessage::Notification(JsonRpcNotification {
+        jsonrpc: JsonRpcVersion2_0,
+        notification: cancelled(RequestId::Number(n), reason),
     });
-    let mut line = note.to_string().into_bytes();
+    // A notification of rmcp's own model types always serializes.
+    let mut line = serde_json::to_vec(&message).unwrap_or_default();
     line.push(b'\n');
     line
 }
@@ -366,14 +374,9 @@ impl McpSession {
 
     fn send_cancelled(&self, id: RequestId, reason: &str) {
         let Some(peer) = self.peer() else { return };
-        let n = CancelledNotification::new(CancelledNotificationParam::new(
-            Some(id),
-            Some(reason.to_owned()),
-        ));
+        let n = cancelled(id, reason);
         tokio::spawn(async move {
-            let _ = peer
-                .send_notification(ClientNotification::CancelledNotification(n))
-                .await;
+            let _ = peer.send_notification(n).await;
         });
     }
 
@@ -676,5 +679,26 @@ impl Drop for McpSession {
             Some(runtime) => drop(runtime.spawn(work)),
             None => drop(work),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cancelled_line_is_one_json_rpc_notification_naming_the_request() {
+        let line = cancelled_line(FIRST_DIRECT_ID + 3, "aborted");
+        assert_eq!(line.last(), Some(&b'\n'));
+        assert_eq!(line.iter().filter(|b| **b == b'\n').count(), 1);
+        let v: Value = serde_json::from_slice(&line).expect("JSON");
+        assert_eq!(
+            v,
+            serde_json::json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/cancelled",
+                "params": {"requestId": FIRST_DIRECT_ID + 3, "reason": "aborted"},
+            })
+        );
     }
 }
