@@ -548,6 +548,12 @@ export interface EngineConstants {
   mcpAutoRefreshDebounceMs: number
 }
 
+/**
+ * `"Execution denied for <kind>:<operation>"`, an execution denial's message when its
+ * decision has no reason.
+ */
+export declare function executionDeniedMessage(kind: string, operation: string): string
+
 /** The error `[event, result]` of a call whose `execute` (or result middleware) threw. */
 export declare function failedOutcome(call: unknown, error: unknown, secrets: unknown, sessionId: unknown, runId: unknown, startMs: number): unknown
 
@@ -692,6 +698,9 @@ export declare function mcpSummarizeContent(contentJson: string, maxBytes: numbe
  */
 export declare function mcpValidateTransport(options: McpNativeOptions): void
 
+/** `"Tool <name> has no parameters schema"` (`missingSchema: "reject"`). */
+export declare function missingSchemaMessage(tool: string): string
+
 /** The words of the approval machine's crossing (read once at load). */
 export interface NativeApprovalWords {
   /**
@@ -788,6 +797,20 @@ export interface NativeJsonSchemaOptions {
   validateFormats?: boolean
 }
 
+/**
+ * A static permission policy as data: every listed key once with its decision (`reasons[i]`
+ * is `null` when `keys[i]` is allowed, else the denial's reason), and whether a key on
+ * neither list passes. The JS policy looks keys up in it; every rule is the engine's.
+ */
+export interface NativePermissionTable {
+  /** Every key on the allow or deny list, each once. */
+  keys: Array<string>
+  /** `null` for an allowed key, otherwise the reason it is refused with. */
+  reasons: Array<string | undefined | null>
+  /** Whether a key on neither list is allowed (the allow list is empty). */
+  allowsUnlisted: boolean
+}
+
 /** One filter as hosts write it (`{ allow?, deny? }`). */
 export interface NativeToolFilterInput {
   /** Names allowed; absent or empty imposes no restriction. */
@@ -829,6 +852,18 @@ export interface NativeVerdictWords {
 }
 
 /**
+ * `"Permission denied for <key>"`, a permission denial's message when its decision has no
+ * reason.
+ */
+export declare function permissionDeniedMessage(key: string): string
+
+/**
+ * `"Permission not allowed: <key>"`, the static policy's reason for an unlisted key when the
+ * allow list is not empty.
+ */
+export declare function permissionNotAllowedReason(key: string): string
+
+/**
  * The approval policy's fixed numbers, from the engine's limits: `[approvalTimeoutMs default,
  * approval cache entries]`.
  */
@@ -836,6 +871,9 @@ export declare function policyApprovalLimits(): Array<number>
 
 /** The `tool_execution_progress` event of a call. */
 export declare function progressEvent(call: unknown, sessionId: unknown, runId: unknown, progress: unknown, metadata: unknown): unknown
+
+/** The decisions of the static permission policy over `allow` and `deny` keys. */
+export declare function staticPermissionTable(allow: Array<string>, deny: Array<string>): NativePermissionTable
 
 /**
  * The ErrorInfo of a thrown value (`{ name, message, code, cause, retryAfterMs? }`), with
@@ -857,6 +895,16 @@ export declare function turnConcurrency(toolConcurrency: number, calls: number, 
 
 /** `"Unknown tool: <name>"`, the message of a registry lookup that misses. */
 export declare function unknownToolMessage(name: string): string
+
+/** `"Untrusted <kind>: <target>"`, a trust denial's message when its decision has no reason. */
+export declare function untrustedMessage(kind: string, target: string): string
+
+/**
+ * The message a call whose arguments failed validation is refused with: each error as
+ * `path: message` (`paths[i]`, `messages[i]`; the message alone for an empty path), joined by
+ * `"; "`, or `"Tool arguments failed validation: <name>"` when there are none.
+ */
+export declare function validationFailureMessage(tool: string, paths: Array<string>, messages: Array<string>): string
 
 /**
  * The ErrorInfo of a validator's truthy verdict: a string becomes `{ message, code }`, an

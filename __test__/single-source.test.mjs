@@ -115,6 +115,18 @@ test('each validation walk message is written in one engine file', () => {
   for (const fragment of fragments) assertDefinedOnceInEngine(`message "${fragment}"`, new RegExp(escape(fragment)))
 })
 
+test('each permission, trust, execution and validator-adapter message is written in one engine file', () => {
+  for (const rel of ['tools/permission.rs', 'tools/validator.rs']) {
+    const file = FILES.find((f) => f.rel === `${ENGINE}${rel}`).text
+    const fragments = [...file.matchAll(/format!\("((?:[^"\\]|\\.)*)"/g)]
+      .flatMap((m) => m[1].split(/\{[^}]*\}/))
+      .map((s) => s.replace(/[:\s]+$/, '').trim())
+      .filter((s) => /\s/.test(s) && s.length >= 8)
+    assert.ok(fragments.length >= 2, `${rel}: messages found: ${fragments.join(' | ')}`)
+    for (const fragment of fragments) assertDefinedOnceInEngine(`message "${fragment}"`, new RegExp(escape(fragment)))
+  }
+})
+
 /** The value of a `limits.rs` expression (`16 * 1024`, `64 << 20`, `30 * 60 * 1_000`), or null. */
 function evaluate(expr, known) {
   let e = expr.trim().replace(/(\d)_(?=\d)/g, '$1').replace(/\.0$/, '').replace(/\b0+(?=\d)/g, '')

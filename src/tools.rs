@@ -1,8 +1,10 @@
-//! The tool harness's native half: the dispatch plan for a set of hooks.
+//! The tool harness's native half: the dispatch plan for a set of hooks, the turn's
+//! concurrency, the static permission policy's decisions and the denial and validation words.
 
 use napi_derive::napi;
 use prism_engine::tools::dispatch::step_codes;
-use prism_engine::tools::HookSet;
+use prism_engine::tools::permission::{self, KeyDecision, StaticPermissionPolicy};
+use prism_engine::tools::{validator, HookSet};
 
 /// The ordered gate codes (`Gate as u8`) of one dispatch whose optional hooks are the bits of
 /// `hooks` (`HookSet`). The JS driver caches the steps per hook mask and performs each one.
@@ -21,4 +23,82 @@ pub fn turn_concurrency(tool_concurrency: f64, calls: u32, any_exclusive: bool) 
     let n =
         prism_engine::parallel::turn_concurrency(tool_concurrency, calls as usize, any_exclusive);
     u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A static permission policy as data: every listed key once with its decision (`reasons[i]`
+/// is `null` when `keys[i]` is allowed, else the denial's reason), and whether a key on
+/// neither list passes. The JS policy looks keys up in it; every rule is the engine's.
+#[napi(object)]
+pub struct NativePermissionTable {
+    /// Every key on the allow or deny list, each once.
+    pub keys: Vec<String>,
+    /// `null` for an allowed key, otherwise the reason it is refused with.
+    pub reasons: Vec<Option<String>>,
+    /// Whether a key on neither list is allowed (the allow list is empty).
+    pub allows_unlisted: bool,
+}
+
+/// The decisions of the static permission policy over `allow` and `deny` keys.
+#[napi]
+pub fn static_permission_table(allow: Vec<String>, deny: Vec<String>) -> NativePermissionTable {
+    let policy = StaticPermissionPolicy::new(allow, deny);
+    let (keys, reasons) = policy
+        .listed()
+        .into_iter()
+        .map(|(key, decision)| match decision {
+            KeyDecision::Allowed => (key, None),
+            KeyDecision::Denied(reason) => (key, Some(reason)),
+        })
+        .unzip();
+    NativePermissionTable {
+        keys,
+        reasons,
+        allows_unlisted: policy.allows_unlisted(),
+    }
+}
+
+/// `"Permission not allowed: <key>"`, the static policy's reason for an unlisted key when the
+/// allow list is not empty.
+#[napi]
+pub fn permission_not_allowed_reason(key: String) -> String {
+    permission::not_allowed_reason(&key)
+}
+
+/// `"Permission denied for <key>"`, a permission denial's message when its decision has no
+/// reason.
+#[napi]
+pub fn permission_denied_message(key: String) -> String {
+    permission::permission_denied_message(&key)
+}
+
+/// `"Untrusted <kind>: <target>"`, a trust denial's message when its decision has no reason.
+#[napi]
+pub fn untrusted_message(kind: String, target: String) -> String {
+    permission::untrusted_message(&kind, &target)
+}
+
+/// `"Execution denied for <kind>:<operation>"`, an execution denial's message when its
+/// decision has no reason.
+#[napi]
+pub fn execution_denied_message(kind: String, operation: String) -> String {
+    permission::execution_denied_message(&kind, &operation)
+}
+
+/// `"Tool <name> has no parameters schema"` (`missingSchema: "reject"`).
+#[napi]
+pub fn missing_schema_message(tool: String) -> String {
+    validator::missing_schema_message(&tool)
+}
+
+/// The message a call whose arguments failed validation is refused with: each error as
+/// `path: message` (`paths[i]`, `messages[i]`; the message alone for an empty path), joined by
+/// `"; "`, or `"Tool arguments failed validation: <name>"` when there are none.
+#[napi]
+pub fn validation_failure_message(
+    tool: String,
+    paths: Vec<String>,
+    messages: Vec<String>,
+) -> String {
+    let errors: Vec<(String, String)> = paths.into_iter().zip(messages).collect();
+    validator::failure_message(&tool, &errors)
 }

@@ -2,9 +2,14 @@
 // Error classes with the reference's `name`, `code` and messages, and ErrorInfo conversion.
 const native = require('../native.js')
 
+/** The permission key of a request: `<kind>:<target>:<action>`. */
+function permissionKey(request) {
+  return `${request.kind}:${request.target}:${request.action}`
+}
+
 class PermissionDeniedError extends Error {
   constructor(request, decision) {
-    super(decision?.reason ?? `Permission denied for ${request.kind}:${request.target}:${request.action}`)
+    super(decision?.reason ?? native.permissionDeniedMessage(permissionKey(request)))
     this.name = 'PermissionDeniedError'
     this.code = 'ERR_PRISM_PERMISSION_DENIED'
     this.request = request
@@ -14,7 +19,7 @@ class PermissionDeniedError extends Error {
 
 class TrustDeniedError extends Error {
   constructor(request, decision) {
-    super(decision?.reason ?? `Untrusted ${request.kind}: ${request.target}`)
+    super(decision?.reason ?? native.untrustedMessage(String(request.kind), String(request.target)))
     this.name = 'TrustDeniedError'
     this.code = 'ERR_PRISM_UNTRUSTED'
     this.request = request
@@ -24,7 +29,7 @@ class TrustDeniedError extends Error {
 
 class ExecutionDeniedError extends Error {
   constructor(action, decision) {
-    super(decision?.reason ?? `Execution denied for ${action.kind}:${action.operation}`)
+    super(decision?.reason ?? native.executionDeniedMessage(String(action.kind), String(action.operation)))
     this.name = 'ExecutionDeniedError'
     this.code = 'ERR_PRISM_EXECUTION_DENIED'
     this.action = action
@@ -51,4 +56,5 @@ module.exports = {
   ExecutionDeniedError,
   errorToErrorInfo,
   denialToErrorInfo,
+  permissionKey,
 }

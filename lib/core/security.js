@@ -1,6 +1,7 @@
 'use strict'
 // Name-based permission and trust policies (`tool:<name>:execute` for dispatch).
-const { PermissionDeniedError, TrustDeniedError } = require('./errors.js')
+const native = require('../native.js')
+const { PermissionDeniedError, TrustDeniedError, permissionKey } = require('./errors.js')
 
 const ALLOW = Object.freeze({ allowed: true })
 
@@ -23,22 +24,30 @@ async function assertPermission(policy, request) {
 }
 
 /**
- * A policy over the keys `${kind}:${target}:${action}`: a denied key is refused; with a
- * non-empty allow list only listed keys pass. `true`/`false` give a constant decision.
+ * A policy over permission keys: a denied key is refused; with a non-empty allow list only
+ * listed keys pass. `true`/`false` give a constant decision. The engine decides every listed
+ * key once, here; a check is a lookup.
  */
 function createStaticPermissionPolicy(options) {
   if (typeof options === 'boolean') {
     const decision = Object.freeze({ allowed: options })
     return { check: () => decision }
   }
-  const allow = new Set(options?.allow ?? [])
-  const deny = new Set(options?.deny ?? [])
+  // Spread, as the reference's `new Set(...)`: a non-iterable list throws a TypeError. Keys
+  // are strings, so an entry of another type never matches and is left out.
+  const strings = (list) => [...(list ?? [])].filter((k) => typeof k === 'string')
+  const table = native.staticPermissionTable(strings(options?.allow), strings(options?.deny))
+  const reasons = new Map()
+  for (let i = 0; i < table.keys.length; i++) reasons.set(table.keys[i], table.reasons[i])
+  const allowsUnlisted = table.allowsUnlisted
   return {
     check(request) {
-      const key = `${request.kind}:${request.target}:${request.action}`
-      if (deny.has(key)) return { allowed: false, reason: `Permission denied: ${key}` }
-      if (allow.size === 0 || allow.has(key)) return { allowed: true }
-      return { allowed: false, reason: `Permission not allowed: ${key}` }
+      const key = permissionKey(request)
+      const reason = reasons.get(key)
+      if (reason === undefined) {
+        return allowsUnlisted ? { allowed: true } : { allowed: false, reason: native.permissionNotAllowedReason(key) }
+      }
+      return reason === null ? { allowed: true } : { allowed: false, reason }
     },
   }
 }

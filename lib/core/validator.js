@@ -1,18 +1,23 @@
 'use strict'
-// createToolParameterValidator: a ToolArgumentValidator adapter as a ToolValidator.
+// createToolParameterValidator: a ToolArgumentValidator adapter as a ToolValidator (the
+// engine words its refusals: `tools::validator`).
+const native = require('../native.js')
 
 function createToolParameterValidator(validator, options = {}) {
   const missingSchema = options.missingSchema ?? 'allow'
   if (missingSchema !== 'allow' && missingSchema !== 'reject') throw new TypeError('missingSchema must be "allow" or "reject"')
   return (tool, args) => {
     if (tool.parameters === undefined || tool.parameters === null) {
-      return missingSchema === 'reject' ? `Tool ${tool.name} has no parameters schema` : undefined
+      return missingSchema === 'reject' ? native.missingSchemaMessage(String(tool.name)) : undefined
     }
     const result = validator.validate(tool.parameters, args)
     if (result.ok) return undefined
     const errors = result.errors ?? []
-    if (errors.length === 0) return `Tool arguments failed validation: ${tool.name}`
-    return errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')
+    // The engine words the refusal; each path and message crosses as a string (an absent
+    // path as an empty one).
+    const paths = errors.map((e) => (e.path ? String(e.path) : ''))
+    const messages = errors.map((e) => String(e.message))
+    return native.validationFailureMessage(String(tool.name), paths, messages)
   }
 }
 

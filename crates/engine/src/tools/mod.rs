@@ -14,8 +14,10 @@ pub mod dispatch;
 pub mod filter;
 pub mod gate;
 pub mod host;
+pub mod permission;
 pub mod redact;
 pub mod registry;
+pub mod validator;
 
 pub use blocked::BlockedReason;
 pub use gate::{plan, Gate, HookSet, DISPATCH_ORDER};
