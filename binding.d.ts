@@ -698,6 +698,15 @@ export declare function mcpSummarizeContent(contentJson: string, maxBytes: numbe
  */
 export declare function mcpValidateTransport(options: McpNativeOptions): void
 
+/** `middleware:<hook>`, the `extension` of a middleware's `extension_error`. */
+export declare function middlewareExtensionName(hook: string): string
+
+/** `Middleware hook "<hook>" #<index>: next() called more than once`. */
+export declare function middlewareNextTwiceMessage(hook: string, index: number): string
+
+/** The report of a middleware that called `next(value)` and returned another value. */
+export declare function middlewareValueDroppedMessage(hook: string, index: number): string
+
 /** `"Tool <name> has no parameters schema"` (`missingSchema: "reject"`). */
 export declare function missingSchemaMessage(tool: string): string
 
@@ -850,6 +859,12 @@ export interface NativeVerdictWords {
    */
   reasonTexts: Array<string>
 }
+
+/** `"Tool <name> must have an execute function"`. */
+export declare function noExecuteMessage(name: string): string
+
+/** `"A tool must be an object with a string name"`: the refusal of a registered non-tool. */
+export declare function notAToolMessage(): string
 
 /**
  * `"Permission denied for <key>"`, a permission denial's message when its decision has no

@@ -115,11 +115,11 @@ test('each validation walk message is written in one engine file', () => {
   for (const fragment of fragments) assertDefinedOnceInEngine(`message "${fragment}"`, new RegExp(escape(fragment)))
 })
 
-test('each permission, trust, execution and validator-adapter message is written in one engine file', () => {
-  for (const rel of ['tools/permission.rs', 'tools/validator.rs']) {
+test('each permission, trust, execution, validator-adapter, registry and middleware message is written in one engine file', () => {
+  for (const rel of ['tools/permission.rs', 'tools/validator.rs', 'tools/registry.rs', 'tools/middleware.rs']) {
     const file = FILES.find((f) => f.rel === `${ENGINE}${rel}`).text
-    const fragments = [...file.matchAll(/format!\("((?:[^"\\]|\\.)*)"/g)]
-      .flatMap((m) => m[1].split(/\{[^}]*\}/))
+    const fragments = [...file.matchAll(/"((?:[^"\\]|\\.)*)"/g)]
+      .flatMap((m) => m[1].split(/\{[^}]*\}|\\"/))
       .map((s) => s.replace(/[:\s]+$/, '').trim())
       .filter((s) => /\s/.test(s) && s.length >= 8)
     assert.ok(fragments.length >= 2, `${rel}: messages found: ${fragments.join(' | ')}`)

@@ -4,7 +4,7 @@
 use napi_derive::napi;
 use prism_engine::tools::dispatch::step_codes;
 use prism_engine::tools::permission::{self, KeyDecision, StaticPermissionPolicy};
-use prism_engine::tools::{validator, HookSet};
+use prism_engine::tools::{middleware, validator, HookSet};
 
 /// The ordered gate codes (`Gate as u8`) of one dispatch whose optional hooks are the bits of
 /// `hooks` (`HookSet`). The JS driver caches the steps per hook mask and performs each one.
@@ -101,4 +101,34 @@ pub fn validation_failure_message(
 ) -> String {
     let errors: Vec<(String, String)> = paths.into_iter().zip(messages).collect();
     validator::failure_message(&tool, &errors)
+}
+
+/// `"A tool must be an object with a string name"`: the refusal of a registered non-tool.
+#[napi]
+pub fn not_a_tool_message() -> &'static str {
+    prism_engine::tools::registry::not_a_tool_message()
+}
+
+/// `"Tool <name> must have an execute function"`.
+#[napi]
+pub fn no_execute_message(name: String) -> String {
+    prism_engine::tools::registry::no_execute_message(&name)
+}
+
+/// `Middleware hook "<hook>" #<index>: next() called more than once`.
+#[napi]
+pub fn middleware_next_twice_message(hook: String, index: u32) -> String {
+    middleware::next_called_twice_message(&hook, index)
+}
+
+/// The report of a middleware that called `next(value)` and returned another value.
+#[napi]
+pub fn middleware_value_dropped_message(hook: String, index: u32) -> String {
+    middleware::value_dropped_message(&hook, index)
+}
+
+/// `middleware:<hook>`, the `extension` of a middleware's `extension_error`.
+#[napi]
+pub fn middleware_extension_name(hook: String) -> String {
+    middleware::extension_name(&hook)
 }

@@ -1,5 +1,6 @@
 'use strict'
 // Sequential middleware hooks (`tool_call`, `tool_result`): registration order, not an onion.
+const native = require('../native.js')
 const { errorToErrorInfo } = require('./errors.js')
 const { isThenable } = require('./security.js')
 
@@ -14,7 +15,7 @@ function createMiddlewareRegistry(options = {}) {
 
   async function report(hook, error) {
     if (!onError) return
-    await onError({ type: 'extension_error', extension: `middleware:${hook}`, error: errorToErrorInfo(error, secrets) })
+    await onError({ type: 'extension_error', extension: native.middlewareExtensionName(String(hook)), error: errorToErrorInfo(error, secrets) })
   }
 
   return {
@@ -44,7 +45,7 @@ function createMiddlewareRegistry(options = {}) {
         let nextValue
         const next = (v) => {
           calls++
-          if (calls > 1) throw new Error(`Middleware hook "${hook}" #${i}: next() called more than once`)
+          if (calls > 1) throw new Error(native.middlewareNextTwiceMessage(String(hook), i))
           nextValue = v === undefined ? current : v
           return Promise.resolve(nextValue)
         }
@@ -53,7 +54,7 @@ function createMiddlewareRegistry(options = {}) {
           if (isThenable(ret)) ret = await ret
           if (calls > 0) {
             if (ret !== undefined && ret !== nextValue) {
-              await report(hook, new Error(`Middleware hook "${hook}" #${i}: called next(value) and returned a different value; the value given to next() is kept and the return value is dropped`))
+              await report(hook, new Error(native.middlewareValueDroppedMessage(String(hook), i)))
             }
             current = nextValue
           } else {

@@ -3,9 +3,9 @@
 
 function toolName(tool) {
   if (tool === null || typeof tool !== 'object' || typeof tool.name !== 'string') {
-    throw new TypeError('A tool must be an object with a string name')
+    throw new TypeError(native.notAToolMessage())
   }
-  if (typeof tool.execute !== 'function') throw new TypeError(`Tool ${tool.name} must have an execute function`)
+  if (typeof tool.execute !== 'function') throw new TypeError(native.noExecuteMessage(tool.name))
   return tool.name
 }
 

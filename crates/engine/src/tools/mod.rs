@@ -14,6 +14,7 @@ pub mod dispatch;
 pub mod filter;
 pub mod gate;
 pub mod host;
+pub mod middleware;
 pub mod permission;
 pub mod redact;
 pub mod registry;

@@ -41,6 +41,19 @@ impl RegistryError {
     }
 }
 
+/// The refusal of a registered value that is not an object with a string `name` (a host
+/// language's registry checks what Rust's types already guarantee here).
+#[must_use]
+pub fn not_a_tool_message() -> &'static str {
+    "A tool must be an object with a string name"
+}
+
+/// `Tool <name> must have an execute function`: the refusal of a tool without `execute`.
+#[must_use]
+pub fn no_execute_message(name: &str) -> String {
+    format!("Tool {name} must have an execute function")
+}
+
 /// Tools by name, listed in insertion order; a replaced tool keeps its slot.
 #[derive(Debug, Clone)]
 pub struct Registry<T> {
