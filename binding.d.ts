@@ -544,6 +544,8 @@ export interface EngineConstants {
   mcpErrorSummaryBytes: number
   /** The failure message of an MCP call whose signal was aborted before it started. */
   mcpAbortedMessage: string
+  /** The error message of a run whose signal was aborted without an `Error` reason. */
+  runAbortedMessage: string
   /** Milliseconds `autoRefresh: true` waits after `list_changed` (`MCP_AUTO_REFRESH_DEBOUNCE_MS`). */
   mcpAutoRefreshDebounceMs: number
 }
@@ -886,6 +888,12 @@ export declare function policyApprovalLimits(): Array<number>
 
 /** The `tool_execution_progress` event of a call. */
 export declare function progressEvent(call: unknown, sessionId: unknown, runId: unknown, progress: unknown, metadata: unknown): unknown
+
+/**
+ * The configured `toolConcurrency` resolved as the reference does: a finite number >= 1
+ * rounded down, otherwise 1 (pass `NaN` for a value that is not a number).
+ */
+export declare function resolveToolConcurrency(value: number): number
 
 /** The decisions of the static permission policy over `allow` and `deny` keys. */
 export declare function staticPermissionTable(allow: Array<string>, deny: Array<string>): NativePermissionTable

@@ -895,6 +895,7 @@ module.exports.permissionDeniedMessage = nativeBinding.permissionDeniedMessage
 module.exports.permissionNotAllowedReason = nativeBinding.permissionNotAllowedReason
 module.exports.policyApprovalLimits = nativeBinding.policyApprovalLimits
 module.exports.progressEvent = nativeBinding.progressEvent
+module.exports.resolveToolConcurrency = nativeBinding.resolveToolConcurrency
 module.exports.staticPermissionTable = nativeBinding.staticPermissionTable
 module.exports.thrownErrorInfo = nativeBinding.thrownErrorInfo
 module.exports.toolResultError = nativeBinding.toolResultError

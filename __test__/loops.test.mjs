@@ -221,6 +221,7 @@ test('resolveToolConcurrency', () => {
   assert.equal(resolveToolConcurrency({}, ss(2)), 2)
   assert.equal(resolveToolConcurrency(ss(2.9), {}), 2)
   assert.equal(resolveToolConcurrency(ss(1e6), {}), 1e6)
+  assert.equal(resolveToolConcurrency(ss(2 ** 53), {}), 2 ** 53, 'no upper cap, and no rounding of a huge value')
   for (const bad of [undefined, 0, 0.5, -3, NaN, Infinity, '4']) assert.equal(resolveToolConcurrency(ss(bad), {}), 1, String(bad))
   assert.equal(resolveToolConcurrency({ loop: { strategy: 'generate-validate-revise', toolConcurrency: 4 } }, {}), 1)
   assert.equal(resolveToolConcurrency({ loop: { name: 'custom', run: async () => {}, toolConcurrency: 4 } }, {}), 1)

@@ -14,6 +14,8 @@ pub struct EngineConstants {
     pub mcp_error_summary_bytes: u32,
     /// The failure message of an MCP call whose signal was aborted before it started.
     pub mcp_aborted_message: String,
+    /// The error message of a run whose signal was aborted without an `Error` reason.
+    pub run_aborted_message: String,
     /// Milliseconds `autoRefresh: true` waits after `list_changed` (`MCP_AUTO_REFRESH_DEBOUNCE_MS`).
     pub mcp_auto_refresh_debounce_ms: u32,
 }
@@ -25,6 +27,7 @@ pub fn engine_constants() -> EngineConstants {
         image_sniff_bytes: u32::try_from(l::IMAGE_SNIFF_BYTES).unwrap_or(u32::MAX),
         mcp_error_summary_bytes: u32::try_from(l::MCP_ERROR_SUMMARY_BYTES).unwrap_or(u32::MAX),
         mcp_aborted_message: McpError::Aborted.to_string(),
+        run_aborted_message: prism_engine::parallel::RUN_ABORTED_MESSAGE.to_owned(),
         mcp_auto_refresh_debounce_ms: u32::try_from(l::MCP_AUTO_REFRESH_DEBOUNCE_MS)
             .unwrap_or(u32::MAX),
     }

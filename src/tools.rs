@@ -16,6 +16,13 @@ pub fn dispatch_plan(hooks: u32) -> Vec<u32> {
         .collect()
 }
 
+/// The configured `toolConcurrency` resolved as the reference does: a finite number >= 1
+/// rounded down, otherwise 1 (pass `NaN` for a value that is not a number).
+#[napi]
+pub fn resolve_tool_concurrency(value: f64) -> f64 {
+    prism_engine::parallel::tool_concurrency_value(Some(value))
+}
+
 /// How many calls of one turn run at once: 1 when any call is exclusive, otherwise
 /// `max(1, min(toolConcurrency, calls))` (non-finite or < 1 concurrency counts as 1).
 #[napi]

@@ -4,10 +4,11 @@
 // The concurrency rule of a turn comes from the engine (`parallel::turn_concurrency`, one
 // crossing per turn); the worker pool itself awaits host callbacks, so it runs here.
 const native = require('../native.js')
+const { runAbortedMessage: RUN_ABORTED } = require('../engine-words.js').CONSTANTS
 
-/** Throws the signal's reason (an Error) or `Error("Agent run aborted")` once aborted. */
+/** Throws the signal's reason (an Error) or the engine's aborted-run Error once aborted. */
 function throwIfAborted(signal) {
-  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('Agent run aborted')
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error(RUN_ABORTED)
 }
 
 function isStrategy(loop) {
@@ -19,8 +20,7 @@ function resolveToolConcurrency(options, config) {
   const loop = options?.loop ?? config?.loop
   if (!loop || typeof loop !== 'object' || isStrategy(loop) || loop.strategy !== 'single-shot') return 1
   const v = loop.toolConcurrency
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 1) return 1
-  return Math.floor(v)
+  return native.resolveToolConcurrency(typeof v === 'number' ? v : Number.NaN)
 }
 
 /** The calls the host dispatches: all but provider-hosted ones. */

@@ -7,20 +7,28 @@ use std::future::Future;
 
 use futures::stream::{self, StreamExt};
 
-/// The configured `toolConcurrency` as the reference resolves it: absent, non-finite or below
-/// 1 gives 1; otherwise the value rounded down. There is no upper cap.
+/// The message a run's scheduler throws when its signal is aborted without an `Error` reason.
+pub const RUN_ABORTED_MESSAGE: &str = "Agent run aborted";
+
+/// The configured `toolConcurrency` as the reference resolves it, as a number: absent,
+/// non-finite or below 1 gives 1; otherwise the value rounded down. There is no upper cap.
+#[must_use]
+pub fn tool_concurrency_value(value: Option<f64>) -> f64 {
+    match value {
+        Some(v) if v.is_finite() && v >= 1.0 => v.floor(),
+        _ => 1.0,
+    }
+}
+
+/// [`tool_concurrency_value`] as a count of calls (a value past `usize::MAX` saturates: a
+/// huge configured value means "no bound" in practice).
 #[must_use]
 pub fn resolve_tool_concurrency(value: Option<f64>) -> usize {
-    match value {
-        Some(v) if v.is_finite() && v >= 1.0 => {
-            // Saturating: a huge configured value means "no bound" in practice.
-            if v >= usize::MAX as f64 {
-                usize::MAX
-            } else {
-                v.floor() as usize
-            }
-        }
-        _ => 1,
+    let v = tool_concurrency_value(value);
+    if v >= usize::MAX as f64 {
+        usize::MAX
+    } else {
+        v as usize
     }
 }
 
