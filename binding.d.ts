@@ -934,3 +934,9 @@ export declare function validationFailureMessage(tool: string, paths: Array<stri
  * object is copied with every string redacted.
  */
 export declare function verdictErrorInfo(verdict: unknown, secrets: unknown): unknown
+
+/**
+ * Whether `value` is an acceptable value of a limit capped at `hard`: a whole number from 1
+ * to `hard` (pass `NaN` for a value that is not a number).
+ */
+export declare function withinLimit(value: number, hard: number): boolean

@@ -904,3 +904,4 @@ module.exports.unknownToolMessage = nativeBinding.unknownToolMessage
 module.exports.untrustedMessage = nativeBinding.untrustedMessage
 module.exports.validationFailureMessage = nativeBinding.validationFailureMessage
 module.exports.verdictErrorInfo = nativeBinding.verdictErrorInfo
+module.exports.withinLimit = nativeBinding.withinLimit

@@ -33,6 +33,13 @@ pub fn engine_constants() -> EngineConstants {
     }
 }
 
+/// Whether `value` is an acceptable value of a limit capped at `hard`: a whole number from 1
+/// to `hard` (pass `NaN` for a value that is not a number).
+#[napi]
+pub fn within_limit(value: f64, hard: f64) -> bool {
+    l::within_limit(value, hard)
+}
+
 /// The error of a limit option that is not a positive safe integer up to its hard cap.
 #[napi(object)]
 pub struct LimitErrorText {

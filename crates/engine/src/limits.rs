@@ -65,7 +65,7 @@ impl Limit {
         let Some(v) = value else {
             return Ok(self.default);
         };
-        if is_positive_safe_integer(v) && v <= self.hard as f64 {
+        if within_limit(v, self.hard as f64) {
             Ok(v as u64)
         } else {
             Err(LimitError {
@@ -84,6 +84,13 @@ pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 #[must_use]
 pub fn is_positive_safe_integer(v: f64) -> bool {
     v.is_finite() && v.fract() == 0.0 && (1.0..=MAX_SAFE_INTEGER).contains(&v)
+}
+
+/// Whether `v` is an acceptable value of a limit whose hard cap is `hard`: a whole number from
+/// 1 to `hard` (and to `Number.MAX_SAFE_INTEGER`).
+#[must_use]
+pub fn within_limit(v: f64, hard: f64) -> bool {
+    is_positive_safe_integer(v) && v <= hard
 }
 
 /// A configured limit that is not a positive safe integer within its hard cap.

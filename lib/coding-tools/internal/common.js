@@ -20,10 +20,15 @@ function codingLimitError(name, hard) {
   return native.limitError('coding', String(name), String(hard))
 }
 
+/** Whether `v` is a positive safe integer at most `hard` (the engine's rule for every limit). */
+function withinLimit(v, hard) {
+  return native.withinLimit(typeof v === 'number' ? v : Number.NaN, typeof hard === 'number' ? hard : Number.NaN)
+}
+
 /** `v` when it is a positive safe integer at most `hard`; `fallback` when undefined; else throws. */
 function validateCodingLimit(name, v, hard, fallback) {
   if (v === undefined) return fallback
-  if (!Number.isSafeInteger(v) || v < 1 || v > hard) {
+  if (!withinLimit(v, hard)) {
     const { message, code } = codingLimitError(name, hard)
     throw Object.assign(new Error(message), { code })
   }
@@ -112,6 +117,7 @@ module.exports = {
   PATH_REQUIRED,
   errorResult,
   codingLimitError,
+  withinLimit,
   validateCodingLimit,
   limitOption,
   enforceExecutionPolicy,

@@ -6,6 +6,7 @@ const {
   PATH_REQUIRED,
   errorResult,
   codingLimitError,
+  withinLimit,
   limitOption,
   enforceExecutionPolicy,
   contextMetadata,
@@ -36,7 +37,7 @@ const READ_PARAMETERS = Object.freeze({
 
 function positiveInt(name, v, max) {
   if (v === undefined) return undefined
-  if (!Number.isSafeInteger(v) || v < 1 || v > max) return codingLimitError(name, max).message
+  if (!withinLimit(v, max)) return codingLimitError(name, max).message
   return undefined
 }
 
@@ -58,7 +59,7 @@ function checkDocumentReader(reader) {
     throw new TypeError('documentReader must be an object with an extract() method')
   }
   for (const key of ['maxInputBytes', 'maxTextBytes']) {
-    if (!Number.isSafeInteger(reader[key]) || reader[key] < 1) {
+    if (!withinLimit(reader[key], Number.MAX_SAFE_INTEGER)) {
       throw new TypeError(`documentReader.${key} must be a positive safe integer`)
     }
   }

@@ -2,7 +2,7 @@
 // The shell tool: argument checks, command prefix, environment, spawnHook, execution policy,
 // then one native call that runs the command in its own process group with bounded output.
 const os = require('node:os')
-const { native, LIMITS, errorResult, codingLimitError, limitOption, enforceExecutionPolicy, contextMetadata, snapshotContext } = require('./common.js')
+const { native, LIMITS, errorResult, codingLimitError, withinLimit, limitOption, enforceExecutionPolicy, contextMetadata, snapshotContext } = require('./common.js')
 
 const PREFIX_PATTERN = /^[A-Za-z0-9._-]+$/
 const COMMAND_REQUIRED = 'command is required and must be a non-empty string.'
@@ -62,7 +62,7 @@ function createShellTool(cwd, options = {}) {
         if (typeof a.command !== 'string' || a.command.trim() === '') {
           return errorResult(toolCallId, 'shell', COMMAND_REQUIRED, `Error: ${COMMAND_REQUIRED}`)
         }
-        if (a.timeout !== undefined && (!Number.isSafeInteger(a.timeout) || a.timeout < 1 || a.timeout > hardTimeout)) {
+        if (a.timeout !== undefined && !withinLimit(a.timeout, hardTimeout)) {
           return errorResult(toolCallId, 'shell', codingLimitError('timeout', hardTimeout).message)
         }
         if (context?.signal?.aborted) return errorResult(toolCallId, 'shell', 'Command aborted', '[Command aborted]')
