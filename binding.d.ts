@@ -250,6 +250,13 @@ export interface CodingBeneath {
   path: string
 }
 
+/**
+ * Checks the shell tool's output options when the tool is created: `maxTotalOutputBytes` at
+ * least `maxBytes`, and a `tempFilePrefix` of `[A-Za-z0-9._-]+`. Throws the engine's coded
+ * error otherwise.
+ */
+export declare function codingCheckShellOutput(maxBytes: number, maxTotalOutputBytes: number, tempFilePrefix: string): void
+
 /** Applies `edits` to `path` (at most `maxFileBytes`) off the JS thread. */
 export declare function codingEdit(path: string, displayPath: string, edits: Array<CodingReplacement>, maxFileBytes: number, beneath?: CodingBeneath | undefined | null): Promise<CodingEditResult>
 

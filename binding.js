@@ -848,6 +848,7 @@ module.exports.analyzeShellCommandAsync = nativeBinding.analyzeShellCommandAsync
 module.exports.approvalWords = nativeBinding.approvalWords
 module.exports.blockedOutcome = nativeBinding.blockedOutcome
 module.exports.checkToolCall = nativeBinding.checkToolCall
+module.exports.codingCheckShellOutput = nativeBinding.codingCheckShellOutput
 module.exports.codingEdit = nativeBinding.codingEdit
 module.exports.codingEditText = nativeBinding.codingEditText
 module.exports.codingFindStep = nativeBinding.codingFindStep

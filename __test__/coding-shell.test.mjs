@@ -35,8 +35,8 @@ test('construction: limits at their edges, maxTotalOutputBytes >= maxBytes, temp
     assert.throws(() => createShellTool(dir, { [name]: 0 }), { message: `${name} must be a positive safe integer at most ${hard}` })
   }
   assert.doesNotThrow(() => createShellTool(dir, { maxBytes: 1000, maxTotalOutputBytes: 1000 }))
-  assert.throws(() => createShellTool(dir, { maxBytes: 1000, maxTotalOutputBytes: 999 }), { message: 'maxTotalOutputBytes must be at least maxBytes (1000)' })
-  assert.throws(() => createShellTool(dir, { tempFilePrefix: '../x' }), { message: 'tempFilePrefix must match /^[A-Za-z0-9._-]+$/' })
+  assert.throws(() => createShellTool(dir, { maxBytes: 1000, maxTotalOutputBytes: 999 }), { message: 'maxTotalOutputBytes must be at least maxBytes (1000)', code: 'ERR_PRISM_CODING_INVALID_OPTION' })
+  assert.throws(() => createShellTool(dir, { tempFilePrefix: '../x' }), { message: 'tempFilePrefix must match /^[A-Za-z0-9._-]+$/', code: 'ERR_PRISM_CODING_INVALID_OPTION' })
 })
 
 test('argument errors: command and timeout (seconds) at the edges', async () => {

@@ -13,7 +13,7 @@ use napi::bindgen_prelude::PromiseRaw;
 use napi::Env;
 use napi_derive::napi;
 
-use crate::errors::{spawn_coded, NativeError};
+use crate::errors::{spawn_coded, to_js, NativeError};
 use prism_engine::coding::accumulator::AccumulatorConfig;
 use prism_engine::coding::accumulator::{OutputAccumulator, Push};
 use prism_engine::coding::edit::{edit_file, edit_text, Replacement};
@@ -639,6 +639,24 @@ pub struct CodingShellResult {
     pub output_limit_exceeded: bool,
     /// The spill file failed.
     pub output_storage_failed: bool,
+}
+
+/// Checks the shell tool's output options when the tool is created: `maxTotalOutputBytes` at
+/// least `maxBytes`, and a `tempFilePrefix` of `[A-Za-z0-9._-]+`. Throws the engine's coded
+/// error otherwise.
+#[napi]
+pub fn coding_check_shell_output(
+    env: &Env,
+    max_bytes: f64,
+    max_total_output_bytes: f64,
+    temp_file_prefix: String,
+) -> napi::Result<()> {
+    prism_engine::coding::accumulator::check_output_options(
+        non_negative(max_bytes),
+        non_negative(max_total_output_bytes),
+        &temp_file_prefix,
+    )
+    .map_err(|e| to_js(env, e))
 }
 
 /// Runs shell job `id` off the JS thread (the command's own process group; timeout, abort and

@@ -4,7 +4,6 @@
 const os = require('node:os')
 const { native, LIMITS, errorResult, codingLimitError, withinLimit, limitOption, enforceExecutionPolicy, contextMetadata, snapshotContext } = require('./common.js')
 
-const PREFIX_PATTERN = /^[A-Za-z0-9._-]+$/
 const COMMAND_REQUIRED = 'command is required and must be a non-empty string.'
 
 const SHELL_PARAMETERS = Object.freeze({
@@ -25,12 +24,10 @@ function shellConfig(options) {
     maxTotalOutputBytes: limitOption(options, 'maxTotalOutputBytes', 'shellMaxTotalOutputBytes'),
     tempFilePrefix: options.tempFilePrefix ?? 'prism-shell',
   }
-  if (cfg.maxTotalOutputBytes < cfg.maxBytes) {
-    throw new Error(`maxTotalOutputBytes must be at least maxBytes (${cfg.maxBytes})`)
-  }
-  if (typeof cfg.tempFilePrefix !== 'string' || !PREFIX_PATTERN.test(cfg.tempFilePrefix)) {
-    throw new Error('tempFilePrefix must match /^[A-Za-z0-9._-]+$/')
-  }
+  // The engine's checks (the output bound, and a prefix that keeps the spill file in the
+  // temp directory); an error carries its ERR_PRISM_CODING_INVALID_OPTION code.
+  const prefix = typeof cfg.tempFilePrefix === 'string' ? cfg.tempFilePrefix : ''
+  native.codingCheckShellOutput(cfg.maxBytes, cfg.maxTotalOutputBytes, prefix)
   return cfg
 }
 

@@ -7,6 +7,7 @@ use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 
+use crate::coding::error::CodingError;
 use crate::coding::fsio::random_hex;
 use crate::coding::size::format_size;
 use crate::coding::truncate::truncate_tail;
@@ -20,10 +21,45 @@ pub struct AccumulatorConfig {
     pub max_bytes: u64,
     /// Output beyond this aborts the command.
     pub max_total_bytes: u64,
-    /// Spill file name prefix (checked by the caller: `[A-Za-z0-9._-]+`).
+    /// Spill file name prefix: `[A-Za-z0-9._-]+` ([`AccumulatorConfig::check`]).
     pub temp_prefix: String,
     /// Directory of the spill file.
     pub temp_dir: PathBuf,
+}
+
+impl AccumulatorConfig {
+    /// Checks the configuration the host chose: the output bound at least the tail's byte cap,
+    /// and a prefix of `[A-Za-z0-9._-]+` only (so the spill file stays in `temp_dir`).
+    ///
+    /// # Errors
+    /// [`CodingError::TotalBelowTail`] or [`CodingError::TempPrefix`].
+    pub fn check(&self) -> Result<(), CodingError> {
+        check_output_options(self.max_bytes, self.max_total_bytes, &self.temp_prefix)
+    }
+}
+
+/// [`AccumulatorConfig::check`] on the three options it reads (for a host that checks them
+/// when a tool is created, before any command runs).
+///
+/// # Errors
+/// [`CodingError::TotalBelowTail`] or [`CodingError::TempPrefix`].
+pub fn check_output_options(
+    max_bytes: u64,
+    max_total_bytes: u64,
+    temp_prefix: &str,
+) -> Result<(), CodingError> {
+    if max_total_bytes < max_bytes {
+        return Err(CodingError::TotalBelowTail { max_bytes });
+    }
+    let prefix_ok = !temp_prefix.is_empty()
+        && temp_prefix
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+    if prefix_ok {
+        Ok(())
+    } else {
+        Err(CodingError::TempPrefix)
+    }
 }
 
 /// What one [`OutputAccumulator::push`] led to.
@@ -283,6 +319,26 @@ impl Drop for OutputAccumulator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn output_options_keep_the_spill_file_in_its_directory() {
+        assert!(check_output_options(10, 10, "prism-shell.v1_x").is_ok());
+        for bad in ["", "../x", "a/b", "/etc/x", "a b", "é"] {
+            assert!(
+                matches!(
+                    check_output_options(10, 10, bad),
+                    Err(CodingError::TempPrefix)
+                ),
+                "{bad:?}"
+            );
+        }
+        let err = check_output_options(10, 9, "p").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "maxTotalOutputBytes must be at least maxBytes (10)"
+        );
+        assert_eq!(err.code(), "ERR_PRISM_CODING_INVALID_OPTION");
+    }
 
     fn acc(max_lines: u64, max_bytes: u64, total: u64) -> OutputAccumulator {
         OutputAccumulator::new(AccumulatorConfig {

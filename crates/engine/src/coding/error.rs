@@ -89,6 +89,15 @@ pub enum CodingError {
         /// The reference's message.
         message: String,
     },
+    /// A shell output configuration whose bound is below its tail's byte cap.
+    #[error("maxTotalOutputBytes must be at least maxBytes ({max_bytes})")]
+    TotalBelowTail {
+        /// The configured `maxBytes`.
+        max_bytes: u64,
+    },
+    /// A spill-file prefix outside `[A-Za-z0-9._-]+` (it could name another directory).
+    #[error("tempFilePrefix must match /^[A-Za-z0-9._-]+$/")]
+    TempPrefix,
     /// A confined write or read (beneath the root the execution policy approved) would leave
     /// that root: a symlink or `..` points outside it, however late it appeared.
     #[error("path escapes its trusted root: {path}")]
@@ -124,6 +133,7 @@ impl CodingError {
             },
             Self::Spawn { .. } => "ERR_PRISM_CODING_SPAWN",
             Self::PathEscape { .. } => "ERR_PRISM_PATH_ESCAPE",
+            Self::TotalBelowTail { .. } | Self::TempPrefix => "ERR_PRISM_CODING_INVALID_OPTION",
         }
     }
 

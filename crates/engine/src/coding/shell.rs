@@ -123,9 +123,11 @@ pub fn resolve_shell(
 /// Runs `req` to the end; `abort` is polled (every 50 ms at most) while it runs.
 ///
 /// # Errors
-/// [`CodingError::Spawn`] when the shell or the working directory is missing or the spawn
-/// fails. Every other ending is a [`ShellOutcome`].
+/// [`CodingError::TotalBelowTail`] or [`CodingError::TempPrefix`] for output options
+/// [`AccumulatorConfig::check`] refuses; [`CodingError::Spawn`] when the shell or the working
+/// directory is missing or the spawn fails. Every other ending is a [`ShellOutcome`].
 pub fn run_shell(req: &ShellRequest, abort: &AtomicBool) -> Result<ShellOutcome, CodingError> {
+    req.output.check()?;
     let shell = resolve_shell(req.shell_path.as_deref(), req.env_shell.as_deref())?;
     if !req.cwd.is_dir() {
         return Err(CodingError::Spawn {
