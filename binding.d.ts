@@ -902,8 +902,12 @@ export declare function progressEvent(call: unknown, sessionId: unknown, runId: 
  */
 export declare function resolveToolConcurrency(value: number): number
 
-/** The decisions of the static permission policy over `allow` and `deny` keys. */
-export declare function staticPermissionTable(allow: Array<string>, deny: Array<string>): NativePermissionTable
+/**
+ * The decisions of the static permission policy over `allow` and `deny` keys;
+ * `allow_had_other_entries` when the host's allow list also held values that are not strings
+ * (they match no key, but the list is not empty, so unlisted keys are refused).
+ */
+export declare function staticPermissionTable(allow: Array<string>, deny: Array<string>, allowHadOtherEntries: boolean): NativePermissionTable
 
 /**
  * The ErrorInfo of a thrown value (`{ name, message, code, cause, retryAfterMs? }`), with

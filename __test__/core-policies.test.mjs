@@ -32,6 +32,19 @@ test('static permission policy: deny wins, allow-list, constants', async () => {
   assert.equal((await createStaticPermissionPolicy(true).check(req)).allowed, true)
 })
 
+test('static permission policy: lists as the reference reads them (any iterable; entries that are not strings)', async () => {
+  // An allow list whose only entry is not a string matches no key, yet is not empty.
+  assert.deepEqual(await createStaticPermissionPolicy({ allow: [123] }).check(req), { allowed: false, reason: 'Permission not allowed: tool:echo:execute' })
+  assert.deepEqual(await createStaticPermissionPolicy({ allow: new Set(['tool:echo:execute']) }).check(req), { allowed: true })
+  assert.deepEqual(await createStaticPermissionPolicy({ deny: [null, 'tool:echo:execute'] }).check(req), { allowed: false, reason: 'Permission denied: tool:echo:execute' })
+  assert.throws(() => createStaticPermissionPolicy({ allow: 5 }), TypeError)
+  // The lists are read once: a later change to the host's array changes nothing.
+  const allow = ['tool:echo:execute']
+  const p = createStaticPermissionPolicy({ allow })
+  allow.length = 0
+  assert.deepEqual(await p.check({ ...req, target: 'y' }), { allowed: false, reason: 'Permission not allowed: tool:y:execute' })
+})
+
 test('checkPermission / assertPermission', async () => {
   assert.deepEqual(await checkPermission(undefined, req), { allowed: true })
   await assertPermission(undefined, req)

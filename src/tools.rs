@@ -45,10 +45,19 @@ pub struct NativePermissionTable {
     pub allows_unlisted: bool,
 }
 
-/// The decisions of the static permission policy over `allow` and `deny` keys.
+/// The decisions of the static permission policy over `allow` and `deny` keys;
+/// `allow_had_other_entries` when the host's allow list also held values that are not strings
+/// (they match no key, but the list is not empty, so unlisted keys are refused).
 #[napi]
-pub fn static_permission_table(allow: Vec<String>, deny: Vec<String>) -> NativePermissionTable {
-    let policy = StaticPermissionPolicy::new(allow, deny);
+pub fn static_permission_table(
+    allow: Vec<String>,
+    deny: Vec<String>,
+    allow_had_other_entries: bool,
+) -> NativePermissionTable {
+    let mut policy = StaticPermissionPolicy::new(allow, deny);
+    if allow_had_other_entries {
+        policy = policy.with_unmatchable_allow_entries();
+    }
     let (keys, reasons) = policy
         .listed()
         .into_iter()

@@ -50,6 +50,9 @@ pub enum KeyDecision {
 pub struct StaticPermissionPolicy {
     allow: HashSet<String>,
     deny: HashSet<String>,
+    /// The allow list also held entries that can match no key (a host language's non-string
+    /// values): it is not empty, so unlisted keys are refused.
+    allow_restricts: bool,
 }
 
 impl StaticPermissionPolicy {
@@ -59,10 +62,20 @@ impl StaticPermissionPolicy {
         allow: impl IntoIterator<Item = String>,
         deny: impl IntoIterator<Item = String>,
     ) -> Self {
+        let allow: HashSet<String> = allow.into_iter().collect();
         Self {
-            allow: allow.into_iter().collect(),
+            allow_restricts: !allow.is_empty(),
+            allow,
             deny: deny.into_iter().collect(),
         }
+    }
+
+    /// The same policy when its allow list also held entries that match no key: the list is
+    /// still not empty, so a key missing from it is refused (never "allow everything").
+    #[must_use]
+    pub fn with_unmatchable_allow_entries(mut self) -> Self {
+        self.allow_restricts = true;
+        self
     }
 
     /// The decision for `key`.
@@ -70,7 +83,7 @@ impl StaticPermissionPolicy {
     pub fn check(&self, key: &str) -> KeyDecision {
         if self.deny.contains(key) {
             KeyDecision::Denied(denied_reason(key))
-        } else if self.allow.is_empty() || self.allow.contains(key) {
+        } else if !self.allow_restricts || self.allow.contains(key) {
             KeyDecision::Allowed
         } else {
             KeyDecision::Denied(not_allowed_reason(key))
@@ -80,7 +93,7 @@ impl StaticPermissionPolicy {
     /// Whether a key on neither list passes (the allow list is empty).
     #[must_use]
     pub fn allows_unlisted(&self) -> bool {
-        self.allow.is_empty()
+        !self.allow_restricts
     }
 
     /// Every listed key with its decision (each key once, in no particular order): with
@@ -132,6 +145,13 @@ mod tests {
             p.check("tool:b:execute"),
             KeyDecision::Denied("Permission not allowed: tool:b:execute".into())
         );
+    }
+
+    #[test]
+    fn an_allow_list_of_unmatchable_entries_still_restricts() {
+        let p = policy(&[], &[]).with_unmatchable_allow_entries();
+        assert!(!p.allows_unlisted());
+        assert!(matches!(p.check("tool:a:execute"), KeyDecision::Denied(_)));
     }
 
     #[test]
