@@ -59,6 +59,16 @@ test('fromNative: the closed bridge, a bad server id, a validation limit, and va
   assert.equal(fromNative('text'), 'text')
 })
 
+test('validateCodingLimit reads its cap as a JavaScript comparison does (the reference\'s `value > hardCap`)', () => {
+  assert.equal(validateCodingLimit('n', 5, '10', 1), 5)
+  assert.equal(validateCodingLimit('n', 5, 10n, 1), 5)
+  assert.throws(() => validateCodingLimit('n', 11, '10', 1), (e) => e.code === 'ERR_PRISM_CODING_INVALID_LIMIT')
+  // A cap that is not a number compares false, so it bounds nothing.
+  assert.equal(validateCodingLimit('n', 5, undefined, 1), 5)
+  assert.equal(validateCodingLimit('n', 2 ** 40, 'abc', 1), 2 ** 40)
+  assert.throws(() => validateCodingLimit('n', 0, undefined, 1), (e) => e.code === 'ERR_PRISM_CODING_INVALID_LIMIT')
+})
+
 test('limit errors: one wording per area, each with its code', () => {
   assert.throws(
     () => createJsonSchemaArgumentValidator({ maxErrors: 65 }),

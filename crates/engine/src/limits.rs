@@ -87,10 +87,11 @@ pub fn is_positive_safe_integer(v: f64) -> bool {
 }
 
 /// Whether `v` is an acceptable value of a limit whose hard cap is `hard`: a whole number from
-/// 1 to `hard` (and to `Number.MAX_SAFE_INTEGER`).
+/// 1 to `hard` (and to `Number.MAX_SAFE_INTEGER`). A cap that is not a number (`NaN`) bounds
+/// nothing, as JavaScript's `v > cap` reads it (the reference's `validateCodingLimit`).
 #[must_use]
 pub fn within_limit(v: f64, hard: f64) -> bool {
-    is_positive_safe_integer(v) && v <= hard
+    is_positive_safe_integer(v) && (hard.is_nan() || v <= hard)
 }
 
 /// A configured limit that is not a positive safe integer within its hard cap.

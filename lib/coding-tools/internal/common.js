@@ -20,9 +20,13 @@ function codingLimitError(name, hard) {
   return native.limitError('coding', String(name), String(hard))
 }
 
-/** Whether `v` is a positive safe integer at most `hard` (the engine's rule for every limit). */
+/**
+ * Whether `v` is a positive safe integer at most `hard` (the engine's rule for every limit).
+ * `hard` is read as JavaScript's `v > hard` reads it: `Number(hard)`, and a cap that is not a
+ * number bounds nothing.
+ */
 function withinLimit(v, hard) {
-  return native.withinLimit(typeof v === 'number' ? v : Number.NaN, typeof hard === 'number' ? hard : Number.NaN)
+  return native.withinLimit(typeof v === 'number' ? v : Number.NaN, Number(hard))
 }
 
 /** `v` when it is a positive safe integer at most `hard`; `fallback` when undefined; else throws. */
