@@ -36,10 +36,10 @@ function createStaticPermissionPolicy(options) {
   // Spread, as the reference's `new Set(...)`: a non-iterable list throws a TypeError. Keys
   // are strings, so an entry of another type never matches; it still makes the allow list
   // non-empty (unlisted keys refused), as it does in the reference's Set.
-  const allowAll = [...(options?.allow ?? [])]
-  const allow = allowAll.filter((k) => typeof k === 'string')
+  const allowEntries = [...(options?.allow ?? [])]
+  const allow = allowEntries.filter((k) => typeof k === 'string')
   const deny = [...(options?.deny ?? [])].filter((k) => typeof k === 'string')
-  const table = native.staticPermissionTable(allow, deny, allow.length !== allowAll.length)
+  const table = native.staticPermissionTable(allow, deny, allow.length !== allowEntries.length)
   const reasons = new Map()
   for (let i = 0; i < table.keys.length; i++) reasons.set(table.keys[i], table.reasons[i])
   const allowsUnlisted = table.allowsUnlisted

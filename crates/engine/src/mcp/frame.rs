@@ -726,14 +726,24 @@ pub async fn write_line<W: AsyncWrite + Unpin>(
     writer: &SharedWriter<W>,
     line: &[u8],
 ) -> std::io::Result<()> {
-    let mut guard = writer.lock().await;
-    let Some(w) = guard.as_mut() else {
+    write_held(&mut *writer.lock().await, line).await
+}
+
+/// Writes `bytes` whole to the writer whose lock the caller holds (`None` once closed).
+///
+/// # Errors
+/// `NotConnected` once the transport closed, or the pipe's own error.
+pub async fn write_held<W: AsyncWrite + Unpin>(
+    slot: &mut Option<W>,
+    bytes: &[u8],
+) -> std::io::Result<()> {
+    let Some(w) = slot.as_mut() else {
         return Err(std::io::Error::new(
             std::io::ErrorKind::NotConnected,
             "the transport is closed",
         ));
     };
-    w.write_all(line).await?;
+    w.write_all(bytes).await?;
     w.flush().await
 }
 

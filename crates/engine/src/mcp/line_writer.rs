@@ -12,12 +12,11 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use tokio::io::AsyncWriteExt;
 use tokio::process::ChildStdin;
 use tokio::sync::OwnedMutexGuard;
 use tokio_util::sync::CancellationToken;
 
-use super::frame::{write_line, FrameShared, SharedWriter};
+use super::frame::{write_held, write_line, FrameShared, SharedWriter};
 use super::McpError;
 
 /// What the writer task is handed.
@@ -146,13 +145,7 @@ async fn write_queued(
             take(more, &mut bytes);
         }
         let written = match held {
-            Some(mut guard) => match guard.as_mut() {
-                Some(stdin) => match stdin.write_all(&bytes).await {
-                    Ok(()) => stdin.flush().await,
-                    Err(e) => Err(e),
-                },
-                None => Err(std::io::ErrorKind::NotConnected.into()),
-            },
+            Some(mut guard) => write_held(&mut guard, &bytes).await,
             None => write_line(&pipe, &bytes).await,
         };
         queued.fetch_sub(count, Ordering::AcqRel);

@@ -28,6 +28,9 @@ fn push_entry(out: &mut String, path: &str, message: &str) {
 /// with (`; ` between errors); [`failed_without_errors_message`] when there are none.
 #[must_use]
 pub fn failure_message(tool: &str, errors: &[(String, String)]) -> String {
+    if errors.is_empty() {
+        return failed_without_errors_message(tool);
+    }
     let mut out = String::new();
     for (i, (path, message)) in errors.iter().enumerate() {
         if i > 0 {
@@ -35,11 +38,7 @@ pub fn failure_message(tool: &str, errors: &[(String, String)]) -> String {
         }
         push_entry(&mut out, path, message);
     }
-    if errors.is_empty() {
-        failed_without_errors_message(tool)
-    } else {
-        out
-    }
+    out
 }
 
 #[cfg(test)]
