@@ -250,6 +250,36 @@ export interface CodingBeneath {
   path: string
 }
 
+/** An edit call's checked replacements, or its argument error. */
+export interface CodingCheckedEdits {
+  /** The refusal's message (path, then `edits`' number, shapes and size). */
+  error?: string
+  /** The replacements, when the arguments pass. */
+  edits?: Array<CodingReplacement>
+}
+
+/**
+ * Checks an edit call's `path` and `edits` (pass `edits` only when it is an array): their
+ * number before any is read, each one's shape, then their total size.
+ */
+export declare function codingCheckEdits(path: unknown, edits: unknown, maxEdits: number, maxInputBytes: number): CodingCheckedEdits
+
+/** A write call's content facts, or its argument error. */
+export interface CodingCheckedWrite {
+  /** The refusal's message (path, then `content`'s type and size). */
+  error?: string
+  /** UTF-8 bytes of `content`. */
+  bytes: number
+  /** Lines of `content` as the success text counts them. */
+  lines: number
+}
+
+/**
+ * The read tool's first argument error (path, `findText`/`findMode`, `offset`, `limit`), or
+ * nothing.
+ */
+export declare function codingCheckRead(path: unknown, offset: unknown, limit: unknown, findText: unknown, findMode: unknown): string | null
+
 /**
  * Checks the shell tool's output options when the tool is created: `maxTotalOutputBytes` at
  * least `maxBytes`, and a `tempFilePrefix` of `[A-Za-z0-9._-]+`. Throws the engine's coded
@@ -257,8 +287,17 @@ export interface CodingBeneath {
  */
 export declare function codingCheckShellOutput(maxBytes: number, maxTotalOutputBytes: number, tempFilePrefix: string): void
 
+/** Checks a write call's `path` and `content` against `maxInputBytes`. */
+export declare function codingCheckWrite(path: unknown, content: unknown, maxInputBytes: number): CodingCheckedWrite
+
 /** Applies `edits` to `path` (at most `maxFileBytes`) off the JS thread. */
 export declare function codingEdit(path: string, displayPath: string, edits: Array<CodingReplacement>, maxFileBytes: number, beneath?: CodingBeneath | undefined | null): Promise<CodingEditResult>
+
+/**
+ * `Could not edit file: <path>. <detail>.`: `code` (an errno name) gives the detail
+ * `Error code: <code>`; without it, `detail` is used as is.
+ */
+export declare function codingEditAccessFailure(displayPath: string, code: string | undefined | null, detail: string): string
 
 /** What an edit did, or why it failed. */
 export interface CodingEditResult {
@@ -278,6 +317,8 @@ export interface CodingEditResult {
   firstChangedLine: number
   /** The new file text (`codingEditText` only). */
   text?: string
+  /** The success text (`Successfully replaced <n> block(s) in <path>.`), empty on failure. */
+  summary: string
 }
 
 /**
@@ -286,6 +327,12 @@ export interface CodingEditResult {
  * thread, bounded by the edit limits.
  */
 export declare function codingEditText(text: string, displayPath: string, edits: Array<CodingReplacement>): CodingEditResult
+
+/**
+ * The refusal of a host backend's edit target of `size` bytes, or nothing when it is within
+ * `maxFileBytes` (a size that is not a finite number is left to the check after the read).
+ */
+export declare function codingEditTooLarge(size: number, maxFileBytes: number): string | null
 
 /** Why a coding operation failed: the message (the tool result's) and its code. */
 export interface CodingFailure {
@@ -510,6 +557,9 @@ export interface CodingTruncation {
  */
 export declare function codingWrite(path: string, content: string, beneath?: CodingBeneath | undefined | null): Promise<CodingFailure | null>
 
+/** `Successfully wrote <bytes> bytes (<lines> lines) to <path>`. */
+export declare function codingWriteSummary(bytes: number, lines: number, path: string): string
+
 /**
  * The verdict on an analysed command, in one cheap crossing: `parts` holds one code per
  * simple command (`commandVerdictWords().partCodes`), `flags` the analysis's facts
@@ -553,6 +603,8 @@ export interface EngineConstants {
   mcpAbortedMessage: string
   /** The error message of a run whose signal was aborted without an `Error` reason. */
   runAbortedMessage: string
+  /** The result message of a coding call whose signal was aborted. */
+  codingAbortedMessage: string
   /** Milliseconds `autoRefresh: true` waits after `list_changed` (`MCP_AUTO_REFRESH_DEBOUNCE_MS`). */
   mcpAutoRefreshDebounceMs: number
 }

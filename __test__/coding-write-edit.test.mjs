@@ -179,6 +179,34 @@ test('edit: argument errors at their edges', async () => {
   }
 })
 
+test('edit and write: hostile argument values become error results, read no further than needed', async () => {
+  put('hostile.txt', 'abc')
+  const edit = createEditTool(dir, { maxEdits: 2, maxInputBytes: 6 })
+  const e = (edits) => edit.execute({ path: 'hostile.txt', edits }, ctx)
+  // A list longer than maxEdits is refused before any entry is read.
+  let reads = 0
+  const long = new Proxy([], { get: (t, k) => (k === 'length' ? 2 ** 32 + 5 : (reads++, undefined)) })
+  errorShape(await e(long), 'edit', `edits contains ${2 ** 32 + 5} replacements, exceeds 2 limit.`)
+  assert.equal(reads, 0)
+  for (const bad of [null, 'oldText', 7, false]) {
+    errorShape(await e([bad]), 'edit', 'edits[0] must have string oldText and newText.')
+  }
+  errorShape(await e([{ oldText: 'a', newText: 1 }]), 'edit', 'edits[0] must have string oldText and newText.')
+  const throwing = { oldText: 'a', get newText() { throw new Error('getter says no') } }
+  errorShape(await e([throwing]), 'edit', 'getter says no')
+  assert.equal(fs.readFileSync(at('hostile.txt'), 'utf8'), 'abc')
+  // A lone surrogate counts as its replacement character's three bytes, as Buffer.byteLength does.
+  errorShape(await e([{ oldText: '\ud800\ud800', newText: 'x' }]), 'edit', 'edit input is 7 bytes, exceeds 6 byte limit.')
+  const write = createWriteTool(dir, { maxInputBytes: 3 })
+  for (const content of [null, 12, { toString: () => 'abc' }]) {
+    errorShape(await write.execute({ path: 'w.txt', content }, ctx), 'write', 'content is required and must be a string.')
+  }
+  errorShape(await write.execute({ path: 7, content: 'x' }, ctx), 'write', 'path is required and must be a non-empty string.')
+  errorShape(await write.execute({ path: 'w.txt', content: '\ud800\ud800' }, ctx), 'write', 'Write input is 6 bytes, exceeds 3 byte limit.')
+  assert.equal(text(await write.execute({ path: 'w.txt', content: '\ud800' }, ctx)), `Successfully wrote 3 bytes (1 lines) to ${at('w.txt')}`)
+  assert.equal(text(await write.execute({ path: 'w.txt', content: '' }, ctx)), `Successfully wrote 0 bytes (0 lines) to ${at('w.txt')}`)
+})
+
 test('edit: several replacements, diff, patch and first changed line; policy action', async () => {
   put('multi.txt', 'one\ntwo\nthree\nfour\n')
   const seen = []

@@ -115,9 +115,11 @@ test('each validation walk message is written in one engine file', () => {
   for (const fragment of fragments) assertDefinedOnceInEngine(`message "${fragment}"`, new RegExp(escape(fragment)))
 })
 
-test('each permission, trust, execution, validator-adapter, registry and middleware message is written in one engine file', () => {
-  for (const rel of ['tools/permission.rs', 'tools/validator.rs', 'tools/registry.rs', 'tools/middleware.rs']) {
-    const file = FILES.find((f) => f.rel === `${ENGINE}${rel}`).text
+test('each permission, trust, execution, validator-adapter, registry, middleware and coding-argument message is written in one engine file', () => {
+  const files = ['tools/permission.rs', 'tools/validator.rs', 'tools/registry.rs', 'tools/middleware.rs']
+  for (const rel of [...files, 'coding/arguments.rs', 'coding/edit.rs', 'coding/write.rs']) {
+    // Rust char literals (`'"'`) out of the way of the string-literal search.
+    const file = FILES.find((f) => f.rel === `${ENGINE}${rel}`).text.replace(/'(?:\\.|[^'\\])'/g, "''")
     const fragments = [...file.matchAll(/"((?:[^"\\]|\\.)*)"/g)]
       .flatMap((m) => m[1].split(/\{[^}]*\}|\\"/))
       .map((s) => s.replace(/[:\s]+$/, '').trim())

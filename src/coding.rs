@@ -1,7 +1,7 @@
 //! Node-API glue for the engine's `coding` module: read, write, edit and shell.
 //!
-//! Each tool call makes one call here after the JS facade has validated its arguments and
-//! asked the execution policy. The file and process work runs on the tokio blocking pool,
+//! Each tool call makes one call here after its arguments have passed the engine's checks
+//! (`coding_arguments.rs`) and the execution policy has allowed it. The file and process work runs on the tokio blocking pool,
 //! never on the JS thread. Expected failures come back as data (`error`), since the tools
 //! return error results instead of throwing.
 
@@ -482,6 +482,8 @@ pub struct CodingEditResult {
     pub first_changed_line: f64,
     /// The new file text (`codingEditText` only).
     pub text: Option<String>,
+    /// The success text (`Successfully replaced <n> block(s) in <path>.`), empty on failure.
+    pub summary: String,
 }
 
 /// Applies `edits` to `path` (at most `maxFileBytes`) off the JS thread.
@@ -501,10 +503,11 @@ pub fn coding_edit<'env>(
             let path = PathBuf::from(path);
             let confined = confined(beneath, &path)?;
             edit_file(&path, &edits, max, &display_path, confined.as_ref())
+                .map(|o| (o, display_path))
         })
         .await?;
         Ok(match outcome {
-            Ok(o) => edit_result(o.replaced, o.fuzzy, o.diff, None),
+            Ok((o, shown)) => edit_result(o.replaced, o.fuzzy, o.diff, None, &shown),
             Err(e) => edit_error_result(&e),
         })
     })
@@ -515,8 +518,10 @@ fn edit_result(
     fuzzy: bool,
     diff: prism_engine::coding::diff::EditDiff,
     text: Option<String>,
+    display_path: &str,
 ) -> CodingEditResult {
     CodingEditResult {
+        summary: prism_engine::coding::edit::summary(replaced, display_path, fuzzy),
         error: None,
         error_code: None,
         replaced: replaced as f64,
@@ -539,6 +544,7 @@ fn edit_error_result(e: &CodingError) -> CodingEditResult {
         patch: String::new(),
         first_changed_line: 0.0,
         text: None,
+        summary: String::new(),
     }
 }
 
@@ -553,7 +559,13 @@ pub fn coding_edit_text(
 ) -> CodingEditResult {
     let edits = to_replacements(edits);
     match edit_text(&text, &edits, &display_path) {
-        Ok((out, applied)) => edit_result(edits.len(), applied.fuzzy, applied.diff, Some(out)),
+        Ok((out, applied)) => edit_result(
+            edits.len(),
+            applied.fuzzy,
+            applied.diff,
+            Some(out),
+            &display_path,
+        ),
         Err(e) => edit_error_result(&e),
     }
 }

@@ -7,6 +7,7 @@
 
 mod args;
 mod coding;
+mod coding_arguments;
 mod dispatch;
 mod errors;
 mod limits;

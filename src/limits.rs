@@ -16,6 +16,8 @@ pub struct EngineConstants {
     pub mcp_aborted_message: String,
     /// The error message of a run whose signal was aborted without an `Error` reason.
     pub run_aborted_message: String,
+    /// The result message of a coding call whose signal was aborted.
+    pub coding_aborted_message: String,
     /// Milliseconds `autoRefresh: true` waits after `list_changed` (`MCP_AUTO_REFRESH_DEBOUNCE_MS`).
     pub mcp_auto_refresh_debounce_ms: u32,
 }
@@ -28,6 +30,8 @@ pub fn engine_constants() -> EngineConstants {
         mcp_error_summary_bytes: u32::try_from(l::MCP_ERROR_SUMMARY_BYTES).unwrap_or(u32::MAX),
         mcp_aborted_message: McpError::Aborted.to_string(),
         run_aborted_message: prism_engine::parallel::RUN_ABORTED_MESSAGE.to_owned(),
+        coding_aborted_message: prism_engine::coding::arguments::OPERATION_ABORTED_MESSAGE
+            .to_owned(),
         mcp_auto_refresh_debounce_ms: u32::try_from(l::MCP_AUTO_REFRESH_DEBOUNCE_MS)
             .unwrap_or(u32::MAX),
     }

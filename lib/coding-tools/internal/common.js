@@ -108,17 +108,13 @@ function contextMetadata(context) {
   return { sessionId: context?.sessionId, runId: context?.runId, signal: context?.signal }
 }
 
-/** A non-empty string path, or undefined. */
-function validPath(p) {
-  return typeof p === 'string' && p.length > 0 ? p : undefined
-}
-
-const PATH_REQUIRED = 'path is required and must be a non-empty string.'
+/** The result message of a call whose signal was aborted (the engine's words). */
+const ABORTED = require('../../engine-words.js').CONSTANTS.codingAbortedMessage
 
 module.exports = {
   native,
   LIMITS,
-  PATH_REQUIRED,
+  ABORTED,
   errorResult,
   codingLimitError,
   withinLimit,
@@ -127,5 +123,4 @@ module.exports = {
   enforceExecutionPolicy,
   contextMetadata,
   snapshotContext,
-  validPath,
 }

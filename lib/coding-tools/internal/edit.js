@@ -3,13 +3,12 @@
 // then one native call that reads, matches (exact, then fuzzy), diffs and writes atomically.
 const {
   native,
-  PATH_REQUIRED,
+  ABORTED,
   errorResult,
   limitOption,
   enforceExecutionPolicy,
   contextMetadata,
   snapshotContext,
-  validPath,
 } = require('./common.js')
 const { resolveToCwd } = require('./paths.js')
 const { withFileMutationQueue } = require('./mutation-queue.js')
@@ -54,24 +53,6 @@ function collectEdits(args) {
   return edits
 }
 
-/** The first argument error, or the checked replacements. */
-function checkEdits(edits, maxEdits, maxInputBytes) {
-  if (!Array.isArray(edits) || edits.length === 0) return { error: 'edits must contain at least one replacement.' }
-  if (edits.length > maxEdits) return { error: `edits contains ${edits.length} replacements, exceeds ${maxEdits} limit.` }
-  let bytes = 0
-  const out = []
-  for (let i = 0; i < edits.length; i++) {
-    const e = edits[i]
-    if (!e || typeof e.oldText !== 'string' || typeof e.newText !== 'string') {
-      return { error: `edits[${i}] must have string oldText and newText.` }
-    }
-    bytes += Buffer.byteLength(e.oldText, 'utf8') + Buffer.byteLength(e.newText, 'utf8')
-    out.push({ oldText: e.oldText, newText: e.newText })
-  }
-  if (bytes > maxInputBytes) return { error: `edit input is ${bytes} bytes, exceeds ${maxInputBytes} byte limit.` }
-  return { edits: out }
-}
-
 function createEditTool(cwd, options = {}) {
   const maxFileBytes = limitOption(options, 'maxFileBytes', 'editMaxFileBytes')
   const maxInputBytes = limitOption(options, 'maxInputBytes', 'editMaxInputBytes')
@@ -90,8 +71,9 @@ function createEditTool(cwd, options = {}) {
       const fail = (message) => errorResult(toolCallId, 'edit', message)
       try {
         const a = args ?? {}
-        if (!validPath(a.path)) return fail(PATH_REQUIRED)
-        const checked = checkEdits(collectEdits(a), maxEdits, maxInputBytes)
+        // The engine checks path, then the replacements' number, shapes and size.
+        const edits = collectEdits(a)
+        const checked = native.codingCheckEdits(a.path, Array.isArray(edits) ? edits : undefined, maxEdits, maxInputBytes)
         if (checked.error) return fail(checked.error)
         const action = {
           kind: 'edit',
@@ -106,7 +88,7 @@ function createEditTool(cwd, options = {}) {
         const refusal = readBeforeWriteRefusal('edit', options, a.path, abs, a.force)
         if (refusal) return fail(refusal)
         const r = await withFileMutationQueue(abs, async () => {
-          if (context?.signal?.aborted) return { error: 'Operation aborted' }
+          if (context?.signal?.aborted) return { error: ABORTED }
           if (options.operations) return editWithOperations(options.operations, abs, a.path, checked.edits, maxFileBytes, context?.signal)
           return native.codingEdit(abs, a.path, checked.edits, maxFileBytes, decided.beneath)
         })
@@ -114,8 +96,7 @@ function createEditTool(cwd, options = {}) {
         emitFileChanged(options, abs, 'edit', toolCallId)
         const metadata = { path: abs, diff: r.diff, patch: r.patch, firstChangedLine: r.firstChangedLine }
         if (r.fuzzy) metadata.fuzzy = true
-        const text = `Successfully replaced ${r.replaced} block(s) in ${a.path}${r.fuzzy ? ' (fuzzy match)' : ''}.`
-        return { toolCallId, name: 'edit', content: [{ type: 'text', text }], metadata }
+        return { toolCallId, name: 'edit', content: [{ type: 'text', text: r.summary }], metadata }
       } catch (err) {
         return fail(err instanceof Error ? err.message : String(err))
       }
@@ -129,25 +110,31 @@ function createEditTool(cwd, options = {}) {
  * read, and the bytes `readFile` returns are checked again.
  */
 async function editWithOperations(ops, abs, displayPath, edits, maxFileBytes, signal) {
-  const aborted = { error: 'Operation aborted' }
-  const tooLarge = (n) => ({ error: `Edit target is ${n} bytes, exceeds ${maxFileBytes} byte limit.` })
+  const aborted = { error: ABORTED }
+  // The engine's refusal of a size over maxFileBytes (none for a size that is not a number).
+  const tooLarge = (n) => {
+    const error = native.codingEditTooLarge(typeof n === 'number' ? n : Number.NaN, maxFileBytes)
+    return error ? { error } : undefined
+  }
   try {
     if (ops.access) await ops.access(abs, { signal })
   } catch (err) {
     if (signal?.aborted) return aborted
-    const detail = err instanceof Error && 'code' in err ? `Error code: ${err.code}` : String(err)
-    return { error: `Could not edit file: ${displayPath}. ${detail}.` }
+    const code = err instanceof Error && 'code' in err ? String(err.code) : undefined
+    return { error: native.codingEditAccessFailure(displayPath, code, code === undefined ? String(err) : '') }
   }
   if (signal?.aborted) return aborted
   if (typeof ops.statFile === 'function') {
     const st = await ops.statFile(abs, { signal })
     // A size that is not a number leaves the bound to the check after the read.
-    if (Number.isFinite(st?.size) && st.size > maxFileBytes) return tooLarge(st.size)
+    const refused = tooLarge(st?.size)
+    if (refused) return refused
   }
   if (signal?.aborted) return aborted
   const raw = await ops.readFile(abs, { maxBytes: maxFileBytes, signal })
   const buf = typeof raw === 'string' ? Buffer.from(raw) : Buffer.from(raw ?? [])
-  if (buf.length > maxFileBytes) return tooLarge(buf.length)
+  const refused = tooLarge(buf.length)
+  if (refused) return refused
   if (signal?.aborted) return aborted
   const r = native.codingEditText(buf.toString('utf8'), displayPath, edits)
   if (r.error) return r

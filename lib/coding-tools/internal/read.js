@@ -3,15 +3,13 @@
 const {
   native,
   LIMITS,
-  PATH_REQUIRED,
+  ABORTED,
   errorResult,
-  codingLimitError,
   withinLimit,
   limitOption,
   enforceExecutionPolicy,
   contextMetadata,
   snapshotContext,
-  validPath,
 } = require('./common.js')
 const fs = require('node:fs')
 const fsp = require('node:fs/promises')
@@ -35,22 +33,9 @@ const READ_PARAMETERS = Object.freeze({
   additionalProperties: false,
 })
 
-function positiveInt(name, v, max) {
-  if (v === undefined) return undefined
-  if (!withinLimit(v, max)) return codingLimitError(name, max).message
-  return undefined
-}
-
-/** Checks the arguments in the reference's order; the first message, or undefined. */
+/** The first argument error in the reference's order (the engine decides), or undefined. */
 function readArgumentError(args) {
-  if (!validPath(args.path)) return PATH_REQUIRED
-  if (args.findText !== undefined) {
-    if (typeof args.findText !== 'string' || args.findText === '') return 'findText must be a non-empty string.'
-    if (args.findMode !== undefined && args.findMode !== 'exact' && args.findMode !== 'case-insensitive') {
-      return "findMode must be 'exact' or 'case-insensitive'."
-    }
-  }
-  return positiveInt('offset', args.offset, Number.MAX_SAFE_INTEGER) ?? positiveInt('limit', args.limit, MAX_READ_LIMIT)
+  return native.codingCheckRead(args.path, args.offset, args.limit, args.findText, args.findMode) ?? undefined
 }
 
 /** A document reader must be `{ maxInputBytes, maxTextBytes, extract() }` with positive byte caps. */
@@ -90,7 +75,7 @@ function createReadTool(cwd, options = {}) {
       const toolCallId = ctx.toolCallId
       const fail = (message) => errorResult(toolCallId, 'read', message)
       try {
-        if (ctx.signal?.aborted) return fail('Operation aborted')
+        if (ctx.signal?.aborted) return fail(ABORTED)
         const argError = readArgumentError(args ?? {})
         if (argError) return fail(argError)
         const abs = resolveToCwd(args.path, cwd)
@@ -141,7 +126,7 @@ async function readOnce(req, abs) {
   const r = options.operations
     ? await readWithOperations(options.operations, target, nativeReq, context.signal)
     : await native.codingRead(nativeReq, decided.beneath)
-  if (context?.signal?.aborted) return fail('Operation aborted')
+  if (context?.signal?.aborted) return fail(ABORTED)
   if (r.error) {
     const missing = r.errorCode === 'ERR_PRISM_CODING_IO' && r.error.startsWith('ENOENT')
     return { ...fail(r.error), missing }
@@ -267,7 +252,7 @@ async function readWithOperations(ops, abs, req, signal) {
   let start = req.offset ?? 1
   if (req.findText !== undefined) {
     for (let pages = 1; ; pages++) {
-      if (signal?.aborted) throw new Error('Operation aborted')
+      if (signal?.aborted) throw new Error(ABORTED)
       const page = backendPage(await ops.readText(abs, { offset: start, ...pageOptions }))
       const step = native.codingFindStep(page, req, start, pages)
       if (step.error) return { error: step.error, errorCode: step.errorCode }
@@ -283,7 +268,7 @@ async function readWithOperations(ops, abs, req, signal) {
 }
 
 async function imageWithOperations(ops, abs, mimeType, req, signal) {
-  if (signal?.aborted) throw new Error('Operation aborted')
+  if (signal?.aborted) throw new Error(ABORTED)
   const tooLarge = (n) => {
     const { message, code } = native.codingImageTooLarge(n, req.maxImageBytes)
     return { error: message, errorCode: code }

@@ -4,13 +4,12 @@
 const path = require('node:path')
 const {
   native,
-  PATH_REQUIRED,
+  ABORTED,
   errorResult,
   limitOption,
   enforceExecutionPolicy,
   contextMetadata,
   snapshotContext,
-  validPath,
 } = require('./common.js')
 const { resolveToCwd } = require('./paths.js')
 const { withFileMutationQueue } = require('./mutation-queue.js')
@@ -43,10 +42,10 @@ function createWriteTool(cwd, options = {}) {
       const fail = (message) => errorResult(toolCallId, 'write', message)
       try {
         const a = args ?? {}
-        if (!validPath(a.path)) return fail(PATH_REQUIRED)
-        if (typeof a.content !== 'string') return fail('content is required and must be a string.')
-        const bytes = Buffer.byteLength(a.content, 'utf8')
-        if (bytes > maxInputBytes) return fail(`Write input is ${bytes} bytes, exceeds ${maxInputBytes} byte limit.`)
+        // The engine checks path, then the content's type and size.
+        const checked = native.codingCheckWrite(a.path, a.content, maxInputBytes)
+        if (checked.error) return fail(checked.error)
+        const { bytes, lines } = checked
         const action = {
           kind: 'write',
           operation: 'write',
@@ -60,17 +59,16 @@ function createWriteTool(cwd, options = {}) {
         const refusal = readBeforeWriteRefusal('write', options, a.path, abs, a.force)
         if (refusal) return fail(refusal)
         const error = await withFileMutationQueue(abs, async () => {
-          if (context?.signal?.aborted) return 'Operation aborted'
+          if (context?.signal?.aborted) return ABORTED
           if (options.operations) return writeWithOperations(options.operations, abs, a.content, context?.signal)
           return native.codingWrite(abs, a.content, decided.beneath)
         })
         if (error) return fail(typeof error === 'string' ? error : error.message)
         emitFileChanged(options, abs, 'write', toolCallId)
-        const lines = a.content === '' ? 0 : a.content.split('\n').length
         return {
           toolCallId,
           name: 'write',
-          content: [{ type: 'text', text: `Successfully wrote ${bytes} bytes (${lines} lines) to ${abs}` }],
+          content: [{ type: 'text', text: native.codingWriteSummary(bytes, lines, abs) }],
           metadata: { bytes, lines, path: abs },
         }
       } catch (err) {
@@ -83,7 +81,7 @@ function createWriteTool(cwd, options = {}) {
 /** A write through a host `WriteOperations` backend (`mkdir`, `writeFile`). */
 async function writeWithOperations(ops, abs, content, signal) {
   if (ops.mkdir) await ops.mkdir(path.dirname(abs))
-  if (signal?.aborted) return 'Operation aborted'
+  if (signal?.aborted) return ABORTED
   await ops.writeFile(abs, content)
   return null
 }

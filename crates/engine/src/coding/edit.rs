@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use crate::coding::arguments::over_byte_limit;
 use crate::coding::confine::Confined;
 use crate::coding::diff::{edit_diff, EditDiff, Splice};
 use crate::coding::error::CodingError;
@@ -45,10 +46,7 @@ pub fn edit_file(
     confined: Option<&Confined>,
 ) -> Result<EditOutcome, CodingError> {
     check_access(path, display_path)?;
-    let too_large = |size: u64| CodingError::Edit {
-        kind: "too_large",
-        message: format!("Edit target is {size} bytes, exceeds {max_file_bytes} byte limit."),
-    };
+    let too_large = |size: u64| too_large(size, max_file_bytes);
     let (mut file, size) = open_regular(path, confined, "edit", display_path)?;
     if size > max_file_bytes {
         return Err(too_large(size));
@@ -72,6 +70,36 @@ pub fn edit_file(
         fuzzy: applied.fuzzy,
         diff: applied.diff,
     })
+}
+
+/// The refusal of an edit target of `size` bytes, over `max_file_bytes`.
+#[must_use]
+pub fn too_large(size: u64, max_file_bytes: u64) -> CodingError {
+    CodingError::Edit {
+        kind: "too_large",
+        message: over_byte_limit("Edit target", size, max_file_bytes),
+    }
+}
+
+/// `Could not edit file: <path>. <detail>.`: the refusal of a target that cannot be read and
+/// written (`detail` is `Error code: <errno>` for a filesystem error).
+#[must_use]
+pub fn access_failure_message(display_path: &str, detail: &str) -> String {
+    format!("Could not edit file: {display_path}. {detail}.")
+}
+
+/// `Error code: <code>`: the detail of an access failure with an errno name.
+#[must_use]
+pub fn error_code_detail(code: &str) -> String {
+    format!("Error code: {code}")
+}
+
+/// The text of a successful edit: `Successfully replaced <n> block(s) in <path>.`, with
+/// ` (fuzzy match)` before the period when the fuzzy matcher was needed.
+#[must_use]
+pub fn summary(replaced: usize, display_path: &str, fuzzy: bool) -> String {
+    let how = if fuzzy { " (fuzzy match)" } else { "" };
+    format!("Successfully replaced {replaced} block(s) in {display_path}{how}.")
 }
 
 /// Applies `edits` to a whole file's `text`: the BOM is set aside, line endings normalised to
@@ -112,7 +140,7 @@ fn check_access(path: &Path, display_path: &str) -> Result<(), CodingError> {
         };
         CodingError::Edit {
             kind: "access",
-            message: format!("Could not edit file: {display_path}. Error code: {code}."),
+            message: access_failure_message(display_path, &error_code_detail(&code)),
         }
     })
 }

@@ -1,7 +1,8 @@
 //! Coding tools: read, write, edit and shell with hard output bounds (API.md section 10).
 //!
-//! Each operation is one engine call that the JS facade makes after it has validated the
-//! arguments and asked the host's execution policy; nothing here decides *whether* to act.
+//! Each operation is one engine call that the JS facade makes after [`arguments`] has checked
+//! the call's arguments and the host's execution policy has allowed it; nothing here decides
+//! *whether* to act.
 //! - [`read`]: a streamed text page (offset/limit, line and byte caps, scan bound, `findText`)
 //!   or a bounded image, sniffed by magic bytes ([`image`]).
 //! - [`write`]: an atomic write (temp file in the same directory, then rename), `mkdir -p`.
@@ -10,9 +11,11 @@
 //! - [`shell`]: a command in its own process group, merged output into a bounded
 //!   [`accumulator`], timeout and abort that kill the whole group; [`shell_jobs`]: the abort
 //!   flags of running commands, by job id.
+//! - [`arguments`]: each tool's argument checks, before any policy or file is touched.
 //! - [`size`], [`truncate`], [`fsio`]: shared helpers; [`error`]: the typed errors.
 
 pub mod accumulator;
+pub mod arguments;
 pub mod confine;
 pub mod diff;
 pub mod edit;
