@@ -280,6 +280,9 @@ export interface CodingCheckedWrite {
  */
 export declare function codingCheckRead(path: unknown, offset: unknown, limit: unknown, findText: unknown, findMode: unknown): string | null
 
+/** The shell tool's argument error (`command`, then `timeout`), or nothing. */
+export declare function codingCheckShell(command: unknown, timeout: unknown): CodingRefusal | null
+
 /**
  * Checks the shell tool's output options when the tool is created: `maxTotalOutputBytes` at
  * least `maxBytes`, and a `tempFilePrefix` of `[A-Za-z0-9._-]+`. Throws the engine's coded
@@ -386,6 +389,12 @@ export interface CodingLimit {
 export declare function codingLimits(): Record<string, CodingLimit>
 
 /**
+ * `<subject> is <size>, exceeds <limit> limit.` for `subject` `"document"` or
+ * `"transformedImage"` (sizes in bytes, printed as `codingFormatSize` prints them).
+ */
+export declare function codingOverSizeLimit(subject: string, size: number, limit: number): string
+
+/**
  * A host backend's page checked against the bounds of `req` and rendered as a local page
  * (content, footer, truncation record). Bounded string work on the calling thread.
  */
@@ -441,6 +450,14 @@ export interface CodingReadResult {
   scannedBytes?: number
 }
 
+/** A refusal's message and the text the model is shown. */
+export interface CodingRefusal {
+  /** The error message. */
+  message: string
+  /** The result's text. */
+  text: string
+}
+
 /** One replacement. */
 export interface CodingReplacement {
   /** The text to find. */
@@ -457,6 +474,12 @@ export declare function codingShell(id: number, req: CodingShellRequest): Promis
 
 /** Aborts shell job `id`: its process group is killed within 50 ms. */
 export declare function codingShellAbort(id: number): void
+
+/**
+ * The result of a shell call whose signal was aborted before it started: `Command aborted`,
+ * shown as `[Command aborted]`.
+ */
+export declare function codingShellAborted(): CodingRefusal
 
 /** Registers a shell job and returns its id (pass it to `codingShell` and `codingShellAbort`). */
 export declare function codingShellJob(): number
@@ -603,6 +626,8 @@ export interface EngineConstants {
   mcpAbortedMessage: string
   /** The error message of a run whose signal was aborted without an `Error` reason. */
   runAbortedMessage: string
+  /** The message of a call on a closed MCP bridge. */
+  mcpClosedMessage: string
   /** The result message of a coding call whose signal was aborted. */
   codingAbortedMessage: string
   /** Milliseconds `autoRefresh: true` waits after `list_changed` (`MCP_AUTO_REFRESH_DEBOUNCE_MS`). */
@@ -614,6 +639,24 @@ export interface EngineConstants {
  * decision has no reason.
  */
 export declare function executionDeniedMessage(kind: string, operation: string): string
+
+/** The facade's words (`prism_engine::facade_words`). */
+export declare function facadeWords(): FacadeWords
+
+/**
+ * The facade's message templates by key (`{name}` marks a value) and its choice options'
+ * values and refusals (read once at load).
+ */
+export interface FacadeWords {
+  /** Each template by key. */
+  templates: Record<string, string>
+  /** Each choice option's values, the default first. */
+  choices: Record<string, Array<string>>
+  /** Each choice option's refusal. */
+  choiceMessages: Record<string, string>
+  /** Each closed list of values the facade checks a host's value against, by name. */
+  vocabularies: Record<string, Array<string>>
+}
 
 /** The error `[event, result]` of a call whose `execute` (or result middleware) threw. */
 export declare function failedOutcome(call: unknown, error: unknown, secrets: unknown, sessionId: unknown, runId: unknown, startMs: number): unknown
@@ -642,6 +685,12 @@ export declare function landlockExec(writable: Array<string>, allowNetwork: bool
  * Meant for the sandbox helper process only: it cannot be undone.
  */
 export declare function landlockRestrictSelf(writable: Array<string>, allowNetwork: boolean): string
+
+/**
+ * Why this kernel's Landlock cannot give the sandbox asked for (TCP denied unless
+ * `allowNetwork`), or nothing when it can.
+ */
+export declare function landlockUnsupported(allowNetwork: boolean): string | null
 
 /**
  * One ledger row. `row` holds `{ id, sessionId, runId, call, startedAt, redacted,
@@ -802,6 +851,8 @@ export interface NativeApprovalWords {
   denialTails: Array<string>
   /** The `approvalCacheScope` names. */
   cacheScopes: Array<string>
+  /** The refusal of an `approvalCacheScope` that is none of them. */
+  cacheScopeMessage: string
   /** The `metadata` field whose value identifies each scope that caches, by scope name. */
   cacheIds: Record<string, string>
 }
@@ -944,6 +995,9 @@ export declare function permissionNotAllowedReason(key: string): string
  * approval cache entries]`.
  */
 export declare function policyApprovalLimits(): Array<number>
+
+/** `<name> must be a positive safe integer`: the refusal of a count without a smaller cap. */
+export declare function positiveIntegerMessage(name: string): string
 
 /** The `tool_execution_progress` event of a call. */
 export declare function progressEvent(call: unknown, sessionId: unknown, runId: unknown, progress: unknown, metadata: unknown): unknown

@@ -43,7 +43,11 @@ test('argument errors: command and timeout (seconds) at the edges', async () => 
   const sh = shell()
   errorShape(await sh.execute({ command: '' }, ctx), 'command is required and must be a non-empty string.', 'Error: command is required and must be a non-empty string.')
   errorShape(await sh.execute({}, ctx), 'command is required and must be a non-empty string.', 'Error: command is required and must be a non-empty string.')
-  for (const timeout of [0, Infinity, 3601, 1.5, -1]) {
+  // Blank as String.prototype.trim reads it (U+FEFF and U+3000 included), and not a string.
+  for (const command of [' \t\n', '\ufeff', '\u3000\u2028', 42, null]) {
+    errorShape(await sh.execute({ command }, ctx), 'command is required and must be a non-empty string.', 'Error: command is required and must be a non-empty string.')
+  }
+  for (const timeout of [0, Infinity, 3601, 1.5, -1, '5', null]) {
     errorShape(await sh.execute({ command: 'true', timeout }, ctx), 'timeout must be a positive safe integer at most 3600')
   }
   assert.equal(text(await sh.execute({ command: 'echo ok', timeout: 3600 }, ctx)), 'ok\n')

@@ -196,3 +196,32 @@ test('each approval reason is written in one engine file, and the approval drive
     assert.ok(!new RegExp(`["'\`]${kind}["'\`]`).test(driver), `the approval driver writes "${kind}"`)
   }
 })
+
+test('each facade word is written in one engine file, and every key the facade says exists', () => {
+  const file = FILES.find((f) => f.rel === `${ENGINE}facade_words.rs`).text
+  const fragments = [...file.matchAll(/"((?:[^"\\]|\\.)*)"/g)]
+    .flatMap((m) => m[1].split(/\{[^}]*\}|\\"/))
+    .map((s) => s.replace(/[:\s]+$/, '').trim())
+    // Longer than the others' 8: a template's pieces between values are shorter ("MCP tool").
+    .filter((s) => /\s/.test(s) && s.length >= 12)
+  assert.ok(fragments.length >= 40, `facade words found: ${fragments.length}`)
+  for (const fragment of fragments) assertDefinedOnceInEngine(`facade word "${fragment}"`, new RegExp(escape(fragment)))
+  const { templates } = native.facadeWords()
+  const said = FILES.filter((f) => f.rel.startsWith('lib/')).flatMap((f) => [...f.text.matchAll(/\bsay\('([A-Za-z]+)'/g)].map((m) => [f.rel, m[1]]))
+  assert.ok(said.length >= 40, `say() calls found: ${said.length}`)
+  for (const [rel, key] of said) assert.ok(Object.hasOwn(templates, key), `${rel} says "${key}", which the engine does not define`)
+})
+
+test('the facade throws no error message of its own', () => {
+  // An Error built from a string literal is a message written in JavaScript. Allowed: the
+  // process runner's settled reasons ('aborted', which the shell tool reads as a status) and
+  // the bug report of a facade word that does not exist.
+  const allowed = new Set(["'aborted'", '`no facade word ${key}`'])
+  const found = []
+  for (const f of FILES.filter((x) => x.rel.startsWith('lib/') || x.rel.startsWith('index'))) {
+    for (const m of f.text.matchAll(/\bnew [A-Za-z]*Error\(\s*('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`)/g)) {
+      if (!allowed.has(m[1])) found.push(`${f.rel}: ${m[1]}`)
+    }
+  }
+  assert.deepEqual(found, [])
+})

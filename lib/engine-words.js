@@ -9,4 +9,31 @@ const CONSTANTS = Object.freeze(native.engineConstants())
 /** `dispatchVocabulary()`: event, reason, gate and hook names, forbidden keys, messages. */
 const VOCABULARY = Object.freeze(native.dispatchVocabulary())
 
-module.exports = { CONSTANTS, VOCABULARY }
+/** `facadeWords()`: the templates of the facade's own refusals and its choice options. */
+const FACADE = native.facadeWords()
+
+/**
+ * The facade message `key` with each `{name}` of `values` put in (the engine's template;
+ * an unknown key is a bug here, so it throws).
+ */
+function say(key, values) {
+  const template = FACADE.templates[key]
+  if (template === undefined) throw new Error(`no facade word ${key}`)
+  if (values === undefined) return template
+  return template.replace(/\{([A-Za-z]+)\}/g, (m, name) => (Object.hasOwn(values, name) ? String(values[name]) : m))
+}
+
+/** The value of choice option `option` (`value ?? default`), or a TypeError in the engine's words. */
+function choice(option, value) {
+  const values = FACADE.choices[option]
+  const v = value ?? values[0]
+  if (!values.includes(v)) throw new TypeError(FACADE.choiceMessages[option])
+  return v
+}
+
+/** `name`'s closed list of values (`effectKinds`, `effectIdempotency`), from the engine. */
+function vocabulary(name) {
+  return FACADE.vocabularies[name]
+}
+
+module.exports = { CONSTANTS, VOCABULARY, say, choice, vocabulary }

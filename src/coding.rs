@@ -394,6 +394,20 @@ impl From<&CodingError> for CodingFailure {
     }
 }
 
+/// `<subject> is <size>, exceeds <limit> limit.` for `subject` `"document"` or
+/// `"transformedImage"` (sizes in bytes, printed as `codingFormatSize` prints them).
+#[napi]
+pub fn coding_over_size_limit(subject: String, size: f64, limit: f64) -> String {
+    let bytes = |v: f64| {
+        if v.is_finite() && v > 0.0 {
+            v as u64
+        } else {
+            0
+        }
+    };
+    prism_engine::coding::size::over_size_limit(&subject, bytes(size), bytes(limit))
+}
+
 /// The failure of an image whose `size` exceeds `limit` (`maxImageBytes`), for a host
 /// backend's image read.
 #[napi]

@@ -6,8 +6,8 @@ use napi::bindgen_prelude::{JsObjectValue, Object};
 use napi::{Unknown, ValueType};
 use napi_derive::napi;
 use prism_engine::coding::arguments::{
-    check_edit_count, check_edits, check_path, check_read, check_write_content, Arg, ArgumentError,
-    EditArgument, ReadArguments,
+    check_edit_count, check_edits, check_path, check_read, check_shell, check_write_content,
+    shell_refusal_text, Arg, ArgumentError, EditArgument, ReadArguments,
 };
 use prism_engine::coding::{edit, write};
 
@@ -73,6 +73,43 @@ pub fn coding_check_read(
         find_text: as_ref(&find_text),
         find_mode: as_ref(&find_mode),
     })))
+}
+
+/// A refusal's message and the text the model is shown.
+#[napi(object)]
+pub struct CodingRefusal {
+    /// The error message.
+    pub message: String,
+    /// The result's text.
+    pub text: String,
+}
+
+/// The shell tool's argument error (`command`, then `timeout`), or nothing.
+#[napi]
+pub fn coding_check_shell(
+    command: Unknown<'_>,
+    timeout: Unknown<'_>,
+) -> napi::Result<Option<CodingRefusal>> {
+    let command = arg_string(&command)?;
+    Ok(check_shell(as_ref(&command), arg_number(&timeout)?)
+        .err()
+        .map(|e| CodingRefusal {
+            message: e.to_string(),
+            text: shell_refusal_text(&e),
+        }))
+}
+
+/// The result of a shell call whose signal was aborted before it started: `Command aborted`,
+/// shown as `[Command aborted]`.
+#[napi]
+pub fn coding_shell_aborted() -> CodingRefusal {
+    let message = prism_engine::coding::shell::ShellStatus::Aborted
+        .failure()
+        .unwrap_or_default();
+    CodingRefusal {
+        text: format!("[{message}]"),
+        message,
+    }
 }
 
 /// An edit call's checked replacements, or its argument error.

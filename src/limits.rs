@@ -16,6 +16,8 @@ pub struct EngineConstants {
     pub mcp_aborted_message: String,
     /// The error message of a run whose signal was aborted without an `Error` reason.
     pub run_aborted_message: String,
+    /// The message of a call on a closed MCP bridge.
+    pub mcp_closed_message: String,
     /// The result message of a coding call whose signal was aborted.
     pub coding_aborted_message: String,
     /// Milliseconds `autoRefresh: true` waits after `list_changed` (`MCP_AUTO_REFRESH_DEBOUNCE_MS`).
@@ -29,6 +31,7 @@ pub fn engine_constants() -> EngineConstants {
         image_sniff_bytes: u32::try_from(l::IMAGE_SNIFF_BYTES).unwrap_or(u32::MAX),
         mcp_error_summary_bytes: u32::try_from(l::MCP_ERROR_SUMMARY_BYTES).unwrap_or(u32::MAX),
         mcp_aborted_message: McpError::Aborted.to_string(),
+        mcp_closed_message: McpError::Closed.to_string(),
         run_aborted_message: prism_engine::parallel::RUN_ABORTED_MESSAGE.to_owned(),
         coding_aborted_message: prism_engine::coding::arguments::OPERATION_ABORTED_MESSAGE
             .to_owned(),
@@ -42,6 +45,12 @@ pub fn engine_constants() -> EngineConstants {
 #[napi]
 pub fn within_limit(value: f64, hard: f64) -> bool {
     l::within_limit(value, hard)
+}
+
+/// `<name> must be a positive safe integer`: the refusal of a count without a smaller cap.
+#[napi]
+pub fn positive_integer_message(name: String) -> String {
+    l::positive_integer_message(&name)
 }
 
 /// The error of a limit option that is not a positive safe integer up to its hard cap.
@@ -67,5 +76,44 @@ pub fn limit_error(dialect: String, name: String, hard: String) -> LimitErrorTex
     LimitErrorText {
         message: l::limit_message(dialect, &name, hard),
         code: code.to_owned(),
+    }
+}
+
+/// The facade's message templates by key (`{name}` marks a value) and its choice options'
+/// values and refusals (read once at load).
+#[napi(object)]
+pub struct FacadeWords {
+    /// Each template by key.
+    pub templates: std::collections::HashMap<String, String>,
+    /// Each choice option's values, the default first.
+    pub choices: std::collections::HashMap<String, Vec<String>>,
+    /// Each choice option's refusal.
+    pub choice_messages: std::collections::HashMap<String, String>,
+    /// Each closed list of values the facade checks a host's value against, by name.
+    pub vocabularies: std::collections::HashMap<String, Vec<String>>,
+}
+
+/// The facade's words (`prism_engine::facade_words`).
+#[napi]
+pub fn facade_words() -> FacadeWords {
+    use prism_engine::facade_words::{CHOICES, VOCABULARIES, WORDS};
+    let owned = |values: &[&str]| values.iter().map(|v| (*v).to_owned()).collect::<Vec<_>>();
+    FacadeWords {
+        templates: WORDS
+            .iter()
+            .map(|(k, t)| ((*k).to_owned(), (*t).to_owned()))
+            .collect(),
+        choices: CHOICES
+            .iter()
+            .map(|c| (c.option.to_owned(), owned(c.values)))
+            .collect(),
+        vocabularies: VOCABULARIES
+            .iter()
+            .map(|(name, values)| ((*name).to_owned(), owned(values)))
+            .collect(),
+        choice_messages: CHOICES
+            .iter()
+            .map(|c| (c.option.to_owned(), c.message()))
+            .collect(),
     }
 }

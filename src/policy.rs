@@ -235,6 +235,16 @@ pub fn landlock_abi_version() -> i32 {
     prism_engine::policy::landlock::abi_version()
 }
 
+/// Why this kernel's Landlock cannot give the sandbox asked for (TCP denied unless
+/// `allowNetwork`), or nothing when it can.
+#[napi]
+pub fn landlock_unsupported(allow_network: bool) -> Option<String> {
+    use prism_engine::policy::landlock::{abi_version, check_support};
+    check_support(abi_version(), allow_network)
+        .err()
+        .map(|e| e.to_string())
+}
+
 /// Restricts the calling thread and the processes it starts afterwards with Landlock: writes
 /// only beneath `writable`, TCP denied unless `allow_network`. Returns the guarantees as JSON.
 /// Meant for the sandbox helper process only: it cannot be undone.
@@ -302,6 +312,8 @@ pub struct NativeApprovalWords {
     pub denial_tails: Vec<String>,
     /// The `approvalCacheScope` names.
     pub cache_scopes: Vec<String>,
+    /// The refusal of an `approvalCacheScope` that is none of them.
+    pub cache_scope_message: String,
     /// The `metadata` field whose value identifies each scope that caches, by scope name.
     pub cache_ids: HashMap<String, String>,
 }
@@ -342,6 +354,10 @@ pub fn approval_words() -> NativeApprovalWords {
             .iter()
             .map(|s| s.name().to_owned())
             .collect(),
+        cache_scope_message: prism_engine::facade_words::choice_message(
+            "approvalCacheScope",
+            &CacheScope::ALL.iter().map(|s| s.name()).collect::<Vec<_>>(),
+        ),
         cache_ids: CacheScope::ALL
             .iter()
             .filter_map(|s| Some((s.name().to_owned(), s.id_field()?.to_owned())))

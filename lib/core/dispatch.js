@@ -15,7 +15,7 @@ const { isThenable, assertPermission, assertTrusted } = require('./security.js')
 const { compiledFilter } = require('./registry.js')
 const { isJsonObject } = require('./json.js')
 
-const WORDS = require('../engine-words.js').VOCABULARY
+const { VOCABULARY: WORDS, say } = require('../engine-words.js')
 const STARTED = WORDS.started
 const FINISHED = WORDS.finished
 const STATUS_FINISHED = WORDS.statusFinished
@@ -69,7 +69,7 @@ function readOptions(o) {
       ownership: o.ownership,
     }
   } catch {
-    throw new InvalidDispatchError('dispatchToolCall: options could not be read')
+    throw new InvalidDispatchError(say('dispatchOptionsUnreadable'))
   }
 }
 
@@ -95,7 +95,7 @@ function isJsonArguments(value) {
 
 // A stand-in for a thrown value the engine cannot read (a Proxy whose traps throw, a getter
 // that throws): the call still ends with an error result.
-const UNREADABLE = 'A thrown value could not be read'
+const UNREADABLE = say('thrownValueUnreadable')
 function withReadableError(fn, err) {
   try {
     return fn(err)
@@ -116,7 +116,7 @@ function emitEvent(emit, event) {
  * missing registry) and the reference's rethrown codes reject.
  */
 async function dispatchToolCall(input) {
-  if (input === null || typeof input !== 'object') throw new InvalidDispatchError('dispatchToolCall needs an options object')
+  if (input === null || typeof input !== 'object') throw new InvalidDispatchError(say('dispatchNeedsOptions'))
   // The options, read once into a plain object (a hostile Proxy is read only here).
   const options = readOptions(input)
   const { registry, emit, ledger, redactor, middleware } = options
@@ -126,25 +126,25 @@ async function dispatchToolCall(input) {
     try {
       options.secrets = Array.from(options.secrets)
     } catch {
-      throw new InvalidDispatchError('dispatchToolCall: options.secrets must be an array of strings')
+      throw new InvalidDispatchError(say('dispatchSecrets'))
     }
   }
   const secrets = options.secrets
-  checkCallReadable(options.call, 'dispatchToolCall: options.call must be a tool call object')
+  checkCallReadable(options.call, say('dispatchCall'))
   let registryGet
   try {
     registryGet = registry === null || typeof registry !== 'object' ? undefined : registry.get
   } catch {
     registryGet = undefined
   }
-  if (typeof registryGet !== 'function') throw new InvalidDispatchError('dispatchToolCall: options.registry must be a ToolRegistry')
+  if (typeof registryGet !== 'function') throw new InvalidDispatchError(say('dispatchRegistry'))
   let base = options.context ?? {}
-  if (typeof base !== 'object') throw new InvalidDispatchError('dispatchToolCall: options.context must be an object')
+  if (typeof base !== 'object') throw new InvalidDispatchError(say('dispatchContext'))
   // The host's context, copied once (own enumerable fields, as the reference's spread).
   try {
     base = Object.assign({}, base)
   } catch {
-    throw new InvalidDispatchError('dispatchToolCall: options.context could not be read')
+    throw new InvalidDispatchError(say('dispatchContextUnreadable'))
   }
   const start = Date.now()
   const steps = stepsFor(
@@ -179,7 +179,7 @@ async function dispatchToolCall(input) {
     switch (steps[i]) {
       case G.TOOL_CALL_MIDDLEWARE:
         call = await middleware.run('tool_call', call)
-        checkCallReadable(call, 'tool_call middleware must return a tool call object')
+        checkCallReadable(call, say('middlewareCall'))
         d.call = call
         break
       case G.CHECK_CALL: {
@@ -190,7 +190,7 @@ async function dispatchToolCall(input) {
           try {
             allowed = compiledFilter(options.filter).allows(tool.name)
           } catch {
-            throw new InvalidDispatchError('dispatchToolCall: options.filter could not be read')
+            throw new InvalidDispatchError(say('dispatchFilterUnreadable'))
           }
         }
         // The walk only when every earlier fact holds (as the engine orders the checks).

@@ -4,7 +4,8 @@
 // The concurrency rule of a turn comes from the engine (`parallel::turn_concurrency`, one
 // crossing per turn); the worker pool itself awaits host callbacks, so it runs here.
 const native = require('../native.js')
-const { runAbortedMessage: RUN_ABORTED } = require('../engine-words.js').CONSTANTS
+const { CONSTANTS, say } = require('../engine-words.js')
+const RUN_ABORTED = CONSTANTS.runAbortedMessage
 
 /** Throws the signal's reason (an Error) or the engine's aborted-run Error once aborted. */
 function throwIfAborted(signal) {
@@ -43,7 +44,7 @@ function toolMessage(r) {
  * exclusive) and appends their results to `ctx.history` in call order.
  */
 async function dispatchToolCallsInOrder(calls, ctx) {
-  if (!Array.isArray(calls)) throw new TypeError('dispatchToolCallsInOrder: calls must be an array of tool calls')
+  if (!Array.isArray(calls)) throw new TypeError(say('inOrderCalls'))
   const n = calls.length
   if (n === 0) return
   if (ctx.chargeToolRound) await ctx.chargeToolRound(calls)
@@ -95,11 +96,11 @@ async function dispatchToolCallsInOrder(calls, ctx) {
  */
 function readProviderTurn(result) {
   if (result === null || typeof result !== 'object') {
-    throw new TypeError('LoopContext.generate must resolve to a provider turn { content, calls, started }')
+    throw new TypeError(say('providerTurn'))
   }
   const { content, calls, messageId, started, usage } = result
-  if (!Array.isArray(calls)) throw new TypeError('provider turn "calls" must be an array of tool_call blocks')
-  if (started && !Array.isArray(content)) throw new TypeError('provider turn "content" must be an array when "started" is true')
+  if (!Array.isArray(calls)) throw new TypeError(say('providerTurnCalls'))
+  if (started && !Array.isArray(content)) throw new TypeError(say('providerTurnContent'))
   return { content, calls, messageId, started: Boolean(started), usage }
 }
 

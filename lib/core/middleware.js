@@ -1,14 +1,12 @@
 'use strict'
 // Sequential middleware hooks (`tool_call`, `tool_result`): registration order, not an onion.
 const native = require('../native.js')
+const { say, choice } = require('../engine-words.js')
 const { errorToErrorInfo } = require('./errors.js')
 const { isThenable } = require('./security.js')
 
 function createMiddlewareRegistry(options = {}) {
-  const errorPolicy = options.errorPolicy ?? 'event'
-  if (errorPolicy !== 'event' && errorPolicy !== 'throw') {
-    throw new TypeError('errorPolicy must be "event" or "throw"')
-  }
+  const errorPolicy = choice('errorPolicy', options.errorPolicy)
   const secrets = options.secrets
   const onError = options.onError
   const hooks = new Map()
@@ -20,7 +18,7 @@ function createMiddlewareRegistry(options = {}) {
 
   return {
     use(hook, middleware) {
-      if (typeof middleware !== 'function') throw new TypeError('middleware must be a function')
+      if (typeof middleware !== 'function') throw new TypeError(say('middlewareFunction'))
       const list = hooks.get(hook) ?? []
       // Copy on write: a run in progress keeps the list it started with.
       hooks.set(hook, [...list, middleware])

@@ -14,8 +14,7 @@ function toolName(tool) {
  * old one's position; `"error"` throws `Duplicate tool: <name>`.
  */
 function createToolRegistry(tools = [], options = {}) {
-  const duplicate = options.duplicate ?? 'replace'
-  if (duplicate !== 'replace' && duplicate !== 'error') throw new TypeError('duplicate must be "replace" or "error"')
+  const duplicate = choice('duplicate', options.duplicate)
   const byName = new Map()
   const registry = {
     register(tool) {
@@ -40,6 +39,7 @@ function createToolRegistry(tools = [], options = {}) {
 }
 
 const native = require('../native.js')
+const { choice } = require('../engine-words.js')
 
 // Filters compiled by the engine (`tools::filter`), once per filter object.
 const compiled = new WeakMap()

@@ -2,10 +2,10 @@
 // createToolParameterValidator: a ToolArgumentValidator adapter as a ToolValidator (the
 // engine words its refusals: `tools::validator`).
 const native = require('../native.js')
+const { choice } = require('../engine-words.js')
 
 function createToolParameterValidator(validator, options = {}) {
-  const missingSchema = options.missingSchema ?? 'allow'
-  if (missingSchema !== 'allow' && missingSchema !== 'reject') throw new TypeError('missingSchema must be "allow" or "reject"')
+  const missingSchema = choice('missingSchema', options.missingSchema)
   return (tool, args) => {
     if (tool.parameters === undefined || tool.parameters === null) {
       return missingSchema === 'reject' ? native.missingSchemaMessage(String(tool.name)) : undefined

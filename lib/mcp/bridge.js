@@ -10,7 +10,8 @@ const { MCP_LIMITS, LIMIT_OPTIONS, limitValue } = require('./limits.js')
 const { effectFor, assertEffectPolicy, mapMcpToolsToDefinitions } = require('./definitions.js')
 const { createCatalogue, autoRefreshDebounce } = require('./lifecycle.js')
 
-const { mcpErrorSummaryBytes: ERROR_SUMMARY_BYTES, mcpAbortedMessage: ABORTED_MESSAGE } = require('../engine-words.js').CONSTANTS
+const { CONSTANTS, say } = require('../engine-words.js')
+const { mcpErrorSummaryBytes: ERROR_SUMMARY_BYTES, mcpAbortedMessage: ABORTED_MESSAGE } = CONSTANTS
 
 // A call's result arrives through the bridge's one threadsafe function, which does not keep
 // the event loop alive: this timer does, referenced only while some call of any bridge is
@@ -68,16 +69,16 @@ function headerPairs(requestInit) {
 
 function nativeOptions(options) {
   const t = options.transport
-  if (t === null || typeof t !== 'object') throw new McpBridgeError('transport must be an object')
+  if (t === null || typeof t !== 'object') throw new McpBridgeError(say('mcpTransport'))
   const out = { serverId: options.serverId, transportType: String(t.type) }
   for (const name of LIMIT_OPTIONS) out[name] = limitValue(options[name])
   if (t.type === 'stdio') {
     Object.assign(out, { command: t.command, args: t.args ? [...t.args] : undefined, env: t.env ? { ...t.env } : undefined, cwd: t.cwd, stderr: t.stderr })
   } else if (t.type === 'streamable-http') {
-    if (t.auth !== undefined) throw new McpUnsupportedCapabilityError('MCP OAuth (transport.auth) is not supported by prism-native')
-    if (t.sessionId !== undefined) throw new McpUnsupportedCapabilityError('resuming an MCP session (transport.sessionId) is not supported by prism-native')
+    if (t.auth !== undefined) throw new McpUnsupportedCapabilityError(say('mcpOAuthUnsupported'))
+    if (t.sessionId !== undefined) throw new McpUnsupportedCapabilityError(say('mcpResumeUnsupported'))
     if (t.resolveHostname !== undefined) {
-      throw new McpUnsupportedCapabilityError('transport.resolveHostname is not supported by prism-native (it resolves and pins DNS itself)')
+      throw new McpUnsupportedCapabilityError(say('mcpResolveHostnameUnsupported'))
     }
     Object.assign(out, {
       url: t.url,
@@ -95,10 +96,10 @@ function nativeOptions(options) {
  * `{ tools, refresh(), close() }`.
  */
 async function connectMcpTools(options) {
-  if (options === null || typeof options !== 'object') throw new McpBridgeError('options must be an object')
+  if (options === null || typeof options !== 'object') throw new McpBridgeError(say('mcpOptions'))
   assertValidServerId(options.serverId)
   options.signal?.throwIfAborted()
-  if (options.mcpApps) throw new McpUnsupportedCapabilityError('MCP Apps extension was not negotiated')
+  if (options.mcpApps) throw new McpUnsupportedCapabilityError(say('mcpAppsNotNegotiated'))
   const serverId = options.serverId
   const prefix = options.namePrefix ?? defaultMcpNamePrefix(serverId)
   const debounceMs = autoRefreshDebounce(options.autoRefresh)

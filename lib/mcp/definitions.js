@@ -5,8 +5,10 @@
 const { McpBridgeError, McpToolNameCollisionError, McpBridgeClosedError } = require('./errors.js')
 const { formatMcpToolName } = require('./helpers.js')
 
-const EFFECT_KINDS = new Set(['none', 'local_mutation', 'external_mutation'])
-const EFFECT_IDEMPOTENCY = new Set(['none', 'optional', 'required', 'tool_managed', 'unsupported'])
+const { say, vocabulary } = require('../engine-words.js')
+
+const EFFECT_KINDS = new Set(vocabulary('effectKinds'))
+const EFFECT_IDEMPOTENCY = new Set(vocabulary('effectIdempotency'))
 const DEFAULT_EFFECT = Object.freeze({ kind: 'external_mutation', idempotency: 'unsupported' })
 
 /** The host's effect policy, checked; the default for a remote tool the policy leaves out. */
@@ -15,14 +17,14 @@ function effectFor(policy, serverId, remoteName) {
   const declared = policy({ serverId, remoteName })
   if (declared === undefined) return DEFAULT_EFFECT
   if (declared === null || typeof declared !== 'object' || !EFFECT_KINDS.has(declared.kind) || !EFFECT_IDEMPOTENCY.has(declared.idempotency)) {
-    throw new McpBridgeError(`MCP tool ${remoteName} has an invalid effect declaration`)
+    throw new McpBridgeError(say('mcpEffectDeclaration', { name: remoteName }))
   }
   return declared
 }
 
 /** Throws `McpBridgeError` unless `policy` is a function or undefined. */
 function assertEffectPolicy(policy) {
-  if (policy !== undefined && typeof policy !== 'function') throw new McpBridgeError('effect must be a function')
+  if (policy !== undefined && typeof policy !== 'function') throw new McpBridgeError(say('mcpEffectFunction'))
 }
 
 /**

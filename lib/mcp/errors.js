@@ -1,6 +1,7 @@
 'use strict'
 // The MCP bridge's error classes (the reference's names and messages). Native errors become
 // them in one place: `fromNative` in ../native-errors.js.
+const { CONSTANTS, say } = require('../engine-words.js')
 
 class McpBridgeError extends Error {
   constructor(message, options) {
@@ -11,7 +12,7 @@ class McpBridgeError extends Error {
 
 class McpToolNameCollisionError extends McpBridgeError {
   constructor(prefixedName, remoteName) {
-    super(`MCP tool name collision: ${prefixedName} (remote tool ${remoteName})`)
+    super(say('mcpNameCollision', { prefixedName, remoteName }))
     this.name = 'McpToolNameCollisionError'
     this.prefixedName = prefixedName
     this.remoteName = remoteName
@@ -19,7 +20,7 @@ class McpToolNameCollisionError extends McpBridgeError {
 }
 
 class McpBridgeClosedError extends McpBridgeError {
-  constructor(message = 'MCP bridge is closed') {
+  constructor(message = CONSTANTS.mcpClosedMessage) {
     super(message)
     this.name = 'McpBridgeClosedError'
     this.code = 'ERR_PRISM_MCP_CLOSED'

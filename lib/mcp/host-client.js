@@ -6,6 +6,7 @@
 // result mapping, error messages). JS keeps what must be JS: the client's promises, the
 // AbortSignal and the call timer, and the conversion of the client's values to JSON text.
 const native = require('../native.js')
+const { say } = require('../engine-words.js')
 const { McpBridgeError, McpBridgeClosedError, McpUnsupportedCapabilityError } = require('./errors.js')
 const { fromNative } = require('../native-errors.js')
 const { assertValidServerId, defaultMcpNamePrefix, formatMcpToolName, boundedMcpErrorMessage } = require('./helpers.js')
@@ -70,7 +71,7 @@ function toJsonText(value) {
 
 function assertClient(client) {
   if (client === null || typeof client !== 'object' || typeof client.request !== 'function') {
-    throw new McpBridgeError('client must be an MCP client with a request() method')
+    throw new McpBridgeError(say('mcpHostClient'))
   }
 }
 
@@ -181,12 +182,12 @@ async function callThrough(client, engine, remoteName, name, args, context) {
  * transport). `close()` also closes `client` and `transport` (best effort).
  */
 async function attachMcpToolBridge(client, transport, options) {
-  if (options === null || typeof options !== 'object') throw new McpBridgeError('options must be an object')
+  if (options === null || typeof options !== 'object') throw new McpBridgeError(say('mcpOptions'))
   assertValidServerId(options.serverId)
   const serverId = options.serverId
   const engine = engineFor(serverId, options)
   // MCP Apps are out of scope: refused as connectMcpTools refuses them, before anything else.
-  if (options.mcpApps) throw new McpUnsupportedCapabilityError('MCP Apps extension was not negotiated')
+  if (options.mcpApps) throw new McpUnsupportedCapabilityError(say('mcpAppsNotNegotiated'))
   assertClient(client)
   const prefix = options.namePrefix ?? defaultMcpNamePrefix(serverId)
   const effectPolicy = options.effect

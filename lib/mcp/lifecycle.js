@@ -5,13 +5,14 @@
 // and an idempotent close.
 const { McpBridgeError, McpBridgeClosedError } = require('./errors.js')
 const { DEFAULT_AUTO_REFRESH_DEBOUNCE_MS } = require('./limits.js')
+const { say } = require('../engine-words.js')
 
 /** The debounce of the `autoRefresh` option in ms, or undefined when it is off. */
 function autoRefreshDebounce(option) {
   if (option === undefined || option === false) return undefined
   if (option === true) return DEFAULT_AUTO_REFRESH_DEBOUNCE_MS
   const ms = option?.debounceMs ?? DEFAULT_AUTO_REFRESH_DEBOUNCE_MS
-  if (!Number.isSafeInteger(ms) || ms < 0) throw new McpBridgeError('autoRefresh.debounceMs must be a non-negative safe integer')
+  if (!Number.isSafeInteger(ms) || ms < 0) throw new McpBridgeError(say('mcpDebounce'))
   return ms
 }
 

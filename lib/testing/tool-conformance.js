@@ -4,7 +4,7 @@ const { dispatchToolCall } = require('../core/dispatch.js')
 const { createStaticPermissionPolicy } = require('../core/security.js')
 
 // The engine's event names and blocked reasons (in gate order).
-const WORDS = require('../engine-words.js').VOCABULARY
+const { VOCABULARY: WORDS, say } = require('../engine-words.js')
 const [UNKNOWN_TOOL, TOOL_DENIED, INVALID_ARGUMENTS, PERMISSION_DENIED, VALIDATION_FAILED] = WORDS.reasons
 
 const BASE_CONTEXT = Object.freeze({ sessionId: 'conformance', runId: 'r', toolCallId: 'call' })
@@ -31,11 +31,11 @@ async function dispatchAndCollect(probe) {
 async function assertToolBlocked(probe, expectedReason) {
   const { result, events } = await dispatchAndCollect(probe)
   const blocked = events.find((e) => e.type === WORDS.blocked)
-  if (!blocked) throw new Error(`Expected tool_execution_blocked for "${expectedReason}", but no blocked event was emitted`)
-  if (blocked.reason !== expectedReason) throw new Error(`Blocked reason mismatch: expected ${expectedReason}, got ${blocked.reason}`)
-  if (!result.error) throw new Error(`Blocked call for "${expectedReason}" carried no error in the result`)
+  if (!blocked) throw new Error(say('conformanceNoBlockedEvent', { reason: expectedReason }))
+  if (blocked.reason !== expectedReason) throw new Error(say('conformanceReasonMismatch', { expected: expectedReason, actual: blocked.reason }))
+  if (!result.error) throw new Error(say('conformanceBlockedWithoutError', { reason: expectedReason }))
   if (events.some((e) => e.type === WORDS.started)) {
-    throw new Error(`Tool emitted tool_execution_started despite being blocked with "${expectedReason}"`)
+    throw new Error(say('conformanceStartedWhileBlocked', { reason: expectedReason }))
   }
 }
 
@@ -57,9 +57,9 @@ async function assertToolDispatchConforms(registry, options) {
     permission: options.permission,
     validate: options.validate,
   })
-  if (result.error) throw new Error(`Valid tool call was not executed: ${result.error.message}`)
-  if (!events.some((e) => e.type === WORDS.started)) throw new Error('Valid tool call did not emit tool_execution_started')
-  if (events.some((e) => e.type === WORDS.blocked)) throw new Error('Valid tool call was blocked')
+  if (result.error) throw new Error(say('conformanceNotExecuted', { message: result.error.message }))
+  if (!events.some((e) => e.type === WORDS.started)) throw new Error(say('conformanceNotStarted'))
+  if (events.some((e) => e.type === WORDS.blocked)) throw new Error(say('conformanceBlocked'))
 }
 
 module.exports = { assertToolDispatchConforms, assertToolBlocked, dispatchAndCollect }

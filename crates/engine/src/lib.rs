@@ -12,8 +12,10 @@
 //! - [`coding`]: read, write, edit and shell.
 //! - [`policy`]: execution policy, command analysis, path containment and sandboxes.
 //! - [`limits`]: every default and hard cap, side by side.
+//! - [`facade_words`]: the messages a host language's facade raises about its own values.
 
 pub mod coding;
+pub mod facade_words;
 pub mod limits;
 pub mod mcp;
 pub mod parallel;

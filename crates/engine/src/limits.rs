@@ -50,7 +50,14 @@ pub fn limit_message(dialect: LimitDialect, name: &str, hard: impl std::fmt::Dis
         LimitDialect::Mcp => "<=",
         LimitDialect::Coding => "at most",
     };
-    format!("{name} must be a positive safe integer {bound} {hard}")
+    format!("{} {bound} {hard}", positive_integer_message(name))
+}
+
+/// `<name> must be a positive safe integer`: the refusal of a value that must be a whole
+/// number from 1 to 2^53 - 1 and has no smaller cap.
+#[must_use]
+pub fn positive_integer_message(name: &str) -> String {
+    format!("{name} must be a positive safe integer")
 }
 
 impl Limit {

@@ -97,7 +97,7 @@ function snapshotContext(context, toolName) {
   try {
     for (const key of ['toolCallId', 'sessionId', 'runId', 'signal']) ctx[key] = context[key]
   } catch (err) {
-    const message = `Invalid execution context: ${err instanceof Error ? err.message : String(err)}`
+    const message = say('invalidContext', { message: err instanceof Error ? err.message : String(err) })
     return { denied: errorResult(ctx.toolCallId, toolName, message) }
   }
   return { ctx }
@@ -109,7 +109,8 @@ function contextMetadata(context) {
 }
 
 /** The result message of a call whose signal was aborted (the engine's words). */
-const ABORTED = require('../../engine-words.js').CONSTANTS.codingAbortedMessage
+const { CONSTANTS, say } = require('../../engine-words.js')
+const ABORTED = CONSTANTS.codingAbortedMessage
 
 module.exports = {
   native,

@@ -1,6 +1,7 @@
 'use strict'
 // What write and edit share before they touch a file: the read-before-write refusal and the
 // file_changed event.
+const { say } = require('../../engine-words.js')
 
 /**
  * The refusal message for a write or edit (`tool`) to `abs` when the host asked for
@@ -11,7 +12,7 @@
 function readBeforeWriteRefusal(tool, options, displayPath, abs, force) {
   if (!options.requireReadBeforeWrite || force === true) return undefined
   if (options.readPathSet?.has(abs)) return undefined
-  return `Refusing ${tool} to ${displayPath}: not read in this session. Read first or pass force=true.`
+  return say('readBeforeWrite', { tool, path: displayPath })
 }
 
 /** Emits `file_changed` to the host (a throwing listener is ignored: the change is done). */

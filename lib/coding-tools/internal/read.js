@@ -17,8 +17,9 @@ const { resolveToCwd, findReadPathVariant } = require('./paths.js')
 
 // The `limit` argument's cap is the hard cap of `maxLines`.
 const MAX_READ_LIMIT = LIMITS.maxLines.hard
-const { imageSniffBytes: IMAGE_SNIFF_BYTES } = require('../../engine-words.js').CONSTANTS
-const AUTO_RESIZE_REMOVED = 'Read tool: "autoResizeImages" was removed in 0.1.5; use "transformImage" instead.'
+const { CONSTANTS, say } = require('../../engine-words.js')
+const IMAGE_SNIFF_BYTES = CONSTANTS.imageSniffBytes
+const AUTO_RESIZE_REMOVED = say('autoResizeImagesRemoved')
 
 const READ_PARAMETERS = Object.freeze({
   type: 'object',
@@ -41,11 +42,11 @@ function readArgumentError(args) {
 /** A document reader must be `{ maxInputBytes, maxTextBytes, extract() }` with positive byte caps. */
 function checkDocumentReader(reader) {
   if (reader === null || typeof reader !== 'object' || typeof reader.extract !== 'function') {
-    throw new TypeError('documentReader must be an object with an extract() method')
+    throw new TypeError(say('documentReaderShape'))
   }
   for (const key of ['maxInputBytes', 'maxTextBytes']) {
     if (!withinLimit(reader[key], Number.MAX_SAFE_INTEGER)) {
-      throw new TypeError(`documentReader.${key} must be a positive safe integer`)
+      throw new TypeError(native.positiveIntegerMessage(`documentReader.${key}`))
     }
   }
 }
@@ -188,7 +189,7 @@ async function readBackendBounded(operations, target, max, signal) {
 async function readDocument(reader, operations, target, toolCallId, signal) {
   const limit = reader.maxInputBytes
   const tooLarge = (size) => ({
-    toolResult: errorResult(toolCallId, 'read', `Document is ${native.codingFormatSize(size)}, exceeds ${native.codingFormatSize(limit)} limit.`),
+    toolResult: errorResult(toolCallId, 'read', native.codingOverSizeLimit('document', size, limit)),
   })
   const read = operations ? await readBackendBounded(operations, target, limit, signal) : await readLocalBounded(target, limit)
   if (read.size !== undefined) return tooLarge(read.size)
@@ -197,7 +198,7 @@ async function readDocument(reader, operations, target, toolCallId, signal) {
   const extracted = await reader.extract({ buffer, path: target, signal })
   if (!extracted) return undefined
   if (Buffer.byteLength(extracted.text, 'utf8') > reader.maxTextBytes) {
-    throw new Error('The document reader returned more text than its maxTextBytes allows')
+    throw new Error(say('documentReaderTooMuchText'))
   }
   return {
     path: target,
@@ -217,7 +218,7 @@ async function imageResult(r, maxImageBytes, transformImage, toolCallId, target)
     buffer = await transformImage({ buffer, mimeType })
     const len = buffer?.length ?? 0
     if (!buffer || len > maxImageBytes) {
-      const message = `Transformed image is ${native.codingFormatSize(len)}, exceeds ${native.codingFormatSize(maxImageBytes)} limit.`
+      const message = native.codingOverSizeLimit('transformedImage', len, maxImageBytes)
       return { toolResult: errorResult(toolCallId, 'read', message) }
     }
   }
@@ -228,7 +229,7 @@ async function imageResult(r, maxImageBytes, transformImage, toolCallId, target)
       toolCallId,
       name: 'read',
       content: [
-        { type: 'text', text: `Read image file [${mimeType}]` },
+        { type: 'text', text: say('readImageText', { mimeType }) },
         { type: 'image', data: data.toString('base64'), mimeType },
       ],
       metadata: { image: { mimeType, resized: Boolean(transformImage), bytes: data.length } },
@@ -236,7 +237,7 @@ async function imageResult(r, maxImageBytes, transformImage, toolCallId, target)
   }
 }
 
-const INVALID_PAGE = 'ReadOperations.readText returned an invalid page'
+const INVALID_PAGE = say('readPageInvalid')
 
 /**
  * The read through a host `ReadOperations` backend of the reference's shape: `access`, then

@@ -2,9 +2,7 @@
 // The shell tool: argument checks, command prefix, environment, spawnHook, execution policy,
 // then one native call that runs the command in its own process group with bounded output.
 const os = require('node:os')
-const { native, LIMITS, errorResult, codingLimitError, withinLimit, limitOption, enforceExecutionPolicy, contextMetadata, snapshotContext } = require('./common.js')
-
-const COMMAND_REQUIRED = 'command is required and must be a non-empty string.'
+const { native, LIMITS, errorResult, limitOption, enforceExecutionPolicy, contextMetadata, snapshotContext } = require('./common.js')
 
 const SHELL_PARAMETERS = Object.freeze({
   type: 'object',
@@ -41,7 +39,6 @@ function childEnv(envAllowlist) {
 
 function createShellTool(cwd, options = {}) {
   const cfg = shellConfig(options)
-  const hardTimeout = LIMITS.shellTimeout.hard
   return {
     name: 'shell',
     kind: 'execute',
@@ -56,13 +53,13 @@ function createShellTool(cwd, options = {}) {
       const toolCallId = context.toolCallId
       try {
         const a = args ?? {}
-        if (typeof a.command !== 'string' || a.command.trim() === '') {
-          return errorResult(toolCallId, 'shell', COMMAND_REQUIRED, `Error: ${COMMAND_REQUIRED}`)
+        // The engine checks the command, then the timeout.
+        const refused = native.codingCheckShell(a.command, a.timeout)
+        if (refused) return errorResult(toolCallId, 'shell', refused.message, refused.text)
+        if (context?.signal?.aborted) {
+          const aborted = native.codingShellAborted()
+          return errorResult(toolCallId, 'shell', aborted.message, aborted.text)
         }
-        if (a.timeout !== undefined && !withinLimit(a.timeout, hardTimeout)) {
-          return errorResult(toolCallId, 'shell', codingLimitError('timeout', hardTimeout).message)
-        }
-        if (context?.signal?.aborted) return errorResult(toolCallId, 'shell', 'Command aborted', '[Command aborted]')
         const timeout = a.timeout ?? cfg.timeout
         let spawn = {
           command: options.commandPrefix ? `${options.commandPrefix}\n${a.command}` : a.command,
@@ -146,11 +143,12 @@ async function runWithOperations(ops, run, cfg, signal) {
   try {
     const out = await ops.exec(run.command, run.cwd, { onData, signal: controller.signal, timeout: run.timeout, env: run.env })
     if (ending) return sink.finish(ending, null, run.timeout, null)
-    if (typeof out?.exitCode !== 'number') return sink.finish('failed', null, run.timeout, 'Command failed')
+    // A failure without a message is worded by the engine (`Command failed`).
+    if (typeof out?.exitCode !== 'number') return sink.finish('failed', null, run.timeout, null)
     return sink.finish('exit', out.exitCode, run.timeout, null)
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err ?? '')
-    return sink.finish(ending ?? 'failed', null, run.timeout, message || 'Command failed')
+    return sink.finish(ending ?? 'failed', null, run.timeout, message || null)
   } finally {
     clearTimeout(timer)
     signal?.removeEventListener('abort', onAbort)

@@ -9,6 +9,7 @@
 const os = require('node:os')
 const path = require('node:path')
 const native = require('../../native.js')
+const { say } = require('../../engine-words.js')
 const { analyzeCommand, analyzeCommandAsync, judge, validateRules } = require('./command-rules.js')
 const { assertPathInsideRoots, containingRoot } = require('./paths.js')
 
@@ -23,12 +24,12 @@ const AT = WORDS.locations
 const [DEFAULT_APPROVAL_TIMEOUT_MS, CACHE_ENTRIES] = native.policyApprovalLimits()
 
 function validateOptions(options) {
-  if (!options || typeof options !== 'object') throw new TypeError('createCodingApprovalPolicy options must be an object')
+  if (!options || typeof options !== 'object') throw new TypeError(say('approvalOptions'))
   const { roots, approve, approvalCacheScope = 'none', approvalTimeoutMs = DEFAULT_APPROVAL_TIMEOUT_MS } = options
-  if (!Array.isArray(roots) || roots.some((r) => typeof r !== 'string')) throw new TypeError('roots must be an array of path strings')
-  if (approve !== undefined && typeof approve !== 'function') throw new TypeError('approve must be a function')
-  if (!WORDS.cacheScopes.includes(approvalCacheScope)) throw new TypeError('approvalCacheScope must be "session", "run" or "none"')
-  if (typeof approvalTimeoutMs !== 'number' || Number.isNaN(approvalTimeoutMs)) throw new TypeError('approvalTimeoutMs must be a number')
+  if (!Array.isArray(roots) || roots.some((r) => typeof r !== 'string')) throw new TypeError(say('approvalRoots'))
+  if (approve !== undefined && typeof approve !== 'function') throw new TypeError(say('approvalApprove'))
+  if (!WORDS.cacheScopes.includes(approvalCacheScope)) throw new TypeError(WORDS.cacheScopeMessage)
+  if (typeof approvalTimeoutMs !== 'number' || Number.isNaN(approvalTimeoutMs)) throw new TypeError(say('approvalTimeoutMs'))
   return { approvalCacheScope, approvalTimeoutMs, rules: validateRules(options.commandRules) }
 }
 

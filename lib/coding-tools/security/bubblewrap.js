@@ -2,7 +2,7 @@
 // The bubblewrap sandbox backend: read-only root, writable project roots, private /tmp,
 // no network unless asked, dies with its parent, runs in its own process group.
 const path = require('node:path')
-const { SandboxExecutionError, runProcessGroup, probe } = require('./sandbox.js')
+const { checkSandboxOptions, unavailable, probeDetail, runProcessGroup, probe } = require('./sandbox.js')
 
 function bwrapArgs({ roots, network }, cwd, shellPath, command) {
   const args = ['--die-with-parent', '--new-session', '--unshare-pid', '--unshare-ipc', '--unshare-uts']
@@ -19,19 +19,13 @@ function bwrapArgs({ roots, network }, cwd, shellPath, command) {
  * it: there is no fallback to running unsandboxed.
  */
 async function createBubblewrapSandbox(options) {
-  const roots = options?.roots
-  if (!Array.isArray(roots) || roots.length === 0 || roots.some((r) => typeof r !== 'string')) {
-    throw new TypeError('createBubblewrapSandbox needs roots: a non-empty array of path strings')
-  }
-  for (const key of ['shellPath', 'bwrapPath']) {
-    if (options[key] !== undefined && (typeof options[key] !== 'string' || options[key] === '')) throw new TypeError(`createBubblewrapSandbox: ${key} must be a non-empty path string`)
-  }
+  const roots = checkSandboxOptions('createBubblewrapSandbox', options, ['shellPath', 'bwrapPath'])
   const config = { roots: roots.map((r) => path.resolve(r)), network: options.network === true }
   const bwrapPath = options.bwrapPath ?? 'bwrap'
   const shellPath = options.shellPath ?? '/bin/sh'
   const check = await probe(bwrapPath, bwrapArgs(config, '/', shellPath, 'exit 0'))
   if (check.exitCode !== 0) {
-    throw new SandboxExecutionError(`bubblewrap sandbox unavailable: ${check.output || `exit code ${check.exitCode}`}`)
+    throw unavailable('bubblewrap', probeDetail(check))
   }
   const capabilities = Object.freeze({
     backend: 'bubblewrap',

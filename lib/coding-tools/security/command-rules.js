@@ -6,17 +6,18 @@ const { analyzeShellCommand, analyzeShellCommandAsync, commandVerdict, commandVe
 
 // The codes of the verdict crossing, from the engine (read once).
 const WORDS = commandVerdictWords()
+const { say } = require('../../engine-words.js')
 const CODE = WORDS.partCodes
 const FLAG = WORDS.flags
 
-const ACTIONS = new Set(['allow', 'deny', 'requireApproval'])
+const ACTIONS = new Set(WORDS.actions)
 
 /** The reference's raw-string metacharacter test, kept as is. */
 function hasShellMetacharacters(command) {
   return /[;|&`$()<>]|\\n|\$\(/.test(command)
 }
 
-const NOT_A_STRING = () => ({ parts: [], redirects: [], metacharacters: true, unsupported: 'the command is not a string' })
+const NOT_A_STRING = () => ({ parts: [], redirects: [], metacharacters: true, unsupported: say('commandNotAString') })
 
 const NO_REDIRECTS = Object.freeze([])
 
@@ -68,12 +69,12 @@ const compiled = new WeakMap()
 /** The rules with their matchers, validated once per rules array. */
 function validateRules(rules) {
   if (rules === undefined || rules === null) return []
-  if (!Array.isArray(rules)) throw new TypeError('commandRules must be an array')
+  if (!Array.isArray(rules)) throw new TypeError(say('commandRulesArray'))
   const cached = compiled.get(rules)
   if (cached && cached.length === rules.length && cached.every((c, i) => c.rule === rules[i] && c.pattern === rules[i].pattern && c.action === rules[i].action)) return cached
   const out = rules.map((r) => {
     if (!r || (typeof r.pattern !== 'string' && !(r.pattern instanceof RegExp)) || !ACTIONS.has(r.action)) {
-      throw new TypeError('each command rule needs a string or RegExp pattern and an action of allow, deny or requireApproval')
+      throw new TypeError(say('commandRuleShape'))
     }
     return { rule: r, pattern: r.pattern, action: r.action, matches: compileRule(r) }
   })

@@ -4,6 +4,7 @@
 // and replaces itself (execve) with `shell -c command`, so nothing but the shell is left.
 // argv[2]: JSON {writable, network, shell, command, probe}.
 const { landlockRestrictSelf, landlockExec } = require('../../native.js')
+const { say } = require('../../engine-words.js')
 
 const config = JSON.parse(process.argv[2] ?? '{}')
 try {
@@ -13,6 +14,6 @@ try {
   }
   landlockExec(config.writable, config.network === true, config.shell, config.command)
 } catch (error) {
-  process.stderr.write(`landlock sandbox unavailable: ${error.code}: ${error.message}\n`)
+  process.stderr.write(`${say('sandboxUnavailable', { backend: 'landlock', detail: `${error.code}: ${error.message}` })}\n`)
   process.exit(125)
 }

@@ -6,8 +6,8 @@
 // enforce this, creation fails: there is no fallback. Landlock cannot deny metadata changes
 // (chmod, chown, utimes, xattrs) outside the roots; capabilities.filesystem says so.
 const path = require('node:path')
-const { landlockAbiVersion } = require('../../native.js')
-const { SandboxExecutionError, runProcessGroup, probe } = require('./sandbox.js')
+const { landlockAbiVersion, landlockUnsupported } = require('../../native.js')
+const { SandboxExecutionError, checkSandboxOptions, unavailable, probeDetail, runProcessGroup, probe } = require('./sandbox.js')
 
 const HELPER = path.join(__dirname, 'landlock-exec.js')
 
@@ -17,20 +17,14 @@ function helperArgs(config, extra) {
 
 /** A SandboxAdapter running each command under Landlock; throws SandboxExecutionError when the kernel cannot. */
 async function createLandlockSandbox(options) {
-  const roots = options?.roots
-  if (!Array.isArray(roots) || roots.length === 0 || roots.some((r) => typeof r !== 'string')) {
-    throw new TypeError('createLandlockSandbox needs roots: a non-empty array of path strings')
-  }
-  for (const key of ['shellPath']) {
-    if (options[key] !== undefined && (typeof options[key] !== 'string' || options[key] === '')) throw new TypeError(`createLandlockSandbox: ${key} must be a non-empty path string`)
-  }
+  const roots = checkSandboxOptions('createLandlockSandbox', options, ['shellPath'])
   const network = options.network === true
-  const abi = landlockAbiVersion()
-  if (abi < 1) throw new SandboxExecutionError('landlock sandbox unavailable: the kernel has no Landlock')
-  if (!network && abi < 4) throw new SandboxExecutionError(`landlock sandbox unavailable: ABI ${abi} cannot deny network access (ABI 4 or later is needed)`)
+  // The engine's rule: ABI 1 for any sandbox, ABI 4 to deny the network.
+  const unsupported = landlockUnsupported(network)
+  if (unsupported) throw unavailable('landlock', unsupported)
   const config = { writable: roots.map((r) => path.resolve(r)), network, shell: options.shellPath ?? '/bin/sh' }
   const check = await probe(process.execPath, helperArgs(config, { probe: true }))
-  if (check.exitCode !== 0) throw new SandboxExecutionError(check.output || `landlock sandbox unavailable: exit code ${check.exitCode}`)
+  if (check.exitCode !== 0) throw check.output ? new SandboxExecutionError(check.output) : unavailable('landlock', probeDetail(check))
   const g = JSON.parse(check.output)
   const capabilities = Object.freeze({
     backend: 'landlock',
@@ -43,7 +37,7 @@ async function createLandlockSandbox(options) {
       unconfinedOutsideRoots: Object.freeze([...g.unconfinedOutsideRoots]),
     }),
     network: !g.tcpDenied,
-    networkScope: g.tcpDenied ? `tcp bind and connect denied; UDP ${g.unconfinedOutsideRoots.includes('connect to pathname UNIX sockets') ? 'and UNIX sockets are' : 'is'} not restricted` : 'host network',
+    networkScope: g.networkScope,
     processes: Object.freeze({ ownProcessGroup: true, dieWithParent: false, shellDiesWithParent: true, pidNamespace: false, signalsScoped: g.ipcScoped }),
   })
   return {

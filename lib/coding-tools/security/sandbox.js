@@ -2,6 +2,7 @@
 // Sandboxed shell execution: the BashOperations adapter seam and the process runner that the
 // bubblewrap and Landlock backends share (own process group, killed whole on abort/timeout).
 const { spawn } = require('node:child_process')
+const { say } = require('../../engine-words.js')
 
 class SandboxExecutionError extends Error {
   constructor(message, options) {
@@ -11,9 +12,34 @@ class SandboxExecutionError extends Error {
   }
 }
 
+/**
+ * The roots of a sandbox backend's options (a non-empty array of path strings) and its path
+ * options `pathKeys` (each absent or a non-empty string), or a TypeError naming `factory`.
+ */
+function checkSandboxOptions(factory, options, pathKeys) {
+  const roots = options?.roots
+  if (!Array.isArray(roots) || roots.length === 0 || roots.some((r) => typeof r !== 'string')) {
+    throw new TypeError(say('sandboxRoots', { factory }))
+  }
+  for (const key of pathKeys) {
+    if (options[key] !== undefined && (typeof options[key] !== 'string' || options[key] === '')) throw new TypeError(say('sandboxPath', { factory, key }))
+  }
+  return roots
+}
+
+/** A SandboxExecutionError: `backend` cannot give the sandbox asked for, because of `detail`. */
+function unavailable(backend, detail) {
+  return new SandboxExecutionError(say('sandboxUnavailable', { backend, detail }))
+}
+
+/** A probe's output, or `exit code <n>` when it printed nothing. */
+function probeDetail(check) {
+  return check.output || say('sandboxExitCode', { code: check.exitCode })
+}
+
 /** BashOperations that run every command through `adapter.exec`; any throw becomes a SandboxExecutionError. */
 function createSandboxBashOperations(adapter) {
-  if (!adapter || typeof adapter.exec !== 'function') throw new TypeError('createSandboxBashOperations needs an adapter with an exec function')
+  if (!adapter || typeof adapter.exec !== 'function') throw new TypeError(say('sandboxAdapter'))
   return {
     capabilities: adapter.capabilities,
     async exec(command, cwd, options = {}) {
@@ -96,4 +122,4 @@ function probe(file, args) {
   })
 }
 
-module.exports = { SandboxExecutionError, createSandboxBashOperations, runProcessGroup, probe }
+module.exports = { SandboxExecutionError, checkSandboxOptions, unavailable, probeDetail, createSandboxBashOperations, runProcessGroup, probe }

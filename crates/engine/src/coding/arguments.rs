@@ -6,7 +6,9 @@
 //! is decided here.
 
 use crate::coding::edit::Replacement;
-use crate::limits::{limit_message, LimitDialect, CODING_MAX_LINES, MAX_SAFE_INTEGER};
+use crate::limits::{
+    limit_message, LimitDialect, CODING_MAX_LINES, MAX_SAFE_INTEGER, SHELL_TIMEOUT_SECS,
+};
 
 /// The result message of a coding call whose signal was aborted.
 pub const OPERATION_ABORTED_MESSAGE: &str = "Operation aborted";
@@ -75,6 +77,9 @@ pub enum ArgumentError {
         /// The configured `maxInputBytes`.
         max: u64,
     },
+    /// `command` is missing, not a string, or only whitespace.
+    #[error("command is required and must be a non-empty string.")]
+    CommandRequired,
     /// `content` is missing or not a string.
     #[error("content is required and must be a string.")]
     ContentRequired,
@@ -101,6 +106,7 @@ impl ArgumentError {
                 "ERR_PRISM_CODING_EDIT_INPUT_TOO_LARGE"
             }
             Self::ContentRequired => "ERR_PRISM_CODING_CONTENT_REQUIRED",
+            Self::CommandRequired => "ERR_PRISM_CODING_COMMAND_REQUIRED",
             Self::WriteInputTooLarge { .. } => "ERR_PRISM_CODING_WRITE_INPUT_TOO_LARGE",
         }
     }
@@ -114,6 +120,48 @@ pub fn check_path(path: Arg<&str>) -> Result<(), ArgumentError> {
     match path {
         Arg::Given(p) if !p.is_empty() => Ok(()),
         _ => Err(ArgumentError::PathRequired),
+    }
+}
+
+/// Whether `c` is white space to JavaScript's `String.prototype.trim` (its WhiteSpace and
+/// LineTerminator sets: U+FEFF is, U+0085 is not).
+fn is_js_trim_space(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x09..=0x0d
+            | 0x20
+            | 0xa0
+            | 0x1680
+            | 0x2000..=0x200a
+            | 0x2028
+            | 0x2029
+            | 0x202f
+            | 0x205f
+            | 0x3000
+            | 0xfeff
+    )
+}
+
+/// Checks a shell call's `command` (a string that is not only white space) and `timeout`
+/// (seconds, at most the shell timeout's hard cap).
+///
+/// # Errors
+/// [`ArgumentError::CommandRequired`], then [`ArgumentError::Position`] for `timeout`.
+pub fn check_shell(command: Arg<&str>, timeout: Arg<f64>) -> Result<(), ArgumentError> {
+    match command {
+        Arg::Given(c) if !c.chars().all(is_js_trim_space) => {}
+        _ => return Err(ArgumentError::CommandRequired),
+    }
+    check_position("timeout", timeout, SHELL_TIMEOUT_SECS.hard)
+}
+
+/// The text a shell refusal shows the model: `Error: ` before a missing command's message
+/// (the reference's), the message alone otherwise.
+#[must_use]
+pub fn shell_refusal_text(e: &ArgumentError) -> String {
+    match e {
+        ArgumentError::CommandRequired => format!("Error: {e}"),
+        _ => e.to_string(),
     }
 }
 
@@ -317,6 +365,37 @@ mod tests {
     }
 
     #[test]
+    fn shell_commands_must_hold_more_than_javascript_white_space() {
+        for blank in ["", " \t\n", "\u{feff}", "\u{3000}\u{2028}"] {
+            assert_eq!(
+                check_shell(Arg::Given(blank), Arg::Absent),
+                Err(ArgumentError::CommandRequired),
+                "{blank:?}"
+            );
+        }
+        assert_eq!(check_shell(Arg::Given("\u{85}"), Arg::Absent), Ok(()));
+        assert_eq!(
+            check_shell(Arg::WrongType, Arg::Given(0.0)),
+            Err(ArgumentError::CommandRequired)
+        );
+        assert_eq!(
+            shell_refusal_text(&ArgumentError::CommandRequired),
+            "Error: command is required and must be a non-empty string."
+        );
+        let hard = SHELL_TIMEOUT_SECS.hard as f64;
+        assert_eq!(check_shell(Arg::Given("ls"), Arg::Given(hard)), Ok(()));
+        let over = check_shell(Arg::Given("ls"), Arg::Given(hard + 1.0));
+        assert_eq!(
+            over.as_ref().map_err(shell_refusal_text),
+            Err(limit_message(
+                LimitDialect::Coding,
+                "timeout",
+                SHELL_TIMEOUT_SECS.hard
+            ))
+        );
+    }
+
+    #[test]
     fn write_content_is_bounded_at_its_edge() {
         assert_eq!(
             check_write_content(None, 3),
@@ -344,6 +423,7 @@ mod tests {
             ArgumentError::EditShape { index: 0 },
             ArgumentError::EditInputTooLarge { bytes: 2, max: 1 },
             ArgumentError::ContentRequired,
+            ArgumentError::CommandRequired,
             ArgumentError::WriteInputTooLarge { bytes: 2, max: 1 },
         ];
         for e in all {

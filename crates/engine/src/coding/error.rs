@@ -1,7 +1,7 @@
 //! The typed errors of the coding tools. Each carries the facts its message needs; the
 //! messages are the reference's strings, and [`CodingError::code`] names each variant.
 
-use crate::coding::size::format_size;
+use crate::coding::size::{format_size, over_size_limit};
 
 /// Why a coding operation failed. The `Display` text is the tool result's message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -21,7 +21,7 @@ pub enum CodingError {
         path: String,
     },
     /// An image whose size on disk (or after reading) exceeds `maxImageBytes`.
-    #[error("Image file is {}, exceeds {} limit.", format_size(*size), format_size(*limit))]
+    #[error("{}", over_size_limit("imageFile", *size, *limit))]
     ImageTooLarge {
         /// Its size in bytes.
         size: u64,

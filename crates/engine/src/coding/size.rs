@@ -12,9 +12,44 @@ pub fn format_size(bytes: u64) -> String {
     }
 }
 
+/// What a size bound can refuse, by the facade's name: `imageFile`, `transformedImage` (what
+/// a host's `transformImage` returned) and `document` (a file given to a document reader).
+pub const SIZE_SUBJECTS: &[(&str, &str)] = &[
+    ("imageFile", "Image file"),
+    ("transformedImage", "Transformed image"),
+    ("document", "Document"),
+];
+
+/// `<subject> is <size>, exceeds <limit> limit.` with both sizes as [`format_size`] prints
+/// them; `subject` is a name of [`SIZE_SUBJECTS`] (another name is used as written).
+#[must_use]
+pub fn over_size_limit(subject: &str, size: u64, limit: u64) -> String {
+    let subject = SIZE_SUBJECTS
+        .iter()
+        .find(|(name, _)| *name == subject)
+        .map_or(subject, |(_, words)| words);
+    format!(
+        "{subject} is {}, exceeds {} limit.",
+        format_size(size),
+        format_size(limit)
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::format_size;
+    use super::{format_size, over_size_limit};
+
+    #[test]
+    fn size_refusals_name_their_subject() {
+        assert_eq!(
+            over_size_limit("document", 2048, 1024),
+            "Document is 2.0KB, exceeds 1.0KB limit."
+        );
+        assert_eq!(
+            over_size_limit("transformedImage", 5, 4),
+            "Transformed image is 5B, exceeds 4B limit."
+        );
+    }
 
     #[test]
     fn formats_each_unit_at_its_edges() {

@@ -76,6 +76,19 @@ pub struct Guarantees {
     /// Operations on files outside the writable paths that this ABI's Landlock does not deny
     /// (see the module documentation), by system-call family.
     pub unconfined_outside_roots: Vec<&'static str>,
+    /// What the network restriction covers, in words (`capabilities.networkScope`).
+    pub network_scope: &'static str,
+}
+
+/// `capabilities.networkScope` of a sandbox at ABI `version`: the host network, or TCP
+/// denied with what is not (UDP, and pathname UNIX sockets before ABI 9).
+#[must_use]
+pub fn network_scope(version: i32, tcp_denied: bool) -> &'static str {
+    match (tcp_denied, version < 9) {
+        (false, _) => "host network",
+        (true, true) => "tcp bind and connect denied; UDP and UNIX sockets are not restricted",
+        (true, false) => "tcp bind and connect denied; UDP is not restricted",
+    }
 }
 
 /// The metadata-changing system-call families no Landlock ABI can deny.
@@ -95,6 +108,22 @@ pub fn unconfined_outside_roots(version: i32) -> Vec<&'static str> {
         out.push("connect to pathname UNIX sockets");
     }
     out
+}
+
+/// Whether Landlock at ABI `version` can give the sandbox asked for (TCP denied unless
+/// `allow_network`).
+///
+/// # Errors
+/// [`LandlockError::Unavailable`] below ABI 1, [`LandlockError::NetworkUnsupported`] when the
+/// network must be denied below ABI 4.
+pub fn check_support(version: i32, allow_network: bool) -> Result<(), LandlockError> {
+    if version < 1 {
+        return Err(LandlockError::Unavailable);
+    }
+    if !allow_network && version < 4 {
+        return Err(LandlockError::NetworkUnsupported { abi: version });
+    }
+    Ok(())
 }
 
 /// The kernel's Landlock ABI version, 0 when Landlock is unavailable.
@@ -144,12 +173,7 @@ fn ruleset_error(e: impl std::fmt::Display) -> LandlockError {
 /// the network must be denied on ABI < 4, [`LandlockError::Ruleset`] when enforcement fails.
 pub fn restrict_self(writable: &[&Path], allow_network: bool) -> Result<Guarantees, LandlockError> {
     let version = abi_version();
-    if version < 1 {
-        return Err(LandlockError::Unavailable);
-    }
-    if !allow_network && version < 4 {
-        return Err(LandlockError::NetworkUnsupported { abi: version });
-    }
+    check_support(version, allow_network)?;
     let abi = abi_enum(version);
     let mut ruleset = Ruleset::default()
         .set_compatibility(CompatLevel::HardRequirement)
@@ -192,6 +216,7 @@ pub fn restrict_self(writable: &[&Path], allow_network: bool) -> Result<Guarante
         ipc_scoped: scoped,
         metadata_changes_confined: false,
         unconfined_outside_roots: unconfined_outside_roots(version),
+        network_scope: network_scope(version, !allow_network),
     })
 }
 
@@ -236,6 +261,20 @@ pub fn exec_restricted(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn support_needs_abi_1_and_abi_4_to_deny_the_network() {
+        assert!(matches!(
+            check_support(0, true),
+            Err(LandlockError::Unavailable)
+        ));
+        assert!(matches!(
+            check_support(3, false),
+            Err(LandlockError::NetworkUnsupported { abi: 3 })
+        ));
+        assert!(check_support(3, true).is_ok());
+        assert!(check_support(4, false).is_ok());
+    }
 
     #[test]
     fn abi_is_queried_without_securityfs() {
