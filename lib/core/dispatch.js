@@ -96,6 +96,9 @@ function isJsonArguments(value) {
 // A stand-in for a thrown value the engine cannot read (a Proxy whose traps throw, a getter
 // that throws): the call still ends with an error result.
 const UNREADABLE = say('thrownValueUnreadable')
+// The refusals of a call that cannot be read, fetched once (checked on every dispatch).
+const NOT_A_CALL = say('dispatchCall')
+const NOT_A_MIDDLEWARE_CALL = say('middlewareCall')
 function withReadableError(fn, err) {
   try {
     return fn(err)
@@ -130,7 +133,7 @@ async function dispatchToolCall(input) {
     }
   }
   const secrets = options.secrets
-  checkCallReadable(options.call, say('dispatchCall'))
+  checkCallReadable(options.call, NOT_A_CALL)
   let registryGet
   try {
     registryGet = registry === null || typeof registry !== 'object' ? undefined : registry.get
@@ -179,7 +182,7 @@ async function dispatchToolCall(input) {
     switch (steps[i]) {
       case G.TOOL_CALL_MIDDLEWARE:
         call = await middleware.run('tool_call', call)
-        checkCallReadable(call, say('middlewareCall'))
+        checkCallReadable(call, NOT_A_MIDDLEWARE_CALL)
         d.call = call
         break
       case G.CHECK_CALL: {
