@@ -108,8 +108,8 @@ function contextMetadata(context) {
   return { sessionId: context?.sessionId, runId: context?.runId, signal: context?.signal }
 }
 
-/** The result message of a call whose signal was aborted (the engine's words). */
 const { CONSTANTS, say } = require('../../engine-words.js')
+/** The result message of a call whose signal was aborted (the engine's words). */
 const ABORTED = CONSTANTS.codingAbortedMessage
 
 module.exports = {
