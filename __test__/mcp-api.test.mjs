@@ -144,7 +144,17 @@ test('unsupported capabilities are refused up front', async () => {
   await assert.rejects(mcp.connectMcpTools({ serverId: 's', transport: MISSING, mcpApps: true }), {
     message: 'MCP Apps extension was not negotiated',
   })
-  await assert.rejects(mcp.connectMcpTools({ serverId: 's', transport: { type: 'websocket' } }), { code: 'ERR_PRISM_MCP_INVALID_TRANSPORT' })
+  await assert.rejects(mcp.connectMcpTools({ serverId: 's', transport: { type: 'websocket' } }), {
+    name: 'McpBridgeError',
+    code: 'ERR_PRISM_MCP_INVALID_TRANSPORT',
+    message: 'unsupported MCP transport type websocket',
+  })
+  for (const [transport, message] of [
+    [{ type: 'stdio', command: '' }, 'stdio transport needs a command'],
+    [{ type: 'stdio', command: 'srv', stderr: 'loud' }, 'stderr must be inherit, pipe, overlapped or ignore'],
+  ]) {
+    await assert.rejects(mcp.connectMcpTools({ serverId: 's', transport }), { code: 'ERR_PRISM_MCP_INVALID_TRANSPORT', message })
+  }
 })
 
 test('serverId and an aborted signal are checked before anything starts', async () => {

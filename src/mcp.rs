@@ -19,19 +19,13 @@ use prism_engine::mcp::call_result::{failed_result, panicked_result, OwnedCallId
 use prism_engine::mcp::content::{map_content, summarize_content};
 use prism_engine::mcp::http::{validate_url, HttpConfig};
 use prism_engine::mcp::session::{ListChangedHook, McpSession, TransportConfig};
-use prism_engine::mcp::stdio::{kill_all_server_groups, StderrMode, StdioConfig};
+use prism_engine::mcp::stdio::{kill_all_server_groups, StdioConfig};
 use prism_engine::mcp::{assert_valid_server_id, McpError, McpLimits, McpLimitsInput};
 use serde_json::Value;
 use std::panic::AssertUnwindSafe;
 
 use crate::errors::{spawn_coded, to_js, NativeError};
 use tokio_util::sync::CancellationToken;
-
-fn invalid(message: &str) -> NativeError {
-    NativeError::from(McpError::InvalidTransport {
-        message: message.to_owned(),
-    })
-}
 
 /// The bridge options after the JS facade flattened them (every limit a plain number).
 #[napi(object)]
@@ -84,29 +78,13 @@ fn limits_of(o: &McpNativeOptions) -> Result<McpLimits, McpError> {
 
 pub(crate) fn transport_of(o: McpNativeOptions) -> Result<TransportConfig, NativeError> {
     match o.transport_type.as_str() {
-        "stdio" => {
-            let command = o
-                .command
-                .filter(|c| !c.is_empty())
-                .ok_or_else(|| invalid("stdio transport needs a command"))?;
-            let stderr = match o.stderr.as_deref() {
-                None | Some("inherit") => StderrMode::Inherit,
-                Some("pipe" | "overlapped") => StderrMode::Pipe,
-                Some("ignore") => StderrMode::Ignore,
-                Some(_) => {
-                    return Err(invalid(
-                        "stderr must be inherit, pipe, overlapped or ignore",
-                    ))
-                }
-            };
-            Ok(TransportConfig::Stdio(StdioConfig {
-                command,
-                args: o.args.unwrap_or_default(),
-                env: o.env.unwrap_or_default(),
-                cwd: o.cwd,
-                stderr,
-            }))
-        }
+        "stdio" => Ok(TransportConfig::Stdio(StdioConfig::from_options(
+            o.command,
+            o.args.unwrap_or_default(),
+            o.env.unwrap_or_default(),
+            o.cwd,
+            o.stderr.as_deref(),
+        )?)),
         "streamable-http" => {
             let max_response_bytes = l::MCP_MAX_RESPONSE_BYTES
                 .resolve(o.max_response_bytes)
@@ -127,7 +105,7 @@ pub(crate) fn transport_of(o: McpNativeOptions) -> Result<TransportConfig, Nativ
             validate_url(&cfg)?;
             Ok(TransportConfig::Http(cfg))
         }
-        other => Err(invalid(&format!("unsupported MCP transport type {other}"))),
+        other => Err(TransportConfig::unsupported(other).into()),
     }
 }
 

@@ -65,6 +65,16 @@ pub enum TransportConfig {
     Http(HttpConfig),
 }
 
+impl TransportConfig {
+    /// The refusal of a transport `type` that is neither `stdio` nor `streamable-http`.
+    #[must_use]
+    pub fn unsupported(kind: &str) -> McpError {
+        McpError::InvalidTransport {
+            message: format!("unsupported MCP transport type {kind}"),
+        }
+    }
+}
+
 /// Called (on a runtime thread) when the server sends `notifications/tools/list_changed`.
 pub type ListChangedHook = Arc<dyn Fn() + Send + Sync>;
 

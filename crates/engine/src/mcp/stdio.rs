@@ -37,6 +37,24 @@ pub enum StderrMode {
     Ignore,
 }
 
+impl StderrMode {
+    /// The mode a host names: `inherit` (or none), `pipe` (`overlapped` is read as `pipe`),
+    /// `ignore`.
+    ///
+    /// # Errors
+    /// [`McpError::InvalidTransport`] for any other name.
+    pub fn from_name(name: Option<&str>) -> Result<Self, McpError> {
+        match name {
+            None | Some("inherit") => Ok(Self::Inherit),
+            Some("pipe" | "overlapped") => Ok(Self::Pipe),
+            Some("ignore") => Ok(Self::Ignore),
+            Some(_) => Err(McpError::InvalidTransport {
+                message: "stderr must be inherit, pipe, overlapped or ignore".to_owned(),
+            }),
+        }
+    }
+}
+
 /// The host variables a server inherits (as the official SDK's `getDefaultEnvironment`):
 /// nothing else of the host's environment reaches it unless `env` names it.
 #[cfg(not(windows))]
@@ -84,6 +102,35 @@ pub struct StdioConfig {
     pub cwd: Option<String>,
     /// Where stderr goes (default inherit).
     pub stderr: StderrMode,
+}
+
+impl StdioConfig {
+    /// A launch configuration from a host's options: `command` must be a non-empty program
+    /// name, `stderr` a [`StderrMode::from_name`] name.
+    ///
+    /// # Errors
+    /// [`McpError::InvalidTransport`] naming what is wrong.
+    pub fn from_options(
+        command: Option<String>,
+        args: Vec<String>,
+        env: HashMap<String, String>,
+        cwd: Option<String>,
+        stderr: Option<&str>,
+    ) -> Result<Self, McpError> {
+        let command =
+            command
+                .filter(|c| !c.is_empty())
+                .ok_or_else(|| McpError::InvalidTransport {
+                    message: "stdio transport needs a command".to_owned(),
+                })?;
+        Ok(Self {
+            command,
+            args,
+            env,
+            cwd,
+            stderr: StderrMode::from_name(stderr)?,
+        })
+    }
 }
 
 /// Process groups of servers that are still running, for [`kill_all_server_groups`].
@@ -345,6 +392,39 @@ impl Drop for ServerProcess {
 mod tests {
     use super::*;
     use tokio::io::{AsyncBufReadExt, BufReader};
+
+    #[test]
+    fn launch_options_are_checked_before_anything_starts() {
+        let cfg = |command: Option<&str>, stderr: Option<&str>| {
+            StdioConfig::from_options(
+                command.map(str::to_owned),
+                vec![],
+                HashMap::new(),
+                None,
+                stderr,
+            )
+            .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            cfg(None, None),
+            Err("stdio transport needs a command".to_owned())
+        );
+        assert_eq!(
+            cfg(Some(""), None),
+            Err("stdio transport needs a command".to_owned())
+        );
+        assert_eq!(
+            cfg(Some("srv"), Some("loud")),
+            Err("stderr must be inherit, pipe, overlapped or ignore".to_owned())
+        );
+        for (name, mode) in [
+            (None, StderrMode::Inherit),
+            (Some("overlapped"), StderrMode::Pipe),
+            (Some("ignore"), StderrMode::Ignore),
+        ] {
+            assert_eq!(cfg(Some("srv"), name).map(|c| c.stderr), Ok(mode));
+        }
+    }
 
     /// `kill_all_server_groups` would end the other test's server: run them one at a time.
     static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
