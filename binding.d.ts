@@ -802,6 +802,13 @@ export interface McpNativeOptions {
 export declare function mcpSummarizeContent(contentJson: string, maxBytes: number): string
 
 /**
+ * The longest prefix of `text` of at most `maxBytes` UTF-8 bytes, cut on a character
+ * boundary (`maxBytes` as a number: `NaN` or negative keeps nothing); nothing when the whole
+ * text fits, so the caller keeps its own string (a lone surrogate included).
+ */
+export declare function mcpTruncateUtf8(text: string, maxBytes: number): string | null
+
+/**
  * `createMcpTransport`'s checks: the transport the facade flattened, validated as
  * `connectMcpTools` validates it (stdio needs a command; Streamable HTTP: URL, scheme,
  * origins, addresses, `maxResponseBytes`).

@@ -896,6 +896,7 @@ module.exports.mcpKillAllServers = nativeBinding.mcpKillAllServers
 module.exports.mcpLimitTable = nativeBinding.mcpLimitTable
 module.exports.mcpMapContent = nativeBinding.mcpMapContent
 module.exports.mcpSummarizeContent = nativeBinding.mcpSummarizeContent
+module.exports.mcpTruncateUtf8 = nativeBinding.mcpTruncateUtf8
 module.exports.mcpValidateTransport = nativeBinding.mcpValidateTransport
 module.exports.middlewareExtensionName = nativeBinding.middlewareExtensionName
 module.exports.middlewareNextTwiceMessage = nativeBinding.middlewareNextTwiceMessage

@@ -57,6 +57,13 @@ test('content helpers', () => {
   assert.equal(mcp.summarizeMcpContent([{ type: 'text', text: 'abcdef' }], 3), 'abc')
   assert.equal(mcp.boundedMcpErrorMessage(new Error('ééé'), 3), 'é')
   assert.equal(mcp.boundedMcpErrorMessage('plain', 100), 'plain')
+  // The cap as a comparison reads it; a message that fits comes back as the same string.
+  assert.equal(mcp.boundedMcpErrorMessage('a\ud800b', 5), 'a\ud800b')
+  assert.equal(mcp.boundedMcpErrorMessage('a\ud800b', 2), 'a')
+  assert.equal(mcp.boundedMcpErrorMessage('héllo', 2.9), 'h')
+  assert.equal(mcp.boundedMcpErrorMessage('héllo', '3'), 'hé')
+  for (const cap of [NaN, -1, undefined]) assert.equal(mcp.boundedMcpErrorMessage('héllo', cap), '')
+  assert.equal(mcp.boundedMcpErrorMessage('héllo', Infinity), 'héllo')
   assert.deepEqual(mcp.mcpCallError('m'), { name: 'McpToolError', message: 'm', code: 'ERR_PRISM_MCP_TOOL' })
   assert.deepEqual(mcp.mcpCallError('m', 'X'), { name: 'McpToolError', message: 'm', code: 'X' })
   assert.equal(mcp.estimateUtf8Bytes('é☃'), 5)

@@ -402,6 +402,15 @@ pub fn mcp_map_content(
         .map_err(|e| napi::Error::from_reason(e.to_string()))
 }
 
+/// The longest prefix of `text` of at most `maxBytes` UTF-8 bytes, cut on a character
+/// boundary (`maxBytes` as a number: `NaN` or negative keeps nothing); nothing when the whole
+/// text fits, so the caller keeps its own string (a lone surrogate included).
+#[napi]
+pub fn mcp_truncate_utf8(text: String, max_bytes: f64) -> Option<String> {
+    let kept = prism_engine::mcp::content::truncate_utf8_to(&text, max_bytes);
+    (kept.len() < text.len()).then(|| kept.to_owned())
+}
+
 /// `summarizeMcpContent` over JSON text; a `TypeError` when `max_bytes` is not a number.
 #[napi(ts_args_type = "contentJson: string, maxBytes: number")]
 pub fn mcp_summarize_content(

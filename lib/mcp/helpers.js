@@ -30,13 +30,12 @@ function estimateUtf8Bytes(value) {
   return Buffer.byteLength(String(value), 'utf8')
 }
 
-/** The longest prefix of `text` of at most `maxBytes` UTF-8 bytes, cut on a character boundary. */
+/**
+ * The longest prefix of `text` of at most `maxBytes` UTF-8 bytes, cut on a character boundary
+ * (the engine's `truncate_utf8`; `maxBytes` read as a number, as a comparison reads it).
+ */
 function truncateUtf8(text, maxBytes) {
-  const buf = Buffer.from(text, 'utf8')
-  if (buf.length <= maxBytes) return text
-  let end = Math.max(0, Math.floor(maxBytes))
-  while (end > 0 && (buf[end] & 0xc0) === 0x80) end--
-  return buf.subarray(0, end).toString('utf8')
+  return native.mcpTruncateUtf8(text, Number(maxBytes)) ?? text
 }
 
 /** MCP content blocks as prism blocks within `maxResultBytes` (mapped natively). */

@@ -35,6 +35,20 @@ pub fn truncate_utf8(s: &str, max: usize) -> &str {
     s.get(..end).unwrap_or("")
 }
 
+/// [`truncate_utf8`] with a cap as a host language's number: a cap at or above the length
+/// (`Infinity` included) keeps everything, a fractional cap counts its whole bytes, and a
+/// negative or `NaN` cap keeps nothing.
+#[must_use]
+pub fn truncate_utf8_to(s: &str, max: f64) -> &str {
+    if max >= s.len() as f64 {
+        return s;
+    }
+    if max.is_nan() || max <= 0.0 {
+        return "";
+    }
+    truncate_utf8(s, max.floor() as usize)
+}
+
 /// Decoded size of a base64 string, from its length and padding.
 #[must_use]
 pub fn base64_decoded_len(data: &str) -> u64 {
@@ -161,6 +175,17 @@ pub fn summarize_content(content: &[Value], max_bytes: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_numeric_cap_reads_as_javascript_compares_it() {
+        assert_eq!(truncate_utf8_to("héllo", f64::INFINITY), "héllo");
+        assert_eq!(truncate_utf8_to("héllo", 6.0), "héllo");
+        assert_eq!(truncate_utf8_to("héllo", 2.9), "h");
+        assert_eq!(truncate_utf8_to("héllo", 3.0), "hé");
+        assert_eq!(truncate_utf8_to("héllo", -1.0), "");
+        assert_eq!(truncate_utf8_to("héllo", f64::NAN), "");
+        assert_eq!(truncate_utf8_to("", f64::NAN), "");
+    }
 
     #[test]
     fn maps_every_block_kind() {
