@@ -40,6 +40,16 @@ pub(crate) fn type_error<T>(env: &Env, message: &str) -> napi::Result<T> {
     ))
 }
 
+/// A JavaScript number as a whole count of bytes, items or seconds: its integer part, or 0
+/// for a value that is not finite or not above 0.
+pub(crate) fn non_negative(v: f64) -> u64 {
+    if v.is_finite() && v > 0.0 {
+        v as u64
+    } else {
+        0
+    }
+}
+
 /// `value` as a number, or `None` when it is not one.
 ///
 /// # Errors

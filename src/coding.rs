@@ -13,6 +13,7 @@ use napi::bindgen_prelude::PromiseRaw;
 use napi::Env;
 use napi_derive::napi;
 
+use crate::args::non_negative;
 use crate::errors::{spawn_coded, to_js, NativeError};
 use prism_engine::coding::accumulator::AccumulatorConfig;
 use prism_engine::coding::accumulator::{OutputAccumulator, Push};
@@ -73,11 +74,7 @@ pub fn coding_limits() -> HashMap<String, CodingLimit> {
 #[napi(js_name = "codingFormatSize", ts_args_type = "bytes: number")]
 pub fn coding_format_size(env: napi::Env, bytes: napi::Unknown<'_>) -> napi::Result<String> {
     let bytes = crate::args::number(&env, &bytes, "bytes")?;
-    Ok(format_size(if bytes.is_finite() && bytes > 0.0 {
-        bytes as u64
-    } else {
-        0
-    }))
+    Ok(format_size(non_negative(bytes)))
 }
 
 /// Runs `work` on the blocking pool (a task that panicked is `ERR_PRISM_INTERNAL`).
@@ -87,14 +84,6 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| NativeError::internal(format!("coding task failed: {e}")))
-}
-
-fn non_negative(v: f64) -> u64 {
-    if v.is_finite() && v > 0.0 {
-        v as u64
-    } else {
-        0
-    }
 }
 
 // --- read ----------------------------------------------------------------------------------
@@ -398,14 +387,7 @@ impl From<&CodingError> for CodingFailure {
 /// `"transformedImage"` (sizes in bytes, printed as `codingFormatSize` prints them).
 #[napi]
 pub fn coding_over_size_limit(subject: String, size: f64, limit: f64) -> String {
-    let bytes = |v: f64| {
-        if v.is_finite() && v > 0.0 {
-            v as u64
-        } else {
-            0
-        }
-    };
-    prism_engine::coding::size::over_size_limit(&subject, bytes(size), bytes(limit))
+    prism_engine::coding::size::over_size_limit(&subject, non_negative(size), non_negative(limit))
 }
 
 /// The failure of an image whose `size` exceeds `limit` (`maxImageBytes`), for a host

@@ -6,11 +6,12 @@ use napi::bindgen_prelude::{JsObjectValue, Object};
 use napi::{Unknown, ValueType};
 use napi_derive::napi;
 use prism_engine::coding::arguments::{
-    check_edit_count, check_edits, check_path, check_read, check_shell, check_write_content,
+    check_edit_count, check_edit_items, check_path, check_read, check_shell, check_write_content,
     shell_refusal_text, Arg, ArgumentError, EditArgument, ReadArguments,
 };
 use prism_engine::coding::{edit, write};
 
+use crate::args::non_negative;
 use crate::coding::CodingReplacement;
 
 fn arg_string(value: &Unknown<'_>) -> napi::Result<Arg<String>> {
@@ -36,14 +37,6 @@ fn as_ref(arg: &Arg<String>) -> Arg<&str> {
         Arg::Absent => Arg::Absent,
         Arg::Given(s) => Arg::Given(s.as_str()),
         Arg::WrongType => Arg::WrongType,
-    }
-}
-
-fn whole(v: f64) -> u64 {
-    if v.is_finite() && v > 0.0 {
-        v as u64
-    } else {
-        0
     }
 }
 
@@ -157,7 +150,7 @@ pub fn coding_check_edits(
     if let Err(e) = check_path(as_ref(&arg_string(&path)?)) {
         return Ok(refused(&e));
     }
-    let max_edits = whole(max_edits);
+    let max_edits = non_negative(max_edits);
     let list = match edits.get_type()? {
         // SAFETY: the value was just checked to be an object.
         ValueType::Object => Some(unsafe { edits.cast::<Object>() }?),
@@ -165,7 +158,7 @@ pub fn coding_check_edits(
     };
     let count = match &list {
         Some(list) => match arg_number(&list.get_named_property::<Unknown>("length")?)? {
-            Arg::Given(n) => Some(whole(n)),
+            Arg::Given(n) => Some(non_negative(n)),
             _ => Some(0),
         },
         None => None,
@@ -173,18 +166,15 @@ pub fn coding_check_edits(
     if let Err(e) = check_edit_count(count, max_edits) {
         return Ok(refused(&e));
     }
-    let items = match (&list, count) {
-        (Some(list), Some(n)) => {
-            let mut items = Vec::with_capacity(usize::try_from(n).unwrap_or(0));
-            for i in 0..u32::try_from(n).unwrap_or(0) {
-                items.push(edit_argument(&list.get_element::<Unknown>(i)?)?);
-            }
-            Some(items)
+    // The count passed, so there is a list of at most `maxEdits` entries.
+    let mut items = Vec::new();
+    if let (Some(list), Some(n)) = (&list, count) {
+        for i in 0..u32::try_from(n).unwrap_or(0) {
+            items.push(edit_argument(&list.get_element::<Unknown>(i)?)?);
         }
-        _ => None,
-    };
+    }
     Ok(
-        match check_edits(items, max_edits, whole(max_input_bytes)) {
+        match check_edit_items(items, non_negative(max_input_bytes)) {
             Ok(edits) => CodingCheckedEdits {
                 error: None,
                 edits: Some(
@@ -233,29 +223,29 @@ pub fn coding_check_write(
         _ => None,
     };
     let bytes = content.as_ref().map(|c| c.len() as u64);
-    if let Err(e) = check_write_content(bytes, whole(max_input_bytes)) {
+    if let Err(e) = check_write_content(bytes, non_negative(max_input_bytes)) {
         return Ok(refusal(e));
     }
-    let content = content.unwrap_or_default();
     Ok(CodingCheckedWrite {
         error: None,
-        bytes: content.len() as f64,
-        lines: write::line_count(&content) as f64,
+        bytes: bytes.unwrap_or(0) as f64,
+        lines: content.as_deref().map_or(0, write::line_count) as f64,
     })
 }
 
 /// `Successfully wrote <bytes> bytes (<lines> lines) to <path>`.
 #[napi]
 pub fn coding_write_summary(bytes: f64, lines: f64, path: String) -> String {
-    write::summary(whole(bytes), whole(lines), &path)
+    write::summary(non_negative(bytes), non_negative(lines), &path)
 }
 
 /// The refusal of a host backend's edit target of `size` bytes, or nothing when it is within
 /// `maxFileBytes` (a size that is not a finite number is left to the check after the read).
 #[napi]
 pub fn coding_edit_too_large(size: f64, max_file_bytes: f64) -> Option<String> {
-    let max = whole(max_file_bytes);
-    (size.is_finite() && size > max as f64).then(|| edit::too_large(whole(size), max).to_string())
+    let max = non_negative(max_file_bytes);
+    (size.is_finite() && size > max as f64)
+        .then(|| edit::too_large(non_negative(size), max).to_string())
 }
 
 /// `Could not edit file: <path>. <detail>.`: `code` (an errno name) gives the detail

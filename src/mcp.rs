@@ -420,12 +420,10 @@ pub fn mcp_summarize_content(
 ) -> napi::Result<String> {
     let max_bytes = crate::args::number(&env, &max_bytes, "maxBytes")?;
     let content: Vec<Value> = serde_json::from_str(&content_json).unwrap_or_default();
-    let max = if max_bytes.is_finite() && max_bytes > 0.0 {
-        max_bytes as u64
-    } else {
-        0
-    };
-    Ok(summarize_content(&content, max))
+    Ok(summarize_content(
+        &content,
+        crate::args::non_negative(max_bytes),
+    ))
 }
 
 /// One limit: its option name, default and hard cap.

@@ -245,9 +245,21 @@ pub fn check_edits(
     max_input_bytes: u64,
 ) -> Result<Vec<Replacement>, ArgumentError> {
     check_edit_count(edits.as_ref().map(|e| e.len() as u64), max_edits)?;
+    check_edit_items(edits.unwrap_or_default(), max_input_bytes)
+}
+
+/// The checks of [`check_edits`] after the count (for a caller that counted the list before
+/// reading its entries): each replacement's shape in order, then their total size.
+///
+/// # Errors
+/// [`ArgumentError::EditShape`], then [`ArgumentError::EditInputTooLarge`].
+pub fn check_edit_items(
+    edits: Vec<EditArgument>,
+    max_input_bytes: u64,
+) -> Result<Vec<Replacement>, ArgumentError> {
     let mut bytes: u64 = 0;
-    let mut out = Vec::new();
-    for (index, edit) in edits.into_iter().flatten().enumerate() {
+    let mut out = Vec::with_capacity(edits.len());
+    for (index, edit) in edits.into_iter().enumerate() {
         let Some((Some(old_text), Some(new_text))) = edit else {
             return Err(ArgumentError::EditShape { index });
         };
