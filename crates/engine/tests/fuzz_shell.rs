@@ -281,3 +281,186 @@ fn shell_analysis_never_panics_and_stays_bounded() {
         _ => panic!("the fuzz worker failed (see the replay line above)"),
     }
 }
+
+/// Words the differential generator draws: plain words, quotes, `$NAME`, wrappers, shells and
+/// denied commands.
+const WORDS: &[&str] = &[
+    "ls",
+    "-la",
+    "x",
+    "/",
+    "~",
+    "rm",
+    "-rf",
+    "-fr",
+    "sudo",
+    "-u",
+    "root",
+    "id",
+    "curl",
+    "wget",
+    "-qO-",
+    "sh",
+    "bash",
+    "-c",
+    "'ls; id'",
+    "'rm -rf /'",
+    "\"a b\"",
+    "\" /\"",
+    "\"$HOME\"",
+    "$HOME",
+    "$X*",
+    "\"a $B c\"",
+    "env",
+    "X=1",
+    "timeout",
+    "5",
+    "nohup",
+    "nice",
+    "-n",
+    "xargs",
+    "eval",
+    "find",
+    ".",
+    "-exec",
+    "git",
+    "config",
+    "chmod",
+    "777",
+    "/etc/passwd",
+    "dd",
+    "of=/dev/sda",
+    "mkfs.ext4",
+    "echo",
+    "*.rs",
+    "a?",
+    "-",
+    "--",
+    "'\u{e9}'",
+    "\"sudo \"",
+];
+
+/// Near misses the fast path must hand to the grammar (drawn now and then).
+const ODD_WORDS: &[&str] = &[
+    "if",
+    "then",
+    "fi",
+    "!",
+    "{",
+    "}",
+    "'",
+    "\"",
+    "$",
+    "$1",
+    "${A}",
+    "#c",
+    "a#b",
+    "\\x",
+    "\u{e9}",
+    "(",
+    ")",
+    "\"$\"",
+    "\"a$1\"",
+    "$(id)",
+    "`id`",
+    "<x",
+    ">/dev/sda",
+];
+
+/// Separators and openers between the generated words (most of them where the fast path reads
+/// them, some where it must not).
+const JOINS: &[&str] = &[
+    " ",
+    " ",
+    " ",
+    "; ",
+    "\n",
+    " & ",
+    " && ",
+    " || ",
+    " | ",
+    " # note\n",
+    ";",
+    "&",
+    "|",
+    "\t",
+    " ;; ",
+    " |& ",
+    "\n\n",
+    " # $(id) `id`\n",
+    " #\\\n",
+];
+
+/// A line built from the constructs the fast path reads: lists of pipelines of commands,
+/// subshells, groups and negations, with a random join now and then.
+fn plain_line(rng: &mut fastrand::Rng, depth: usize) -> String {
+    let mut s = String::new();
+    for p in 0..rng.usize(1..4) {
+        if p > 0 {
+            let sep = if rng.u8(..16) == 0 {
+                rng.choice(JOINS).copied().unwrap_or(";")
+            } else {
+                rng.choice(["; ", "\n", " && ", " || ", " & "])
+                    .unwrap_or("; ")
+            };
+            s.push_str(sep);
+        }
+        if rng.u8(..6) == 0 {
+            s.push_str("! ");
+        }
+        for st in 0..rng.usize(1..3) {
+            if st > 0 {
+                s.push_str(" | ");
+            }
+            match rng.u8(..8) {
+                0 if depth < 4 => {
+                    s.push('(');
+                    s.push_str(&plain_line(rng, depth + 1));
+                    s.push(')');
+                }
+                1 if depth < 4 => {
+                    s.push_str("{ ");
+                    s.push_str(&plain_line(rng, depth + 1));
+                    let close = if rng.u8(..8) == 0 { " }" } else { "; }" };
+                    s.push_str(rng.choice([close, "\n}", " & }"]).unwrap_or("; }"));
+                }
+                _ => {
+                    for w in 0..rng.usize(1..5) {
+                        if w > 0 {
+                            s.push(' ');
+                        }
+                        let words = if rng.u8(..24) == 0 { ODD_WORDS } else { WORDS };
+                        s.push_str(rng.choice(words).copied().unwrap_or("x"));
+                    }
+                }
+            }
+        }
+    }
+    if rng.u8(..4) == 0 {
+        s.push_str(rng.choice(["", ";", " &", "\n", " # end"]).unwrap_or(""));
+    }
+    s
+}
+
+#[test]
+fn the_fast_path_agrees_with_the_grammar_on_generated_lines() {
+    let mut compared = 0u64;
+    let cases = common::fuzz::run("shell_fast_path", |rng| {
+        let cmd = plain_line(rng, 0);
+        if !prism_engine::policy::shell::takes_fast_path(&cmd) {
+            return;
+        }
+        compared += 1;
+        let fast = serde_json::to_string(&analyze(&cmd)).unwrap_or_default();
+        let grammar =
+            serde_json::to_string(&prism_engine::policy::shell::analyze_with_grammar(&cmd))
+                .unwrap_or_default();
+        assert_eq!(fast, grammar, "{cmd:?}");
+    });
+    eprintln!("fuzz shell_fast_path: {compared} of {cases} lines took the fast path");
+    // The generator must exercise the fast path, not only the grammar.
+    assert!(
+        compared * 10 >= cases,
+        "{compared} of {cases} lines took the fast path"
+    );
+}
