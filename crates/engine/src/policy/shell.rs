@@ -946,19 +946,27 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
 
     /// Adds a part, within the output budget (past it the part is kept for the default deny
     /// rules but without its text, and the command needs approval).
-    fn push(&mut self, mut part: SimpleCommand) {
+    fn push(&mut self, part: SimpleCommand) {
+        let argv_bytes = part.argv.iter().map(String::len).sum::<usize>();
+        self.push_sized(part, argv_bytes);
+    }
+
+    /// [`Self::push`] of a part whose argv, of `argv_bytes` bytes, the caller moves in later
+    /// (so that it need not be cloned while the caller still reads it); whether it may.
+    fn push_sized(&mut self, mut part: SimpleCommand, argv_bytes: usize) -> bool {
         if self.out.total_parts() >= POLICY_ANALYSIS_MAX_PARTS {
             self.out.refuse(Cap::Parts);
-            return;
+            return false;
         }
-        let size = part.text.len() + part.argv.iter().map(String::len).sum::<usize>();
-        self.out.output += size;
-        if self.out.output > POLICY_ANALYSIS_MAX_OUTPUT_BYTES {
+        self.out.output += part.text.len() + argv_bytes;
+        let fits = self.out.output <= POLICY_ANALYSIS_MAX_OUTPUT_BYTES;
+        if !fits {
             self.out.refuse(Cap::Output);
             part.text.clear();
             part.argv.clear();
         }
         self.out.parts.push(part);
+        fits
     }
 
     fn pipeline(&mut self, node: Node<'t>) {
@@ -1455,13 +1463,18 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             .first()
             .map(|a| wrappers::program(a).to_string())
             .unwrap_or_default();
-        self.push(SimpleCommand {
-            text,
-            argv: argv.clone(),
-            name: name.clone(),
-            derived,
-            deny,
-        });
+        let argv_bytes = argv.iter().map(String::len).sum::<usize>();
+        // The part's argv is moved in at the end, after the checks below have read it.
+        let store_argv = self.push_sized(
+            SimpleCommand {
+                text,
+                argv: Vec::new(),
+                name: name.clone(),
+                derived,
+                deny,
+            },
+            argv_bytes,
+        );
         if name == "git" {
             self.git_options(&argv);
         }
@@ -1591,6 +1604,9 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
         }
         for (a, b) in wrappers::find_exec_ranges(&argv) {
             self.emit(words.get(a..b).unwrap_or_default(), true, hops + 1);
+        }
+        if let (true, Some(part)) = (store_argv, self.out.parts.get_mut(own)) {
+            part.argv = argv;
         }
         Some(own)
     }
