@@ -993,8 +993,8 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
         }
     }
 
-    /// A pipeline read by the fast path (its equivalent of [`Self::pipeline`]). Each stage
-    /// and each group enters a syntax level, as the walk over the grammar's nodes does.
+    /// A pipeline read by the fast path (its equivalent of [`Self::pipeline`]). The pipeline,
+    /// and each group in it, enters a syntax level, as the walk over the grammar's nodes does.
     fn plain_pipeline(&mut self, pipeline: &plain::Pipeline) {
         if !self.enter() {
             return;
@@ -2043,6 +2043,26 @@ mod tests {
             }
         }
         assert!(fast >= 300, "{fast} commands took the fast path");
+    }
+
+    #[test]
+    fn a_newline_the_grammar_reads_inside_a_command_still_meets_the_deny_rules() {
+        for cmd in [
+            "echo $(true) | cat | cat\n{ sudo id || true; }",
+            "echo x | cat | cat\n{ true && sudo id; }",
+        ] {
+            let a = analyze(cmd);
+            assert!(
+                a.unsupported
+                    .as_deref()
+                    .is_some_and(|u| u.contains("newline inside a command")),
+                "{cmd:?}: {a:?}"
+            );
+            assert!(a.denies().any(|id| id == "sudo"), "{cmd:?}: {a:?}");
+        }
+        // A line continuation is not a misread newline.
+        let a = analyze("ls \\\nsudo id");
+        assert!(a.unsupported.is_none(), "{a:?}");
     }
 
     #[test]
