@@ -54,6 +54,14 @@ pub struct List {
     pub background: bool,
 }
 
+impl List {
+    /// Whether its last pipeline has three or more commands: the grammar reads some shapes
+    /// after such a pipeline differently from bash, so those lines are left to it.
+    fn ends_in_long_pipeline(&self) -> bool {
+        self.pipelines.last().is_some_and(|p| p.stages.len() > 2)
+    }
+}
+
 /// The list `src` is when it is plain (see the module doc), otherwise `None`.
 #[must_use]
 pub fn split(src: &str) -> Option<List> {
@@ -172,18 +180,11 @@ impl Reader<'_> {
                 }
                 match (self.peek(), self.at(1)) {
                     (None, _) => break,
-                    (Some(b'\n'), _) if self.depth > 0 => return None,
                     // After a pipeline of three or more commands the grammar joins some
                     // next lines to its last command (see `shell::Walker::misread_newlines`).
-                    (Some(b'\n'), _)
-                        if list.pipelines.last().is_some_and(|p| p.stages.len() > 2) =>
-                    {
-                        return None
-                    }
-                    (Some(b'\n'), _) => {
-                        self.i += 1;
-                        break;
-                    }
+                    (Some(b'\n'), _) if list.ends_in_long_pipeline() => return None,
+                    // `gap` takes the newline (or leaves a group's to the grammar).
+                    (Some(b'\n'), _) => break,
                     (Some(b';'), Some(b';' | b'&')) => return None,
                     (Some(b';'), _) => {
                         self.i += 1;
@@ -193,7 +194,7 @@ impl Reader<'_> {
                         // An and-or list: a pipeline follows on the same line. The grammar
                         // reads `a | b | c || d` as a pipeline ending in `c || d` (so a shell
                         // at `d` counts as fed by a download before it): left to it.
-                        if list.pipelines.last().is_some_and(|p| p.stages.len() > 2) {
+                        if list.ends_in_long_pipeline() {
                             return None;
                         }
                         self.i += 2;
@@ -273,14 +274,14 @@ impl Reader<'_> {
         Some(rest.iter().position(|&c| c == quote)? + self.i + 1)
     }
 
-    /// The length of the `$NAME` here (a letter or `_`, then letters, digits and `_`), or
-    /// `None` for any other expansion.
-    fn parameter(&self) -> Option<usize> {
-        let first = self.at(1)?;
+    /// The length of the `$NAME` at byte `at` (a letter or `_`, then letters, digits and `_`),
+    /// or `None` for any other expansion.
+    fn parameter(&self, at: usize) -> Option<usize> {
+        let first = *self.bytes.get(at + 1)?;
         if !(first.is_ascii_alphabetic() || first == b'_') {
             return None;
         }
-        let rest = self.bytes.get(self.i + 1..)?;
+        let rest = self.bytes.get(at + 1..)?;
         Some(
             1 + rest
                 .iter()
@@ -314,7 +315,7 @@ impl Reader<'_> {
                     self.i += run;
                 } else if b == b'$' {
                     expands = true;
-                    self.i += self.parameter()?;
+                    self.i += self.parameter(self.i)?;
                 } else if b == b'\'' {
                     let close = self.closing(b'\'')?;
                     let inner = self.src.get(self.i + 1..close)?;
@@ -335,10 +336,7 @@ impl Reader<'_> {
                         let mut at = self.i + 1;
                         while at < close {
                             if self.bytes.get(at) == Some(&b'$') {
-                                let saved = std::mem::replace(&mut self.i, at);
-                                let len = self.parameter();
-                                self.i = saved;
-                                at += len?;
+                                at += self.parameter(at)?;
                             } else {
                                 at += 1;
                             }
