@@ -391,6 +391,40 @@ const JOINS: &[&str] = &[
     " #\\\n",
 ];
 
+/// A word holding a substitution (`$(...)`, backquotes, `<(...)`, `>(...)`) of a generated
+/// line, now and then with text before or after it or a near miss (`$((`, an empty one).
+fn substitution(rng: &mut fastrand::Rng, depth: usize) -> String {
+    let (open, close) = rng
+        .choice([
+            ("$(", ")"),
+            ("$(", ")"),
+            ("`", "`"),
+            ("<(", ")"),
+            (">(", ")"),
+        ])
+        .unwrap_or(("$(", ")"));
+    let inner = match rng.u8(..20) {
+        0 => String::new(),
+        1 => "(1)".to_string(),
+        2 => " ".to_string(),
+        _ => plain_line(rng, depth),
+    };
+    let mut s = String::new();
+    if rng.u8(..6) == 0 {
+        s.push_str(rng.choice(["x", "-", "'a'", "\"$A\"", "="]).unwrap_or("x"));
+    }
+    s.push_str(open);
+    s.push_str(&inner);
+    s.push_str(close);
+    if rng.u8(..6) == 0 {
+        s.push_str(
+            rng.choice(["x", "*", "$(id)", "`id`", "\"a\""])
+                .unwrap_or("x"),
+        );
+    }
+    s
+}
+
 /// A line built from the constructs the fast path reads: lists of pipelines of commands,
 /// subshells, groups and negations, with a random join now and then.
 fn plain_line(rng: &mut fastrand::Rng, depth: usize) -> String {
@@ -428,6 +462,10 @@ fn plain_line(rng: &mut fastrand::Rng, depth: usize) -> String {
                     for w in 0..rng.usize(1..5) {
                         if w > 0 {
                             s.push(' ');
+                        }
+                        if depth < 4 && rng.u8(..10) == 0 {
+                            s.push_str(&substitution(rng, depth + 1));
+                            continue;
                         }
                         let words = if rng.u8(..24) == 0 { ODD_WORDS } else { WORDS };
                         s.push_str(rng.choice(words).copied().unwrap_or("x"));

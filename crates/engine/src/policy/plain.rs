@@ -1,28 +1,81 @@
 //! The fast path of the shell analysis, for the common case: lists (`;`, newline, `&`, `&&`,
 //! `||`) of pipelines (`|`, an optional leading `!`) whose stages are simple commands of plain
 //! words, subshells `( ... )` or groups `{ ...; }` of the same, with comments. A plain word is
-//! made of letters, digits, `_./:=,+@%^-*?~`, `$NAME` expansions, single-quoted strings, and
-//! double-quoted strings whose only expansions are `$NAME` (no backquotes, backslashes or
-//! `!`). Such a line is read here without the grammar; anything else (any other character
+//! made of letters, digits, `_./:=,+@%^-*?~`, `$NAME` expansions, `$(...)` substitutions of
+//! such a list, single-quoted strings, and double-quoted strings whose only expansions are
+//! `$NAME` (no backquotes, backslashes or `!`). A process substitution (`<(...)`, `>(...)`) or
+//! one backquoted command (no backslash, comment or blank just inside the quotes) is a word of
+//! its own. Such a line is read here without the grammar; anything else (any other character
 //! outside quotes or comments, any other expansion, an empty command, a first word that is a
-//! reserved word, a declaration or an assignment, a comment with a backslash, groups nested
-//! deeper than [`POLICY_PLAIN_MAX_NESTING`]) goes to tree-sitter.
+//! reserved word, a declaration or an assignment, a comment with a backslash, groups and
+//! substitutions nested deeper than [`POLICY_PLAIN_MAX_NESTING`]) goes to tree-sitter.
 //!
 //! The grammar stays the authority: a unit test checks that both paths give the same analysis
 //! on every corpus command that qualifies, and a seeded differential fuzz test
 //! (`tests/fuzz_shell.rs`) does the same on generated lines built from these constructs.
 
+use std::borrow::Cow;
+
 use super::shell::Word;
 use crate::limits::{POLICY_PLAIN_MAX_BYTES, POLICY_PLAIN_MAX_NESTING};
 
-const RESERVED: &[&str] = &[
-    "if", "then", "else", "elif", "fi", "for", "in", "while", "until", "do", "done", "case",
-    "esac", "function", "select", "time", "coproc", "!", "{", "}", "[", "[[", "]]", "]", "export",
-    "declare", "local", "readonly", "typeset", "unset",
-];
+/// The words that may not start a plain command: bash's reserved words and the builtins
+/// whose words the grammar reads as something else (a match, compiled to a length switch).
+fn reserved(word: &str) -> bool {
+    matches!(
+        word,
+        "if" | "then"
+            | "else"
+            | "elif"
+            | "fi"
+            | "for"
+            | "in"
+            | "while"
+            | "until"
+            | "do"
+            | "done"
+            | "case"
+            | "esac"
+            | "function"
+            | "select"
+            | "time"
+            | "coproc"
+            | "!"
+            | "{"
+            | "}"
+            | "["
+            | "[["
+            | "]]"
+            | "]"
+            | "export"
+            | "declare"
+            | "local"
+            | "readonly"
+            | "typeset"
+            | "unset"
+    )
+}
+
+/// The bytes of a plain word outside quotes, as a table (this test runs on every byte).
+const PLAIN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric();
+        b += 1;
+    }
+    let extra = b"_./:=,+@%^-*?~";
+    let mut i = 0;
+    while i < extra.len() {
+        table[extra[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 fn plain_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"_./:=,+@%^-*?~".contains(&b)
+    PLAIN[usize::from(b)]
 }
 
 fn blank(b: u8) -> bool {
@@ -30,31 +83,32 @@ fn blank(b: u8) -> bool {
 }
 
 /// One stage of a pipeline.
-pub enum Stage {
-    /// A simple command: its words.
-    Command(Vec<Word>),
+pub enum Stage<'s> {
+    /// A simple command: its words, and the lists of the substitutions in them (`$(...)`,
+    /// backquotes, `<(...)`, `>(...)`), in source order.
+    Command(Vec<Word<'s>>, Vec<List<'s>>),
     /// A subshell or a group: the list inside.
-    Compound(List),
+    Compound(List<'s>),
 }
 
 /// A pipeline: its stages, and whether `!` negates it.
-pub struct Pipeline {
+pub struct Pipeline<'s> {
     /// Led by `!`.
     pub negated: bool,
     /// The stages, in order (at least one).
-    pub stages: Vec<Stage>,
+    pub stages: Vec<Stage<'s>>,
 }
 
 /// A list of pipelines, in order.
 #[derive(Default)]
-pub struct List {
+pub struct List<'s> {
     /// The pipelines (at least one).
-    pub pipelines: Vec<Pipeline>,
+    pub pipelines: Vec<Pipeline<'s>>,
     /// Whether a pipeline of it runs in the background (`&`).
     pub background: bool,
 }
 
-impl List {
+impl List<'_> {
     /// Whether its last pipeline has three or more commands: the grammar reads some shapes
     /// after such a pipeline differently from bash, so those lines are left to it.
     fn ends_in_long_pipeline(&self) -> bool {
@@ -64,8 +118,10 @@ impl List {
 
 /// The list `src` is when it is plain (see the module doc), otherwise `None`.
 #[must_use]
-pub fn split(src: &str) -> Option<List> {
-    if src.len() > POLICY_PLAIN_MAX_BYTES {
+pub fn split(src: &str) -> Option<List<'_>> {
+    // The grammar pairs backquotes differently from bash once a line has more than one pair
+    // (`` `a` `b` `` reads as a command holding `` ` ` ``): such lines are left to it.
+    if src.len() > POLICY_PLAIN_MAX_BYTES || src.bytes().filter(|&b| b == b'`').count() > 2 {
         return None;
     }
     let mut reader = Reader {
@@ -92,7 +148,7 @@ struct Reader<'s> {
     depth: usize,
 }
 
-impl Reader<'_> {
+impl<'s> Reader<'s> {
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.i).copied()
     }
@@ -156,7 +212,7 @@ impl Reader<'_> {
     }
 
     /// A list, up to its closing `)` or `}` (not consumed) or the end of the line.
-    fn list(&mut self, close: Option<Close>) -> Option<List> {
+    fn list(&mut self, close: Option<Close>) -> Option<List<'s>> {
         let mut list = List::default();
         loop {
             // Where a pipeline may start.
@@ -216,7 +272,7 @@ impl Reader<'_> {
         }
     }
 
-    fn pipeline(&mut self) -> Option<Pipeline> {
+    fn pipeline(&mut self) -> Option<Pipeline<'s>> {
         let mut negated = false;
         if self.peek() == Some(b'!') && self.at(1).is_some_and(blank) {
             negated = true;
@@ -242,12 +298,17 @@ impl Reader<'_> {
         }
     }
 
-    fn stage(&mut self) -> Option<Stage> {
+    fn stage(&mut self) -> Option<Stage<'s>> {
         let close = match (self.peek()?, self.at(1)) {
             (b'(', Some(b'(')) => return None,
             (b'(', _) => Close::Paren,
             (b'{', Some(b)) if blank(b) => Close::Brace,
-            _ => return self.words().map(Stage::Command),
+            _ => {
+                let mut substitutions = Vec::new();
+                return self
+                    .words(&mut substitutions)
+                    .map(|words| Stage::Command(words, substitutions));
+            }
         };
         if self.depth >= POLICY_PLAIN_MAX_NESTING {
             return None;
@@ -290,9 +351,66 @@ impl Reader<'_> {
         )
     }
 
+    /// The value being built for the word that began at `start`: started, on its first quote,
+    /// from the source read so far (plain bytes only, so their value is their text).
+    fn unquoted<'v>(&self, value: &'v mut Option<String>, start: usize) -> &'v mut String {
+        value.get_or_insert_with(|| self.src.get(start..self.i).unwrap_or("").to_string())
+    }
+
+    /// Whether a word ends here: at a blank, a separator, a `)` or the end of the line.
+    fn word_ends_here(&self) -> bool {
+        self.peek()
+            .is_none_or(|b| blank(b) || b"\n;&|)".contains(&b))
+    }
+
+    /// The list of the `$(...)`, `<(...)` or `>(...)` whose `(` is here, up to its `)`
+    /// (consumed); `None` for `$((` (arithmetic) or past the nesting cap.
+    fn substitution(&mut self) -> Option<List<'s>> {
+        if self.at(1) == Some(b'(') || self.depth >= POLICY_PLAIN_MAX_NESTING {
+            return None;
+        }
+        self.i += 1;
+        self.depth += 1;
+        let inner = self.list(Some(Close::Paren))?;
+        self.depth -= 1;
+        // `list` stopped at the closing `)`.
+        self.i += 1;
+        Some(inner)
+    }
+
+    /// The list of the backquoted command whose opening backquote is here, up to the closing
+    /// one (consumed). Inside backquotes bash gives backslashes a meaning of their own, and a
+    /// comment ends at the closing quote: those and newlines are left to the grammar, as are
+    /// blanks just inside the quotes (the grammar pairs such quotes differently from bash).
+    fn backquoted(&mut self) -> Option<List<'s>> {
+        let close = self.closing(b'`')?;
+        let inner = self.bytes.get(self.i + 1..close)?;
+        if inner.iter().any(|&b| matches!(b, b'\\' | b'#' | b'\n'))
+            || inner.first().is_none_or(|&b| blank(b))
+            || inner.last().is_none_or(|&b| blank(b))
+            || self.depth >= POLICY_PLAIN_MAX_NESTING
+        {
+            return None;
+        }
+        // A reader of the source up to the closing quote (offsets stay the line's).
+        let mut inside = Reader {
+            src: self.src.get(..close)?,
+            bytes: self.bytes.get(..close)?,
+            i: self.i + 1,
+            depth: self.depth + 1,
+        };
+        let list = inside.list(None)?;
+        if inside.i != close {
+            return None;
+        }
+        self.i = close + 1;
+        Some(list)
+    }
+
     /// The words of one simple command, up to a separator, a closing `)` or a comment: one
-    /// or more plain words, or `None`.
-    fn words(&mut self) -> Option<Vec<Word>> {
+    /// or more plain words, or `None`. The lists of the substitutions in them are added to
+    /// `substitutions`.
+    fn words(&mut self, substitutions: &mut Vec<List<'s>>) -> Option<Vec<Word<'s>>> {
         let mut words = Vec::new();
         loop {
             self.blanks();
@@ -302,7 +420,8 @@ impl Reader<'_> {
                 _ => {}
             }
             let start = self.i;
-            let mut value = String::new();
+            // The unquoted value, built only once a quote makes it differ from the source.
+            let mut value: Option<String> = None;
             let mut pattern = false;
             // A `$NAME` in the word: it has no static value.
             let mut expands = false;
@@ -311,10 +430,37 @@ impl Reader<'_> {
                     let run = self.run_of(plain_byte);
                     let text = self.src.get(self.i..self.i + run)?;
                     pattern |= text.contains(['*', '?']);
-                    value.push_str(text);
+                    if let Some(v) = value.as_mut() {
+                        v.push_str(text);
+                    }
                     self.i += run;
+                } else if b == b'$' && self.at(1) == Some(b'(') {
+                    expands = true;
+                    self.unquoted(&mut value, start);
+                    self.i += 1;
+                    substitutions.push(self.substitution()?);
+                } else if b == b'`' && self.i == start {
+                    // A backquoted command, as a word of its own (the grammar reads some
+                    // words joining one to other text differently from bash).
+                    expands = true;
+                    self.unquoted(&mut value, start);
+                    substitutions.push(self.backquoted()?);
+                    if !self.word_ends_here() {
+                        return None;
+                    }
+                } else if matches!(b, b'<' | b'>') && self.i == start && self.at(1) == Some(b'(') {
+                    // A process substitution, as a word of its own.
+                    expands = true;
+                    self.unquoted(&mut value, start);
+                    self.i += 1;
+                    substitutions.push(self.substitution()?);
+                    if !self.word_ends_here() {
+                        return None;
+                    }
                 } else if b == b'$' {
                     expands = true;
+                    // The value leaves the `$NAME` out (it is dropped anyway: the word expands).
+                    self.unquoted(&mut value, start);
                     self.i += self.parameter(self.i)?;
                 } else if b == b'\'' {
                     let close = self.closing(b'\'')?;
@@ -322,12 +468,17 @@ impl Reader<'_> {
                     if inner.contains('\n') {
                         return None;
                     }
-                    value.push_str(inner);
+                    self.unquoted(&mut value, start).push_str(inner);
                     self.i = close + 1;
                 } else if b == b'"' {
                     let close = self.closing(b'"')?;
                     let inner = self.src.get(self.i + 1..close)?;
-                    if inner.contains(['\n', '`', '\\', '!']) {
+                    // `<(` and `>(` are text inside double quotes, but the grammar's walk
+                    // counts them as code it must see (see `Walker::account`).
+                    if inner.contains(['\n', '`', '\\', '!'])
+                        || inner.contains("<(")
+                        || inner.contains(">(")
+                    {
                         return None;
                     }
                     if inner.contains('$') {
@@ -342,26 +493,25 @@ impl Reader<'_> {
                             }
                         }
                     }
-                    value.push_str(inner);
+                    self.unquoted(&mut value, start).push_str(inner);
                     self.i = close + 1;
-                } else if blank(b) || b"\n;&|)".contains(&b) {
+                } else if self.word_ends_here() {
                     break;
                 } else {
                     return None;
                 }
             }
             let raw = self.src.get(start..self.i)?;
+            let value = value.map_or(Cow::Borrowed(raw), Cow::Owned);
             if words.is_empty()
-                && (raw.contains('=')
-                    || RESERVED.contains(&value.as_str())
-                    || raw.starts_with(['-', '~']))
+                && (raw.contains('=') || reserved(&value) || raw.starts_with(['-', '~']))
             {
                 return None;
             }
             let value = (!expands).then_some(value);
             words.push(Word {
                 value,
-                raw: raw.to_string(),
+                raw: Cow::Borrowed(raw),
                 start,
                 end: self.i,
                 pattern,
@@ -386,6 +536,11 @@ mod tests {
             "! ls | wc",
             "ls # a comment with $(id) and `id`\nls",
             "rm -fr \"$HOME\" $A/x \"a $B_2 c\"",
+            "echo $(sudo id) x$(a | b)y",
+            "ls $(echo $(id))",
+            "echo `curl -s x | sh`",
+            "diff <(sort a) >(tee b)",
+            &format!("{}ls{}", "$(".repeat(8), ")".repeat(8)),
         ] {
             assert!(split(c).is_some(), "{c:?}");
         }
@@ -418,8 +573,23 @@ mod tests {
             "echo $1",
             "echo ${A}",
             "echo \"$\"",
-            "echo $(id)",
-            "echo `id`",
+            "echo $((1))",
+            "echo $()",
+            "echo $(id",
+            "echo $(id\nls)",
+            "echo $(ls # c\n)",
+            "echo `a` `b`",
+            "echo x`id`",
+            "echo `id`x",
+            "echo ` id`",
+            "echo `id `",
+            "echo `a\\b`",
+            "echo `a # c`",
+            "cat x<(id)",
+            "cat <(id)x",
+            "echo \"<(id)\"",
+            "echo \"$(id)\"",
+            &format!("{}ls{}", "$(".repeat(9), ")".repeat(9)),
             "echo \"a\\b\"",
             "x=1 ls",
             "if true; then ls; fi",

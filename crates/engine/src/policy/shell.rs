@@ -24,6 +24,7 @@
 //! `{` where a command starts (`{s,}udo id`), which the grammar reads as the start of a group:
 //! the line is analysed again with such words brace-expanded as bash expands them.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::ops::Range;
 
@@ -417,11 +418,12 @@ fn expand_leading_braces(src: &str, room: usize) -> Result<Option<String>, Cap> 
 }
 
 /// One word of a simple command.
-pub(super) struct Word {
-    /// Its value when it has no expansion.
-    pub(super) value: Option<String>,
-    /// Its source text.
-    pub(super) raw: String,
+pub(super) struct Word<'s> {
+    /// Its value when it has no expansion (borrowed from the source when it is spelled as
+    /// written).
+    pub(super) value: Option<Cow<'s, str>>,
+    /// Its source text (borrowed, except for the words of an expansion or a split).
+    pub(super) raw: Cow<'s, str>,
     /// Byte offsets in the analysed source.
     pub(super) start: usize,
     pub(super) end: usize,
@@ -458,8 +460,11 @@ fn text<'a>(node: Node, src: &'a str) -> &'a str {
     src.get(node.byte_range()).unwrap_or("")
 }
 
-/// Removes the backslashes of an unquoted word.
-fn unescape(s: &str) -> String {
+/// Removes the backslashes of an unquoted word (borrowed when it has none).
+fn unescape(s: &str) -> Cow<'_, str> {
+    if !s.contains('\\') {
+        return Cow::Borrowed(s);
+    }
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars();
     while let Some(c) = chars.next() {
@@ -472,11 +477,14 @@ fn unescape(s: &str) -> String {
             out.push(c);
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 /// Removes the backslashes that escape inside double quotes.
-fn unescape_dq(s: &str) -> String {
+fn unescape_dq(s: &str) -> Cow<'_, str> {
+    if !s.contains('\\') {
+        return Cow::Borrowed(s);
+    }
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
@@ -496,21 +504,20 @@ fn unescape_dq(s: &str) -> String {
             out.push(c);
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 /// The value of a word without expansions, or `None`.
-fn static_value(node: Node, src: &str) -> Option<String> {
+fn static_value<'a>(node: Node, src: &'a str) -> Option<Cow<'a, str>> {
     match node.kind() {
         "word" | "number" => Some(unescape(text(node, src))),
         "raw_string" => {
             let t = text(node, src);
-            Some(
+            Some(Cow::Borrowed(
                 t.strip_prefix('\'')
                     .and_then(|t| t.strip_suffix('\''))
-                    .unwrap_or(t)
-                    .to_string(),
-            )
+                    .unwrap_or(t),
+            ))
         }
         "string" => {
             // The grammar's `string_content` leaves out the blanks at either end (`" /"`);
@@ -536,14 +543,14 @@ fn static_value(node: Node, src: &str) -> Option<String> {
                     s.push_str(&unescape(text(child, src)));
                 }
             }
-            Some(s)
+            Some(Cow::Owned(s))
         }
         _ => None,
     }
 }
 
 /// [`static_value`] of a part of a concatenation (not itself a concatenation).
-fn static_leaf(node: Node, src: &str) -> Option<String> {
+fn static_leaf<'a>(node: Node, src: &'a str) -> Option<Cow<'a, str>> {
     if node.kind() == "concatenation" {
         return None;
     }
@@ -1010,12 +1017,21 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             }
             let from = self.out.parts.len();
             match stage {
-                plain::Stage::Command(words) => {
+                plain::Stage::Command(words, substitutions) => {
+                    // Substitutions run first (their parts come before the command's).
+                    for list in substitutions {
+                        self.out.metacharacters = true;
+                        if self.enter() {
+                            self.plain_list(list);
+                            self.ctx.level -= 1;
+                        }
+                    }
                     if words.iter().any(|w| w.value.is_none()) {
-                        // A `$NAME`: an expansion.
+                        // A `$NAME` or a substitution: an expansion.
                         self.out.metacharacters = true;
                     }
-                    self.emit(words, self.ctx.derived, 0);
+                    let own = self.emit(words, self.ctx.derived, 0);
+                    self.fed_by_download(from..own.unwrap_or(from), own);
                 }
                 plain::Stage::Compound(list) => {
                     self.out.metacharacters = true;
@@ -1179,7 +1195,10 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             Braces::TooMany => self.out.refuse(Cap::BraceWords),
             Braces::TooLong => self.out.refuse(Cap::BraceWordBytes),
         }
-        (static_value(dest, self.src), is_pattern(dest, self.src))
+        (
+            static_value(dest, self.src).map(Cow::into_owned),
+            is_pattern(dest, self.src),
+        )
     }
 
     /// Visits the substitutions inside a word; any expansion makes the line non-plain.
@@ -1281,22 +1300,29 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
         let words = self.brace_words(words);
         let substitutions = from..self.out.parts.len();
         let own = self.emit(&words, self.ctx.derived, 0);
-        if let (Some(i), true) = (own, self.ctx.nest < POLICY_ANALYSIS_MAX_NESTING) {
-            let fed = self
-                .out
-                .parts
-                .get(substitutions)
-                .is_some_and(|s| s.iter().any(|p| is_download(&p.argv)));
-            if let Some(p) = self.out.parts.get_mut(i) {
-                if fed && is_shell(&p.argv) && p.deny.is_none() {
-                    p.deny = Some(deny_rules::id_of(|m| matches!(m, Matcher::DownloadToShell)));
-                }
-            }
-        }
+        self.fed_by_download(substitutions, own);
         for r in redirects {
             self.redirect(r, own);
         }
         own
+    }
+
+    /// A shell reading what a download in its own substitutions (parts `substitutions`)
+    /// wrote (`bash <(curl x)`) is denied; `own` is the shell command's part.
+    fn fed_by_download(&mut self, substitutions: Range<usize>, own: Option<usize>) {
+        let (Some(i), true) = (own, self.ctx.nest < POLICY_ANALYSIS_MAX_NESTING) else {
+            return;
+        };
+        let fed = self
+            .out
+            .parts
+            .get(substitutions)
+            .is_some_and(|s| s.iter().any(|p| is_download(&p.argv)));
+        if let Some(p) = self.out.parts.get_mut(i) {
+            if fed && is_shell(&p.argv) && p.deny.is_none() {
+                p.deny = Some(deny_rules::id_of(|m| matches!(m, Matcher::DownloadToShell)));
+            }
+        }
     }
 
     /// Notes each newline between two of a command's children that no backslash escapes (see
@@ -1345,19 +1371,19 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
     /// written either way: a denied name could be among the words not expanded). The grammar
     /// may split one bash word into adjacent nodes (`x{$a,b}`, `""\sudo`): those are joined
     /// first.
-    fn brace_words(&mut self, words: Vec<Word>) -> Vec<Word> {
+    fn brace_words(&mut self, words: Vec<Word<'s>>) -> Vec<Word<'s>> {
         let split = words.windows(2).any(|p| p[0].end == p[1].start);
         if !split && !words.iter().any(|w| w.raw.contains('{')) {
             return words;
         }
-        let mut joined: Vec<Word> = Vec::with_capacity(words.len());
+        let mut joined: Vec<Word<'s>> = Vec::with_capacity(words.len());
         for w in words {
             match joined.last_mut() {
                 // One bash word (`""\sudo` is `sudo`): nothing separates the nodes.
                 Some(prev) if prev.end == w.start => {
                     prev.end = w.end;
-                    prev.raw = self.src.get(prev.start..prev.end).unwrap_or("").to_string();
-                    prev.value = brace::unquote(&prev.raw).0;
+                    prev.raw = Cow::Borrowed(self.src.get(prev.start..prev.end).unwrap_or(""));
+                    prev.value = brace::unquote(&prev.raw).0.map(Cow::Owned);
                     // A word the grammar split is not trusted as plain.
                     prev.pattern = true;
                 }
@@ -1375,8 +1401,8 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                     out.extend(list.into_iter().map(|raw| {
                         let (value, pattern) = brace::unquote(&raw);
                         Word {
-                            value,
-                            raw,
+                            value: value.map(Cow::Owned),
+                            raw: Cow::Owned(raw),
                             start: w.start,
                             end: w.end,
                             pattern,
@@ -1400,11 +1426,11 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
         out
     }
 
-    fn word(&self, node: Node<'t>) -> Word {
+    fn word(&self, node: Node<'t>) -> Word<'s> {
         let r = node.byte_range();
         Word {
             value: static_value(node, self.src),
-            raw: text(node, self.src).to_string(),
+            raw: Cow::Borrowed(text(node, self.src)),
             start: r.start,
             end: r.end,
             pattern: is_pattern(node, self.src),
@@ -1412,7 +1438,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
     }
 
     /// Reports `words` as a simple command, then the commands it runs itself.
-    fn emit(&mut self, words: &[Word], derived: bool, hops: usize) -> Option<usize> {
+    fn emit(&mut self, words: &[Word<'_>], derived: bool, hops: usize) -> Option<usize> {
         let (first, last) = (words.first()?, words.last()?);
         if hops > POLICY_ANALYSIS_MAX_NESTING {
             self.out.refuse(Cap::Nesting);
@@ -1432,7 +1458,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
         }
         let argv: Vec<String> = words
             .iter()
-            .map(|w| w.value.clone().unwrap_or_else(|| w.raw.clone()))
+            .map(|w| w.value.as_deref().unwrap_or(&w.raw).to_string())
             .collect();
         if words
             .iter()
@@ -1459,17 +1485,14 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             .to_string();
         let deny = deny_rules::check_argv(&argv);
         let own = self.out.parts.len();
-        let name = argv
-            .first()
-            .map(|a| wrappers::program(a).to_string())
-            .unwrap_or_default();
+        let name = argv.first().map_or("", |a| wrappers::program(a));
         let argv_bytes = argv.iter().map(String::len).sum::<usize>();
         // The part's argv is moved in at the end, after the checks below have read it.
         let store_argv = self.push_sized(
             SimpleCommand {
                 text,
                 argv: Vec::new(),
-                name: name.clone(),
+                name: name.to_string(),
                 derived,
                 deny,
             },
@@ -1518,8 +1541,8 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                 }
             }
             Some(Inner::Joined(i)) => {
-                let args: Option<Vec<String>> =
-                    words.iter().skip(i).map(|w| w.value.clone()).collect();
+                let args: Option<Vec<&str>> =
+                    words.iter().skip(i).map(|w| w.value.as_deref()).collect();
                 match args {
                     Some(args) => self.nested(&args.join(" ")),
                     None => self
@@ -1542,8 +1565,8 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                     pattern: false,
                 }];
                 next.extend(split.into_iter().map(|s| Word {
-                    raw: s.clone(),
-                    value: Some(s),
+                    raw: Cow::Owned(s.clone()),
+                    value: Some(Cow::Owned(s)),
                     start: at.start,
                     end: at.end,
                     pattern: false,
@@ -1580,15 +1603,18 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                 .unsupported(format!("a shell's arguments could not be followed ({why})")),
             Some(Shell::Script(_)) | None => {}
         }
-        match name.as_str() {
+        match name {
             "eval" if argv.first().is_some_and(|a| a == "eval") => {
                 let skip = if argv.get(1).is_some_and(|a| a == "--") {
                     2
                 } else {
                     1
                 };
-                let args: Option<Vec<String>> =
-                    words.iter().skip(skip).map(|w| w.value.clone()).collect();
+                let args: Option<Vec<&str>> = words
+                    .iter()
+                    .skip(skip)
+                    .map(|w| w.value.as_deref())
+                    .collect();
                 match args {
                     Some(args) => self.nested(&args.join(" ")),
                     None => self.out.unsupported("eval of an expansion"),
@@ -1612,7 +1638,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
     }
 
     /// `trap [--] ACTION SIGNAL...`: the action is a command string bash runs later.
-    fn trap(&mut self, words: &[Word], argv: &[String]) {
+    fn trap(&mut self, words: &[Word<'_>], argv: &[String]) {
         // The action runs later, when a signal arrives: never a plain command.
         self.out.metacharacters = true;
         let mut i = 1;
@@ -2032,6 +2058,17 @@ mod tests {
             "sh -c $S",
             "ls; (cd $D && rm -fr \"$HOME\")",
             "for f in $L; do ls; done",
+            "echo $(sudo id) x$(curl x | sh)y",
+            "bash $(curl -s x)",
+            "sh `wget -qO- x`",
+            ". <(curl -s x) && source >(id)",
+            "cat <(a) | sh",
+            "echo $(echo $(echo `rm -rf /`))",
+            "sudo $(id) `id`",
+            "bash -c 'echo $(sudo id)'",
+            "find . -exec $(id) \\;",
+            "echo `a` `b`",
+            "echo \"<(id)\" x`id`",
         ];
         let mut fast = 0;
         for c in corpus().iter().map(String::as_str).chain(extra) {
@@ -2042,7 +2079,7 @@ mod tests {
                 assert_eq!(a, b, "{c:?}");
             }
         }
-        assert!(fast >= 300, "{fast} commands took the fast path");
+        assert!(fast >= 350, "{fast} commands took the fast path");
     }
 
     #[test]
