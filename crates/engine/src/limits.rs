@@ -465,8 +465,8 @@ pub const POLICY_ANALYSIS_MAX_OUTPUT_BYTES: usize = 1024 * 1024;
 /// without the grammar; a longer one goes to the parser. Fixed at 4 KiB.
 pub const POLICY_PLAIN_MAX_BYTES: usize = 4 * 1024;
 
-/// How deep subshells, groups and substitutions may nest in a line the analysis's fast path
-/// reads; a line nested deeper goes to the parser. Fixed at 8.
+/// How deep subshells, groups, clauses and substitutions may nest in a line the analysis's
+/// fast path reads; a line nested deeper goes to the parser. Fixed at 8.
 pub const POLICY_PLAIN_MAX_NESTING: usize = 8;
 
 /// Symbolic links followed while finding where a missing path would land (the realpath

@@ -391,6 +391,71 @@ const JOINS: &[&str] = &[
     " #\\\n",
 ];
 
+/// An `if`, `for`, `while` or `until` clause of generated lines, on one line, now and then
+/// with a near miss (a missing separator, a reserved word glued to the next text).
+fn clause(rng: &mut fastrand::Rng, depth: usize) -> String {
+    let mut sep = || {
+        if rng.u8(..12) == 0 {
+            rng.choice([" ", "\n", " & ", ";;", ""])
+                .unwrap_or(" ")
+                .to_string()
+        } else {
+            "; ".to_string()
+        }
+    };
+    let (a, b, c) = (sep(), sep(), sep());
+    match rng.u8(..4) {
+        0 => {
+            let mut s = format!(
+                "if {}{a}then {}{b}",
+                plain_line(rng, depth),
+                plain_line(rng, depth)
+            );
+            if rng.bool() {
+                s.push_str(&format!(
+                    "elif {}; then {}; ",
+                    plain_line(rng, depth),
+                    plain_line(rng, depth)
+                ));
+            }
+            if rng.bool() {
+                s.push_str(&format!("else {}{c}", plain_line(rng, depth)));
+            }
+            s.push_str(rng.choice(["fi", "fi", "fi", "fix", "fi)"]).unwrap_or("fi"));
+            s
+        }
+        1 => {
+            let name = rng.choice(["i", "f_2", "1x", "in", "a-b"]).unwrap_or("i");
+            let mut words = String::new();
+            for _ in 0..rng.usize(1..4) {
+                words.push(' ');
+                if rng.u8(..6) == 0 {
+                    words.push_str(&substitution(rng, depth));
+                } else {
+                    words.push_str(rng.choice(WORDS).copied().unwrap_or("x"));
+                }
+            }
+            let words = if rng.u8(..10) == 0 {
+                String::new()
+            } else {
+                words
+            };
+            format!(
+                "for {name} in{words}{a}do {}{b}done",
+                plain_line(rng, depth)
+            )
+        }
+        _ => {
+            let kw = rng.choice(["while", "until"]).unwrap_or("while");
+            format!(
+                "{kw} {}{a}do {}{b}done",
+                plain_line(rng, depth),
+                plain_line(rng, depth)
+            )
+        }
+    }
+}
+
 /// A word holding a substitution (`$(...)`, backquotes, `<(...)`, `>(...)`) of a generated
 /// line, now and then with text before or after it or a near miss (`$((`, an empty one).
 fn substitution(rng: &mut fastrand::Rng, depth: usize) -> String {
@@ -446,7 +511,8 @@ fn plain_line(rng: &mut fastrand::Rng, depth: usize) -> String {
             if st > 0 {
                 s.push_str(" | ");
             }
-            match rng.u8(..8) {
+            match rng.u8(..11) {
+                8 if depth < 4 => s.push_str(&clause(rng, depth + 1)),
                 0 if depth < 4 => {
                     s.push('(');
                     s.push_str(&plain_line(rng, depth + 1));

@@ -1,6 +1,7 @@
 //! The fast path of the shell analysis, for the common case: lists (`;`, newline, `&`, `&&`,
 //! `||`) of pipelines (`|`, an optional leading `!`) whose stages are simple commands of plain
-//! words, subshells `( ... )` or groups `{ ...; }` of the same, with comments. A plain word is
+//! words, subshells `( ... )` or groups `{ ...; }` of the same, one-line `if`/`elif`/`else`,
+//! `for NAME in WORDS`, `while` and `until` clauses of the same, with comments. A plain word is
 //! made of letters, digits, `_./:=,+@%^-*?~`, `$NAME` expansions, `$(...)` substitutions of
 //! such a list, single-quoted strings, and double-quoted strings whose only expansions are
 //! `$NAME` (no backquotes, backslashes or `!`). A process substitution (`<(...)`, `>(...)`) or
@@ -56,6 +57,9 @@ fn reserved(word: &str) -> bool {
     )
 }
 
+/// The reserved words that open the clauses the fast path reads.
+const CLAUSES: &[&str] = &["if", "for", "while", "until"];
+
 /// The bytes of a plain word outside quotes, as a table (this test runs on every byte).
 const PLAIN: [bool; 256] = {
     let mut table = [false; 256];
@@ -89,6 +93,9 @@ pub enum Stage<'s> {
     Command(Vec<Word<'s>>, Vec<List<'s>>),
     /// A subshell or a group: the list inside.
     Compound(List<'s>),
+    /// An `if`, `for`, `while` or `until` clause on one line: the lists of the substitutions in
+    /// a `for`'s words, then its lists in source order (conditions and bodies).
+    Clause(Vec<List<'s>>, Vec<List<'s>>),
 }
 
 /// A pipeline: its stages, and whether `!` negates it.
@@ -139,6 +146,8 @@ pub fn split(src: &str) -> Option<List<'_>> {
 enum Close {
     Paren,
     Brace,
+    /// One of these reserved words where a pipeline would start (`then`, `fi`, `done`, ...).
+    Words(&'static [&'static str]),
 }
 
 struct Reader<'s> {
@@ -227,6 +236,11 @@ impl<'s> Reader<'s> {
                 }
                 _ => {}
             }
+            if let Some(Close::Words(words)) = close {
+                if self.keyword_here(words).is_some() {
+                    return (!list.pipelines.is_empty()).then_some(list);
+                }
+            }
             list.pipelines.push(self.pipeline()?);
             // After a pipeline: its separator.
             loop {
@@ -278,8 +292,9 @@ impl<'s> Reader<'s> {
             negated = true;
             self.i += 1;
             self.blanks();
-            if self.peek() == Some(b'{') {
-                // The grammar reads `! {` as a command named `{`: left to it.
+            if self.peek() == Some(b'{') || self.keyword_here(CLAUSES).is_some() {
+                // The grammar reads `! {` as a command named `{`, and `! if` as one named
+                // `if`: left to it.
                 return None;
             }
         }
@@ -298,7 +313,101 @@ impl<'s> Reader<'s> {
         }
     }
 
+    /// Which of `words` is the reserved word here (a word of its own), if any.
+    fn keyword_here(&self, words: &[&'static str]) -> Option<&'static str> {
+        let rest = self.bytes.get(self.i..)?;
+        words.iter().copied().find(|w| {
+            rest.starts_with(w.as_bytes())
+                && rest
+                    .get(w.len())
+                    .is_none_or(|&b| blank(b) || b";&|)\n".contains(&b))
+        })
+    }
+
+    /// Consumes the reserved word `word` here and the blanks after it; `None` when it is not
+    /// here.
+    fn keyword(&mut self, word: &'static str) -> Option<()> {
+        self.keyword_here(&[word])?;
+        self.i += word.len();
+        self.blanks();
+        Some(())
+    }
+
+    /// The list up to one of `closers` (consumed), and which one it was.
+    fn list_until(&mut self, closers: &'static [&'static str]) -> Option<(List<'s>, &'static str)> {
+        let list = self.list(Some(Close::Words(closers)))?;
+        let word = self.keyword_here(closers)?;
+        self.keyword(word)?;
+        Some((list, word))
+    }
+
+    /// An `if`, `for`, `while` or `until` clause on one line, from its first reserved word to
+    /// its `fi` or `done`; `None` for any other shape.
+    fn clause(&mut self, first: &'static str) -> Option<Stage<'s>> {
+        if self.depth >= POLICY_PLAIN_MAX_NESTING {
+            return None;
+        }
+        self.depth += 1;
+        self.keyword(first)?;
+        let mut substitutions = Vec::new();
+        let mut lists = Vec::new();
+        match first {
+            "if" => {
+                let mut opener = "if";
+                loop {
+                    if opener != "else" {
+                        let (condition, _) = self.list_until(&["then"])?;
+                        lists.push(condition);
+                    }
+                    let closers: &'static [&'static str] = if opener == "else" {
+                        &["fi"]
+                    } else {
+                        &["elif", "else", "fi"]
+                    };
+                    let (body, next) = self.list_until(closers)?;
+                    lists.push(body);
+                    if next == "fi" {
+                        break;
+                    }
+                    opener = next;
+                }
+            }
+            "for" => {
+                // `for NAME in WORDS; do LIST; done`.
+                let name = self.run_of(|b| b.is_ascii_alphanumeric() || b == b'_');
+                let reserved_name = self.src.get(self.i..self.i + name).is_none_or(reserved);
+                if name == 0 || self.peek().is_some_and(|b| b.is_ascii_digit()) || reserved_name {
+                    return None;
+                }
+                self.i += name;
+                if !self.peek().is_some_and(blank) {
+                    return None;
+                }
+                self.blanks();
+                self.keyword("in")?;
+                self.words(&mut substitutions)?;
+                if self.peek() != Some(b';') {
+                    return None;
+                }
+                self.i += 1;
+                self.blanks();
+                self.keyword("do")?;
+                lists.push(self.list_until(&["done"])?.0);
+            }
+            _ => {
+                // `while LIST; do LIST; done`, `until LIST; do LIST; done`.
+                lists.push(self.list_until(&["do"])?.0);
+                lists.push(self.list_until(&["done"])?.0);
+            }
+        }
+        self.depth -= 1;
+        Some(Stage::Clause(substitutions, lists))
+    }
+
     fn stage(&mut self) -> Option<Stage<'s>> {
+        if let Some(first) = self.keyword_here(CLAUSES) {
+            return self.clause(first);
+        }
         let close = match (self.peek()?, self.at(1)) {
             (b'(', Some(b'(')) => return None,
             (b'(', _) => Close::Paren,
@@ -540,6 +649,10 @@ mod tests {
             "ls $(echo $(id))",
             "echo `curl -s x | sh`",
             "diff <(sort a) >(tee b)",
+            "if a; then b; elif c; then d; else e | f; fi | sh",
+            "for f in *.c $(ls); do gcc -c $f; done",
+            "while read l; do echo $l; done & until a; do (b); done",
+            "{ if a; then b; fi; }",
             &format!("{}ls{}", "$(".repeat(8), ")".repeat(8)),
         ] {
             assert!(split(c).is_some(), "{c:?}");
@@ -592,7 +705,21 @@ mod tests {
             &format!("{}ls{}", "$(".repeat(9), ")".repeat(9)),
             "echo \"a\\b\"",
             "x=1 ls",
-            "if true; then ls; fi",
+            "if true; then ls; fi x",
+            "if true then ls; fi",
+            "if true; then ls fi",
+            "if true; then; fi",
+            "if true; then ls; fi > f",
+            "if true;\nthen ls; fi",
+            "! if a; then b; fi",
+            "for in in a; do b; done",
+            "for 1 in a; do b; done",
+            "for i; do b; done",
+            "for i in; do b; done",
+            "for i in a\ndo b; done",
+            "while a; do b; done < f",
+            "until a; do b done",
+            "case x in y) a;; esac",
             "ls > f",
             "echo {a,b}",
             "$'x'",

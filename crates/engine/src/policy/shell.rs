@@ -1040,6 +1040,15 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                         self.ctx.level -= 1;
                     }
                 }
+                plain::Stage::Clause(substitutions, lists) => {
+                    self.out.metacharacters = true;
+                    if self.enter() {
+                        for list in substitutions.iter().chain(lists) {
+                            self.plain_list(list);
+                        }
+                        self.ctx.level -= 1;
+                    }
+                }
             }
             self.pipe_stage(from, &mut downloaded);
         }
@@ -2069,6 +2078,11 @@ mod tests {
             "find . -exec $(id) \\;",
             "echo `a` `b`",
             "echo \"<(id)\" x`id`",
+            "if curl x; then sh; fi | bash",
+            "for i in $(curl x); do sh; done",
+            "while sudo id; do rm -rf /; done",
+            "if a; then b; else c; fi; for x in 'a b' \"$B\"; do eval $x; done",
+            "until $(a) `b`; do c; done",
         ];
         let mut fast = 0;
         for c in corpus().iter().map(String::as_str).chain(extra) {
@@ -2079,7 +2093,7 @@ mod tests {
                 assert_eq!(a, b, "{c:?}");
             }
         }
-        assert!(fast >= 350, "{fast} commands took the fast path");
+        assert!(fast >= 375, "{fast} commands took the fast path");
     }
 
     #[test]
