@@ -86,6 +86,11 @@ fn blank(b: u8) -> bool {
     b == b' ' || b == b'\t'
 }
 
+/// Whether a word ends before `next`: a blank, a separator, a `)` or the end of the line.
+fn ends_word(next: Option<u8>) -> bool {
+    next.is_none_or(|b| blank(b) || b"\n;&|)".contains(&b))
+}
+
 /// One stage of a pipeline.
 pub enum Stage<'s> {
     /// A simple command: its words, and the lists of the substitutions in them (`$(...)`,
@@ -316,12 +321,10 @@ impl<'s> Reader<'s> {
     /// Which of `words` is the reserved word here (a word of its own), if any.
     fn keyword_here(&self, words: &[&'static str]) -> Option<&'static str> {
         let rest = self.bytes.get(self.i..)?;
-        words.iter().copied().find(|w| {
-            rest.starts_with(w.as_bytes())
-                && rest
-                    .get(w.len())
-                    .is_none_or(|&b| blank(b) || b";&|)\n".contains(&b))
-        })
+        words
+            .iter()
+            .copied()
+            .find(|w| rest.starts_with(w.as_bytes()) && ends_word(rest.get(w.len()).copied()))
     }
 
     /// Consumes the reserved word `word` here and the blanks after it; `None` when it is not
@@ -466,12 +469,6 @@ impl<'s> Reader<'s> {
         value.get_or_insert_with(|| self.src.get(start..self.i).unwrap_or("").to_string())
     }
 
-    /// Whether a word ends here: at a blank, a separator, a `)` or the end of the line.
-    fn word_ends_here(&self) -> bool {
-        self.peek()
-            .is_none_or(|b| blank(b) || b"\n;&|)".contains(&b))
-    }
-
     /// The list of the `$(...)`, `<(...)` or `>(...)` whose `(` is here, up to its `)`
     /// (consumed); `None` for `$((` (arithmetic) or past the nesting cap.
     fn substitution(&mut self) -> Option<List<'s>> {
@@ -554,7 +551,7 @@ impl<'s> Reader<'s> {
                     expands = true;
                     self.unquoted(&mut value, start);
                     substitutions.push(self.backquoted()?);
-                    if !self.word_ends_here() {
+                    if !ends_word(self.peek()) {
                         return None;
                     }
                 } else if matches!(b, b'<' | b'>') && self.i == start && self.at(1) == Some(b'(') {
@@ -563,7 +560,7 @@ impl<'s> Reader<'s> {
                     self.unquoted(&mut value, start);
                     self.i += 1;
                     substitutions.push(self.substitution()?);
-                    if !self.word_ends_here() {
+                    if !ends_word(self.peek()) {
                         return None;
                     }
                 } else if b == b'$' {
@@ -604,7 +601,7 @@ impl<'s> Reader<'s> {
                     }
                     self.unquoted(&mut value, start).push_str(inner);
                     self.i = close + 1;
-                } else if self.word_ends_here() {
+                } else if ends_word(self.peek()) {
                     break;
                 } else {
                     return None;

@@ -1020,11 +1020,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                 plain::Stage::Command(words, substitutions) => {
                     // Substitutions run first (their parts come before the command's).
                     for list in substitutions {
-                        self.out.metacharacters = true;
-                        if self.enter() {
-                            self.plain_list(list);
-                            self.ctx.level -= 1;
-                        }
+                        self.plain_inner([list]);
                     }
                     if words.iter().any(|w| w.value.is_none()) {
                         // A `$NAME` or a substitution: an expansion.
@@ -1033,26 +1029,26 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                     let own = self.emit(words, self.ctx.derived, 0);
                     self.fed_by_download(from..own.unwrap_or(from), own);
                 }
-                plain::Stage::Compound(list) => {
-                    self.out.metacharacters = true;
-                    if self.enter() {
-                        self.plain_list(list);
-                        self.ctx.level -= 1;
-                    }
-                }
+                plain::Stage::Compound(list) => self.plain_inner([list]),
                 plain::Stage::Clause(substitutions, lists) => {
-                    self.out.metacharacters = true;
-                    if self.enter() {
-                        for list in substitutions.iter().chain(lists) {
-                            self.plain_list(list);
-                        }
-                        self.ctx.level -= 1;
-                    }
+                    self.plain_inner(substitutions.iter().chain(lists));
                 }
             }
             self.pipe_stage(from, &mut downloaded);
         }
         self.ctx.level -= 1;
+    }
+
+    /// Lists the fast path read inside a stage (a substitution's, a group's, a clause's), in
+    /// order, one syntax level deeper: more than a plain command.
+    fn plain_inner<'a, 'l: 'a>(&mut self, lists: impl IntoIterator<Item = &'a plain::List<'l>>) {
+        self.out.metacharacters = true;
+        if self.enter() {
+            for list in lists {
+                self.plain_list(list);
+            }
+            self.ctx.level -= 1;
+        }
     }
 
     /// After a pipeline stage whose parts start at `from`: a shell reading what a download
