@@ -219,10 +219,7 @@ impl<'s> Reader<'s> {
 
     /// Whether the `}` here is a word of its own.
     fn brace_word_here(&self) -> bool {
-        self.peek() == Some(b'}')
-            && self
-                .at(1)
-                .is_none_or(|b| blank(b) || b";&|\n)".contains(&b))
+        self.peek() == Some(b'}') && ends_word(self.at(1))
     }
 
     /// A list, up to its closing `)` or `}` (not consumed) or the end of the line.
@@ -422,6 +419,12 @@ impl<'s> Reader<'s> {
                     .map(|words| Stage::Command(words, substitutions));
             }
         };
+        self.enclosed(close).map(Stage::Compound)
+    }
+
+    /// The list between the opening `(` or `{` here and its `close` (both consumed), one
+    /// nesting level deeper; `None` past the nesting cap.
+    fn enclosed(&mut self, close: Close) -> Option<List<'s>> {
         if self.depth >= POLICY_PLAIN_MAX_NESTING {
             return None;
         }
@@ -431,7 +434,7 @@ impl<'s> Reader<'s> {
         self.depth -= 1;
         // `list` stopped at the closing `)` or `}`.
         self.i += 1;
-        Some(Stage::Compound(inner))
+        Some(inner)
     }
 
     /// How many bytes from here satisfy `f`.
@@ -472,16 +475,10 @@ impl<'s> Reader<'s> {
     /// The list of the `$(...)`, `<(...)` or `>(...)` whose `(` is here, up to its `)`
     /// (consumed); `None` for `$((` (arithmetic) or past the nesting cap.
     fn substitution(&mut self) -> Option<List<'s>> {
-        if self.at(1) == Some(b'(') || self.depth >= POLICY_PLAIN_MAX_NESTING {
+        if self.at(1) == Some(b'(') {
             return None;
         }
-        self.i += 1;
-        self.depth += 1;
-        let inner = self.list(Some(Close::Paren))?;
-        self.depth -= 1;
-        // `list` stopped at the closing `)`.
-        self.i += 1;
-        Some(inner)
+        self.enclosed(Close::Paren)
     }
 
     /// The list of the backquoted command whose opening backquote is here, up to the closing
@@ -520,10 +517,8 @@ impl<'s> Reader<'s> {
         let mut words = Vec::new();
         loop {
             self.blanks();
-            match self.peek() {
-                None | Some(b'\n' | b';' | b'&' | b'|' | b')') => break,
-                _ if self.comment_here() => break,
-                _ => {}
+            if ends_word(self.peek()) || self.comment_here() {
+                break;
             }
             let start = self.i;
             // The unquoted value, built only once a quote makes it differ from the source.
