@@ -8,8 +8,9 @@
 //! one backquoted command (no backslash, comment or blank just inside the quotes) is a word of
 //! its own. Such a line is read here without the grammar; anything else (any other character
 //! outside quotes or comments, any other expansion, an empty command, a first word that is a
-//! reserved word, a declaration or an assignment, a comment with a backslash, groups and
-//! substitutions nested deeper than [`POLICY_PLAIN_MAX_NESTING`]) goes to tree-sitter.
+//! reserved word, a declaration or an assignment or holds `?`, a comment with a backslash,
+//! groups and substitutions nested deeper than [`POLICY_PLAIN_MAX_NESTING`]) goes to
+//! tree-sitter.
 //!
 //! The grammar stays the authority: a unit test checks that both paths give the same analysis
 //! on every corpus command that qualifies, and a seeded differential fuzz test
@@ -604,8 +605,9 @@ impl<'s> Reader<'s> {
             }
             let raw = self.src.get(start..self.i)?;
             let value = value.map_or(Cow::Borrowed(raw), Cow::Owned);
+            // A command name holding `?` the grammar splits (`a?b` reads as `?b`).
             if words.is_empty()
-                && (raw.contains('=') || reserved(&value) || raw.starts_with(['-', '~']))
+                && (raw.contains(['=', '?']) || reserved(&value) || raw.starts_with(['-', '~']))
             {
                 return None;
             }
@@ -697,6 +699,7 @@ mod tests {
             &format!("{}ls{}", "$(".repeat(9), ")".repeat(9)),
             "echo \"a\\b\"",
             "x=1 ls",
+            "a?b c",
             "if true; then ls; fi x",
             "if true then ls; fi",
             "if true; then ls fi",
