@@ -492,6 +492,17 @@ pub const POLICY_ANALYSIS_MAX_TEST_NODES: usize = 512;
 /// calling thread at any length). Fixed at 16 KiB.
 pub const POLICY_ANALYSIS_ASYNC_BYTES: usize = 16 * 1024;
 
+/// Words (`u32`) of the buffer the facade lends the engine for one analysis as numbers
+/// (`policy::layout`): every corpus command fits many times over; a larger analysis crosses as
+/// JSON instead. Fixed at 8 Ki words (32 KiB).
+pub const POLICY_ANALYSIS_LAYOUT_WORDS: u32 = 8 * 1024;
+
+/// Bytes of the command the layout may search per byte of command when it looks for a string
+/// as a span of the command (past the budget, strings are copied), so writing it stays linear.
+pub const POLICY_ANALYSIS_LAYOUT_SEARCH_PER_BYTE: usize = 4;
+/// Bytes searched on top of the per-byte budget (short commands search freely). Fixed at 4 KiB.
+pub const POLICY_ANALYSIS_LAYOUT_SEARCH_BASE: usize = 4 * 1024;
+
 #[cfg(test)]
 mod tests {
     use super::*;

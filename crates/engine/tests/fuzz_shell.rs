@@ -271,14 +271,26 @@ fn shell_analysis_never_panics_and_stays_bounded() {
                         "{id}"
                     );
                 }
-                // The JSON the binding hands over is produced for every case.
+                // The JSON the binding hands over is produced for every case, and the
+                // numeric layout, when it fits, reads back as that same JSON.
                 let json = prism_engine::policy::analyze_json(&cmd);
                 assert!(json.starts_with('{'));
+                assert_layout_reads_back(&cmd, &json);
             })
         });
     match worker.map(std::thread::JoinHandle::join) {
         Ok(Ok(n)) => assert!(n > 0),
         _ => panic!("the fuzz worker failed (see the replay line above)"),
+    }
+}
+
+/// The numeric layout of `cmd`'s analysis, when it fits, reads back as its JSON `json`.
+fn assert_layout_reads_back(cmd: &str, json: &str) {
+    let mut layout = vec![0; 8192];
+    let extras = prism_engine::policy::analyze_into(cmd, &mut layout);
+    if layout[0] != 0 {
+        let read = prism_engine::policy::layout::read_json(&layout, cmd, &extras);
+        assert_eq!(read, serde_json::from_str(json).ok(), "layout of {cmd:?}");
     }
 }
 
@@ -560,6 +572,7 @@ fn the_fast_path_agrees_with_the_grammar_on_generated_lines() {
             serde_json::to_string(&prism_engine::policy::shell::analyze_with_grammar(&cmd))
                 .unwrap_or_default();
         assert_eq!(fast, grammar, "{cmd:?}");
+        assert_layout_reads_back(&cmd, &fast);
     });
     eprintln!("fuzz shell_fast_path: {compared} of {cases} lines took the fast path");
     // The generator must exercise the fast path, not only the grammar.

@@ -11,6 +11,8 @@
 //!   one swapped in after a path check, can redirect the write outside it.
 //!
 //! - [`containment`]: where a path really is and which approved root holds it.
+//! - [`layout`]: the analysis written as numbers into a caller's buffer, its strings as spans
+//!   of the command, for the binding's crossing.
 //! - [`verdict`]: the order of the command-rule checks and their reasons, over what the
 //!   host's rules matched.
 //! - [`approval`]: the approval flow of `policy.check(action)` as a sans-IO machine (the order
@@ -28,15 +30,37 @@ pub mod brace;
 pub mod containment;
 pub mod deny_rules;
 pub mod landlock;
+pub mod layout;
 mod plain;
 pub mod shell;
 pub mod verdict;
 pub mod wrappers;
 
-/// The analysis of `command` as JSON text (the one value the binding hands to JavaScript).
+/// The analysis of `command` as JSON text (what the binding hands to JavaScript when the
+/// analysis does not fit a [`layout`], and off the JavaScript thread).
 #[must_use]
 pub fn analyze_json(command: &str) -> String {
-    serde_json::to_string(&shell::analyze(command)).unwrap_or_else(|_| {
+    to_json(&shell::analyze(command))
+}
+
+/// The analysis of `command` written into `out` as a [`layout`]; returns the layout's extras.
+/// When it does not fit, `out[0]` is set to 0 and the JSON text of [`analyze_json`] is
+/// returned instead.
+#[must_use]
+pub fn analyze_into(command: &str, out: &mut [u32]) -> String {
+    let analysis = shell::analyze(command);
+    if let Some(extras) = layout::write(&analysis, command, out) {
+        return extras;
+    }
+    if let Some(head) = out.first_mut() {
+        *head = 0;
+    }
+    to_json(&analysis)
+}
+
+/// `analysis` as JSON text.
+fn to_json(analysis: &shell::Analysis) -> String {
+    serde_json::to_string(analysis).unwrap_or_else(|_| {
         r#"{"parts":[],"redirects":[],"metacharacters":true,"unsupported":"analysis failed"}"#
             .to_string()
     })

@@ -1866,7 +1866,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     fn programs(cmd: &str) -> Vec<String> {
@@ -1966,7 +1966,8 @@ mod tests {
             .is_none());
     }
 
-    fn corpus() -> Vec<String> {
+    /// The policy corpus's command lines.
+    pub(in crate::policy) fn corpus() -> Vec<String> {
         let text = include_str!("../../../../__test__/fixtures/policy-corpus.tsv");
         text.lines()
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
