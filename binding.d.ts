@@ -186,6 +186,9 @@ export declare class NativeToolFilter {
   allows(name: string): boolean
 }
 
+/** The numbers of the `analyzeShellCommandInto` layout. */
+export declare function analysisLayoutWords(): NativeAnalysisLayoutWords
+
 /**
  * The shell analysis of `command` as JSON: `{parts: [{text, argv, name, derived?, deny?}],
  * redirects?: [{op, target, write}], metacharacters, unsupported?, deny?, refused?}` (a
@@ -195,6 +198,13 @@ export declare function analyzeShellCommand(command: string): string
 
 /** [`analyze_shell_command`] on the blocking pool (for long commands). */
 export declare function analyzeShellCommandAsync(command: string): Promise<string>
+
+/**
+ * The shell analysis of `command` written into `layout` as numbers, its strings as spans of
+ * `command` or of the returned extras (`prism_engine::policy::layout`); when it does not fit,
+ * `layout[0]` is 0 and the return value is [`analyze_shell_command`]'s JSON instead.
+ */
+export declare function analyzeShellCommandInto(command: string, layout: Uint32Array): string
 
 /** The words of the approval machine's crossing. */
 export declare function approvalWords(): NativeApprovalWords
@@ -826,6 +836,20 @@ export declare function middlewareValueDroppedMessage(hook: string, index: numbe
 
 /** `"Tool <name> has no parameters schema"` (`missingSchema: "reject"`). */
 export declare function missingSchemaMessage(tool: string): string
+
+/** The numbers of the `analyzeShellCommandInto` layout (read once at load). */
+export interface NativeAnalysisLayoutWords {
+  /** The bit of a string's start that makes it an offset into the extras. */
+  extra: number
+  /** The string start of a missing string. */
+  null: number
+  /** Words of the buffer to lend `analyzeShellCommandInto` (larger analyses come back as JSON). */
+  bufferWords: number
+  /** The analysis flag bits, by name (`metacharacters`, `unsupported`, `deny`, `refused`). */
+  flags: Record<string, number>
+  /** The part flag bits, by name (`derived`, `deny`, `nameIsProgram`). */
+  partFlags: Record<string, number>
+}
 
 /** The words of the approval machine's crossing (read once at load). */
 export interface NativeApprovalWords {

@@ -51,7 +51,7 @@ for (const c of corpus) {
 const rules = [{ pattern: /^ls\b/, action: 'allow' }, { pattern: 'git status', action: 'allow' }]
 const contenders = [
   ['web-tree-sitter + tree-sitter-bash.wasm, JS walk', jsAnalyze],
-  ['native analyzeShellCommand (+ JSON.parse)', analyzeCommand],
+  ['native analysis (numeric layout, strings sliced from the command)', analyzeCommand],
   ['native evaluateCommandRules (analysis + rules + verdict)', (c) => evaluateCommandRules(c, rules)],
 ]
 // Rounds alternate between the contenders so that a busy machine slows them alike. Two sets:

@@ -1,7 +1,9 @@
 //! Node-API glue for the engine's `policy` module.
 //!
 //! One call per policy check: the command line goes in as a string, the analysis (every simple
-//! command, redirections, flags) comes back as one JSON string that the facade parses. A
+//! command, redirections, flags) comes back as numbers in the facade's buffer, its strings
+//! spans of the command or of one short string of extras (JSON when it does not fit, and
+//! from the blocking pool). A
 //! typical command takes microseconds, so it runs on the calling thread; the approval machine
 //! sends commands longer than `POLICY_ANALYSIS_ASYNC_BYTES` to the blocking pool instead, so a
 //! long hostile command never holds the JavaScript thread.
@@ -12,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use napi::bindgen_prelude::Unknown;
+use napi::bindgen_prelude::{Uint32ArraySlice, Unknown};
 use napi::{Env, ValueType};
 use napi_derive::napi;
 use prism_engine::policy::approval::{
@@ -29,6 +31,60 @@ use crate::errors::{spawn_coded, to_js, NativeError};
 #[napi]
 pub fn analyze_shell_command(command: String) -> String {
     prism_engine::policy::analyze_json(&command)
+}
+
+/// The shell analysis of `command` written into `layout` as numbers, its strings as spans of
+/// `command` or of the returned extras (`prism_engine::policy::layout`); when it does not fit,
+/// `layout[0]` is 0 and the return value is [`analyze_shell_command`]'s JSON instead.
+#[napi]
+pub fn analyze_shell_command_into(command: String, mut layout: Uint32ArraySlice) -> String {
+    // SAFETY: the call is synchronous on the JavaScript thread, so no script runs (and none can
+    // touch the buffer) while the engine writes it; the slice does not outlive the call.
+    let words = unsafe { layout.as_mut() };
+    prism_engine::policy::analyze_into(&command, words)
+}
+
+/// The numbers of the `analyzeShellCommandInto` layout (read once at load).
+#[napi(object)]
+pub struct NativeAnalysisLayoutWords {
+    /// The bit of a string's start that makes it an offset into the extras.
+    pub extra: u32,
+    /// The string start of a missing string.
+    pub null: u32,
+    /// Words of the buffer to lend `analyzeShellCommandInto` (larger analyses come back as JSON).
+    pub buffer_words: u32,
+    /// The analysis flag bits, by name (`metacharacters`, `unsupported`, `deny`, `refused`).
+    pub flags: HashMap<String, u32>,
+    /// The part flag bits, by name (`derived`, `deny`, `nameIsProgram`).
+    pub part_flags: HashMap<String, u32>,
+}
+
+/// The numbers of the `analyzeShellCommandInto` layout.
+#[napi]
+pub fn analysis_layout_words() -> NativeAnalysisLayoutWords {
+    use prism_engine::policy::layout as l;
+    let named = |pairs: &[(&str, u32)]| {
+        pairs
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), *v))
+            .collect::<HashMap<_, _>>()
+    };
+    NativeAnalysisLayoutWords {
+        extra: l::EXTRA,
+        null: l::NULL,
+        buffer_words: prism_engine::limits::POLICY_ANALYSIS_LAYOUT_WORDS,
+        flags: named(&[
+            ("metacharacters", l::FLAG_METACHARACTERS),
+            ("unsupported", l::FLAG_UNSUPPORTED),
+            ("deny", l::FLAG_DENY),
+            ("refused", l::FLAG_REFUSED),
+        ]),
+        part_flags: named(&[
+            ("derived", l::PART_DERIVED),
+            ("deny", l::PART_DENY),
+            ("nameIsProgram", l::PART_NAME_IS_PROGRAM),
+        ]),
+    }
 }
 
 /// [`analyze_shell_command`] on the blocking pool (for long commands).

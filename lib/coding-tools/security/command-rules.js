@@ -2,7 +2,8 @@
 // Command rules over the parsed command (API.md section 9, Decision 7): the native shell
 // analysis yields every simple command once; host rules (strings and JavaScript RegExps) and
 // the default deny rules then apply to each of them.
-const { analyzeShellCommand, analyzeShellCommandAsync, commandVerdict, commandVerdictWords } = require('../../native.js')
+const { analyzeShellCommandAsync, commandVerdict, commandVerdictWords } = require('../../native.js')
+const { analyzeIntoBuffer, fromJson } = require('./analysis-layout.js')
 
 // The codes of the verdict crossing, from the engine (read once).
 const WORDS = commandVerdictWords()
@@ -19,19 +20,10 @@ function hasShellMetacharacters(command) {
 
 const NOT_A_STRING = () => ({ parts: [], redirects: [], metacharacters: true, unsupported: say('commandNotAString') })
 
-const NO_REDIRECTS = Object.freeze([])
-
-/** The analysis JSON leaves out an empty `redirects` (and a false `derived` per part). */
-function fromJson(json) {
-  const analysis = JSON.parse(json)
-  if (analysis.redirects === undefined) analysis.redirects = NO_REDIRECTS
-  return analysis
-}
-
-/** The native analysis of `command` (one crossing, on this thread). */
+/** The native analysis of `command` (one crossing, on this thread, as numbers). */
 function analyzeCommand(command) {
   if (typeof command !== 'string') return NOT_A_STRING()
-  return fromJson(analyzeShellCommand(command))
+  return analyzeIntoBuffer(command)
 }
 
 /** The native analysis of `command` on the native blocking pool (for long commands). */
