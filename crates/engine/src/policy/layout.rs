@@ -110,7 +110,8 @@ pub fn write(analysis: &Analysis, command: &str, out: &mut [u32]) -> Option<Stri
             w.extra(id)?;
         }
         for word in &part.argv {
-            at = w.span(word, at)?.unwrap_or(at);
+            // Words are in order: the next one is searched from where this one ends.
+            at = w.span(word, at)?.map_or(at, |p| p + word.len());
         }
     }
     w.push(u32::try_from(analysis.redirects.len()).ok()?)?;
@@ -170,8 +171,8 @@ impl Writer<'_> {
         Some(None)
     }
 
-    /// Where `s` occurs in the command, searching from `from` and then from the start, while
-    /// the budget lasts.
+    /// Where `s` occurs in the command: right at `from` past blanks (the usual case: the next
+    /// word), else searching from `from` and then from the start, while the budget lasts.
     fn find(&mut self, s: &str, from: usize) -> Option<usize> {
         if !self.ascii {
             return None;
@@ -180,6 +181,17 @@ impl Writer<'_> {
             return Some(0);
         }
         let hay = self.command.as_bytes();
+        let rest = hay.get(from..)?;
+        let budget = self.budget;
+        let blanks = rest
+            .iter()
+            .take(budget)
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        self.budget -= blanks;
+        if rest.get(blanks..)?.starts_with(s.as_bytes()) {
+            return Some(from + blanks);
+        }
         for start in [from, 0] {
             let rest = hay.get(start..)?;
             if self.budget < rest.len() {
@@ -391,5 +403,9 @@ mod tests {
         let c = "echo ".to_string() + &"a\\b ".repeat(3000);
         let extras = round_trip(&c, 1 << 16).unwrap_or_default();
         assert!(extras.len() >= 2 * 3000, "{}", extras.len());
+        // Blanks before words that are not spans are charged too (each word re-reads them).
+        let c = "echo".to_string() + &" ".repeat(100_000) + &" a\\b".repeat(3000);
+        let extras = round_trip(&c, 1 << 16).unwrap_or_default();
+        assert!(extras.len() >= 2 * 2000, "{}", extras.len());
     }
 }
