@@ -3,10 +3,9 @@
 //! One call per policy check: the command line goes in as a string, the analysis (every simple
 //! command, redirections, flags) comes back as numbers in the facade's buffer, its strings
 //! spans of the command or of one short string of extras (JSON when it does not fit, and
-//! from the blocking pool). A
-//! typical command takes microseconds, so it runs on the calling thread; the approval machine
-//! sends commands longer than `POLICY_ANALYSIS_ASYNC_BYTES` to the blocking pool instead, so a
-//! long hostile command never holds the JavaScript thread.
+//! from the blocking pool). A typical command takes microseconds, so it runs on the calling
+//! thread; the approval machine sends commands longer than `POLICY_ANALYSIS_ASYNC_BYTES` to
+//! the blocking pool instead, so a long hostile command never holds the JavaScript thread.
 //!
 //! `NativeApprovalPolicy` carries the approval machine (`prism_engine::policy::approval`): each
 //! call takes the state as a number and returns the next one, so a check builds no objects

@@ -286,7 +286,8 @@ fn shell_analysis_never_panics_and_stays_bounded() {
 
 /// The numeric layout of `cmd`'s analysis, when it fits, reads back as its JSON `json`.
 fn assert_layout_reads_back(cmd: &str, json: &str) {
-    let mut layout = vec![0; 8192];
+    let room = prism_engine::limits::POLICY_ANALYSIS_LAYOUT_WORDS as usize;
+    let mut layout = vec![0; room];
     let extras = prism_engine::policy::analyze_into(cmd, &mut layout);
     if layout[0] != 0 {
         let read = prism_engine::policy::layout::read_json(&layout, cmd, &extras);
