@@ -303,6 +303,12 @@ export declare function codingCheckShellOutput(maxBytes: number, maxTotalOutputB
 /** Checks a write call's `path` and `content` against `maxInputBytes`. */
 export declare function codingCheckWrite(path: unknown, content: unknown, maxInputBytes: number): CodingCheckedWrite
 
+/**
+ * The failure of a document whose `size` exceeds the reader's `limit` (`maxInputBytes`),
+ * for a host backend's document read.
+ */
+export declare function codingDocumentTooLarge(size: number, limit: number): CodingFailure
+
 /** Applies `edits` to `path` (at most `maxFileBytes`) off the JS thread. */
 export declare function codingEdit(path: string, displayPath: string, edits: Array<CodingReplacement>, maxFileBytes: number, beneath?: CodingBeneath | undefined | null): Promise<CodingEditResult>
 
@@ -438,6 +444,12 @@ export interface CodingReadRequest {
   findText?: string
   /** `findMode === "case-insensitive"`. */
   caseInsensitive?: boolean
+  /**
+   * The host document reader's `maxInputBytes`, when it has one: a file that is not an
+   * image then comes back whole as `document` (read from the same confined handle), or
+   * as the document-size error.
+   */
+  documentMaxBytes?: number
 }
 
 /** What a read produced: an error message, an image, or a text page. */
@@ -450,6 +462,8 @@ export interface CodingReadResult {
   mimeType?: string
   /** An image's bytes. */
   data?: Buffer
+  /** A document's bytes, for the host's document reader (with `documentMaxBytes`). */
+  document?: Buffer
   /** The page text. */
   content?: string
   /** The page footer. */

@@ -855,6 +855,7 @@ module.exports.codingCheckRead = nativeBinding.codingCheckRead
 module.exports.codingCheckShell = nativeBinding.codingCheckShell
 module.exports.codingCheckShellOutput = nativeBinding.codingCheckShellOutput
 module.exports.codingCheckWrite = nativeBinding.codingCheckWrite
+module.exports.codingDocumentTooLarge = nativeBinding.codingDocumentTooLarge
 module.exports.codingEdit = nativeBinding.codingEdit
 module.exports.codingEditAccessFailure = nativeBinding.codingEditAccessFailure
 module.exports.codingEditText = nativeBinding.codingEditText

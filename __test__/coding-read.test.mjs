@@ -397,6 +397,25 @@ test('documentReader: sized before reading, bounded input and text, null falls t
   const declined = await createReadTool(dir, { documentReader: reader(1024, null) }).execute({ path: 'docs/report.pdf' }, ctx)
   assert.match(declined.content[0].text, /^PDF-ish bytes/)
 
+  // As in the reference, the reader comes before the text page: a page the text read would
+  // refuse (an offset past the end) does not stop a document the reader extracts.
+  const past = await createReadTool(dir, { documentReader: reader(1024, 'extracted') }).execute({ path: 'docs/report.pdf', offset: 99 }, ctx)
+  assert.deepEqual(past.content, [{ type: 'text', text: 'extracted' }])
+
+  // A host backend: the file is sized and read for the reader first, the text page read only
+  // when the reader declines, and the backend is probed once.
+  const calls = []
+  const operations = memoryBackend(['doc line'], calls)
+  const viaBackend = await createReadTool(dir, { operations, documentReader: reader(1024, 'extracted') }).execute({ path: 'v.pdf' }, ctx)
+  assert.deepEqual(viaBackend.content, [{ type: 'text', text: 'extracted' }])
+  assert.deepEqual(calls.map((c) => c[0]), ['access', 'readFile'])
+  calls.length = 0
+  const declinedBackend = await createReadTool(dir, { operations, documentReader: reader(1024, null) }).execute({ path: 'v.pdf' }, ctx)
+  assert.match(declinedBackend.content[0].text, /^doc line/)
+  assert.deepEqual(calls.map((c) => c[0]), ['access', 'readFile', 'readText'])
+  const bigBackend = await createReadTool(dir, { operations, documentReader: reader(4, 'x') }).execute({ path: 'v.pdf' }, ctx)
+  assert.equal(bigBackend.error.message, `Document is ${formatSize(8)}, exceeds ${formatSize(4)} limit.`)
+
   for (const bad of [() => 'text', { maxInputBytes: 1, maxTextBytes: 1 }, { maxInputBytes: 0, maxTextBytes: 1, extract() {} }]) {
     assert.throws(() => createReadTool(dir, { documentReader: bad }), TypeError)
   }

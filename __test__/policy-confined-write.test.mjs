@@ -115,23 +115,29 @@ function flipper(root, outside) {
   )
 }
 
+/** A document reader that hands back the bytes it was given as the document's text. */
+const echoReader = { maxInputBytes: 1024, maxTextBytes: 1024, extract: async ({ buffer }) => ({ text: buffer.toString(), format: 'pdf', pages: 1, truncatedBy: null }) }
+
 test('a directory swapped for a symlink during reads never lets a read return an outside file', { timeout: 60_000 }, async () => {
   const { base, root, outside } = workspace()
   writeFileSync(join(root, 'dir', 'secret.txt'), 'inside')
   writeFileSync(join(outside, 'secret.txt'), 'OUTSIDE')
   const racer = flipper(root, outside)
   try {
-    const read = createReadTool(root, { executionPolicy: createCodingApprovalPolicy({ roots: [root] }) })
-    let inside = 0
+    const executionPolicy = createCodingApprovalPolicy({ roots: [root] })
+    // Text reads, and reads whose bytes go to a document reader (read by the same confined
+    // handle, not by a second open of the path).
+    const tools = [createReadTool(root, { executionPolicy }), createReadTool(root, { executionPolicy, documentReader: echoReader })]
+    const inside = [0, 0]
     let escaped = 0
     for (let i = 0; i < 2000; i++) {
-      const r = await read.execute({ path: 'dir/secret.txt' }, ctx)
+      const r = await tools[i % 2].execute({ path: 'dir/secret.txt' }, ctx)
       const text = r.content[0].text
       if (text.includes('OUTSIDE')) escaped++
-      else if (!r.error && text === 'inside') inside++
+      else if (!r.error && text === 'inside') inside[i % 2]++
     }
     assert.equal(escaped, 0, 'no read returned the file outside the root')
-    assert.ok(inside > 0, 'some reads went through while the directory was real')
+    assert.ok(inside[0] > 0 && inside[1] > 0, `some reads of each kind went through while the directory was real: ${inside}`)
   } finally {
     racer.kill('SIGKILL')
     await new Promise((r) => racer.once('exit', r))
@@ -147,10 +153,14 @@ test('a confined read refuses a planted symlink; confined read and edit refuse a
     const planted = { check: async () => ({ allowed: true, writeBeneath: { root, path: join(root, 'link', 'x.txt') } }) }
     const r = await createReadTool(root, { executionPolicy: planted }).execute({ path: 'link/x.txt' }, ctx)
     assert.match(r.error.message, /path escapes its trusted root/)
+    const doc = await createReadTool(root, { executionPolicy: planted, documentReader: echoReader }).execute({ path: 'link/x.txt' }, ctx)
+    assert.match(doc.error.message, /path escapes its trusted root/)
     execFileSync('mkfifo', [join(root, 'dir', 'pipe')])
     const executionPolicy = createCodingApprovalPolicy({ roots: [root], approve: () => true })
     const fifo = await createReadTool(root, { executionPolicy }).execute({ path: 'dir/pipe' }, ctx)
     assert.equal(fifo.error?.message, 'Refusing to read dir/pipe: not a regular file (FIFO).')
+    const fifoDoc = await createReadTool(root, { executionPolicy, documentReader: echoReader }).execute({ path: 'dir/pipe' }, ctx)
+    assert.equal(fifoDoc.error?.message, 'Refusing to read dir/pipe: not a regular file (FIFO).')
     const edited = await createEditTool(root, { executionPolicy }).execute({ path: 'dir/pipe', edits: [{ oldText: 'a', newText: 'b' }] }, ctx)
     assert.equal(edited.error?.message, 'Refusing to edit dir/pipe: not a regular file (FIFO).')
   } finally {

@@ -111,6 +111,10 @@ pub struct CodingReadRequest {
     pub find_text: Option<String>,
     /// `findMode === "case-insensitive"`.
     pub case_insensitive: Option<bool>,
+    /// The host document reader's `maxInputBytes`, when it has one: a file that is not an
+    /// image then comes back whole as `document` (read from the same confined handle), or
+    /// as the document-size error.
+    pub document_max_bytes: Option<f64>,
 }
 
 /// A page's truncation record (the reference's `TruncationResult` without `content`).
@@ -172,6 +176,8 @@ pub struct CodingReadResult {
     pub mime_type: Option<String>,
     /// An image's bytes.
     pub data: Option<Buffer>,
+    /// A document's bytes, for the host's document reader (with `documentMaxBytes`).
+    pub document: Option<Buffer>,
     /// The page text.
     pub content: Option<String>,
     /// The page footer.
@@ -210,6 +216,7 @@ pub fn coding_read<'env>(
                 out.data = Some(data.into());
             }
             Ok(ReadOutcome::Text(page)) => set_page(&mut out, page),
+            Ok(ReadOutcome::Document { data }) => out.document = Some(data.into()),
         }
         Ok(out)
     })
@@ -228,6 +235,7 @@ fn empty_read_result() -> CodingReadResult {
         error_code: None,
         mime_type: None,
         data: None,
+        document: None,
         content: None,
         footer: None,
         truncation: None,
@@ -248,6 +256,7 @@ fn engine_read_request(req: CodingReadRequest) -> ReadRequest {
             case_insensitive: req.case_insensitive.unwrap_or(false),
         }),
         sniff_images: true,
+        document_max_bytes: req.document_max_bytes.map(non_negative),
         display_path: req.display_path,
     }
 }
@@ -395,6 +404,16 @@ pub fn coding_over_size_limit(subject: String, size: f64, limit: f64) -> String 
 #[napi]
 pub fn coding_image_too_large(size: f64, limit: f64) -> CodingFailure {
     CodingFailure::from(&CodingError::ImageTooLarge {
+        size: non_negative(size),
+        limit: non_negative(limit),
+    })
+}
+
+/// The failure of a document whose `size` exceeds the reader's `limit` (`maxInputBytes`),
+/// for a host backend's document read.
+#[napi]
+pub fn coding_document_too_large(size: f64, limit: f64) -> CodingFailure {
+    CodingFailure::from(&CodingError::DocumentTooLarge {
         size: non_negative(size),
         limit: non_negative(limit),
     })

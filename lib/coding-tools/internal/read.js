@@ -124,19 +124,27 @@ async function readOnce(req, abs) {
     findText: args.findText,
     caseInsensitive: args.findMode === 'case-insensitive',
   }
-  const r = options.operations
-    ? await readWithOperations(options.operations, target, nativeReq, context.signal)
-    : await native.codingRead(nativeReq, decided.beneath)
+  const reader = options.documentReader
+  // With a document reader, the file (when it is not an image) comes back whole first, read
+  // by the engine beneath the approved root like any read; the text page only when the
+  // reader declines it, as the reference orders them.
+  let r = options.operations
+    ? await readWithOperations(options.operations, target, { ...nativeReq, documentMaxBytes: reader?.maxInputBytes }, context.signal)
+    : await native.codingRead({ ...nativeReq, documentMaxBytes: reader?.maxInputBytes }, decided.beneath)
+  if (r.document) {
+    if (context?.signal?.aborted) return fail(ABORTED)
+    const doc = await documentResult(reader, r.document, target, toolCallId, context?.signal)
+    if (doc) return doc
+    r = options.operations
+      ? await textWithOperations(options.operations, target, nativeReq, context.signal)
+      : await native.codingRead(nativeReq, decided.beneath)
+  }
   if (context?.signal?.aborted) return fail(ABORTED)
   if (r.error) {
     const missing = r.errorCode === 'ERR_PRISM_CODING_IO' && r.error.startsWith('ENOENT')
     return { ...fail(r.error), missing }
   }
   if (r.mimeType) return imageResult(r, cfg.maxImageBytes, options.transformImage, toolCallId, target)
-  if (options.documentReader) {
-    const doc = await readDocument(options.documentReader, options.operations, target, toolCallId, context?.signal)
-    if (doc) return doc
-  }
   const text = r.content + r.footer
   const truncation = { content: r.content, ...r.truncation, truncatedBy: r.truncation.truncatedBy ?? null }
   if (!r.truncation.totalBytesKnown) delete truncation.totalBytesKnown
@@ -152,49 +160,11 @@ async function readOnce(req, abs) {
 }
 
 /**
- * The local file at `target`, sized on its open handle (one open, no second lookup of the
- * path): `{ size }` when it is over `max`, else `{ buffer }` with at most `max + 1` bytes (so
- * a file that grew meanwhile is still seen as too large).
+ * The host's document reader (`{ maxInputBytes, maxTextBytes, extract }`) on a file's bytes
+ * (read within `maxInputBytes`); its extracted text must stay within `maxTextBytes`.
+ * Resolves to a read result, or `undefined` when `extract` declines the file.
  */
-async function readLocalBounded(target, max) {
-  const handle = await fsp.open(target, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
-  try {
-    const { size } = await handle.stat()
-    if (size > max) return { size }
-    const buffer = Buffer.alloc(max + 1)
-    let filled = 0
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled)
-      if (bytesRead === 0) break
-      filled += bytesRead
-    }
-    return { buffer: buffer.subarray(0, filled) }
-  } finally {
-    await handle.close()
-  }
-}
-
-/** A host backend's file, sized by `statFile` before `readFile` (as the reference asks it). */
-async function readBackendBounded(operations, target, max, signal) {
-  const { size } = await operations.statFile(target, { signal })
-  if (size > max) return { size }
-  return { buffer: await operations.readFile(target, { maxBytes: max, signal }) }
-}
-
-/**
- * The host's document reader (`{ maxInputBytes, maxTextBytes, extract }`): the file is sized
- * before it is read, read within `maxInputBytes`, and its extracted text must stay within
- * `maxTextBytes`. Resolves to a read result, or `undefined` when `extract` declines the file.
- */
-async function readDocument(reader, operations, target, toolCallId, signal) {
-  const limit = reader.maxInputBytes
-  const tooLarge = (size) => ({
-    toolResult: errorResult(toolCallId, 'read', native.codingOverSizeLimit('document', size, limit)),
-  })
-  const read = operations ? await readBackendBounded(operations, target, limit, signal) : await readLocalBounded(target, limit)
-  if (read.size !== undefined) return tooLarge(read.size)
-  const { buffer } = read
-  if (buffer.length > limit) return tooLarge(buffer.length)
+async function documentResult(reader, buffer, target, toolCallId, signal) {
   const extracted = await reader.extract({ buffer, path: target, signal })
   if (!extracted) return undefined
   if (Buffer.byteLength(extracted.text, 'utf8') > reader.maxTextBytes) {
@@ -249,6 +219,12 @@ async function readWithOperations(ops, abs, req, signal) {
   await ops.access(abs, { signal })
   const mimeType = typeof ops.detectImageMimeType === 'function' ? await ops.detectImageMimeType(abs) : undefined
   if (mimeType) return imageWithOperations(ops, abs, mimeType, req, signal)
+  if (req.documentMaxBytes !== undefined) return documentWithOperations(ops, abs, req.documentMaxBytes, signal)
+  return textWithOperations(ops, abs, req, signal)
+}
+
+/** A host backend's text page (after `findText`'s search, when there is one). */
+async function textWithOperations(ops, abs, req, signal) {
   const pageOptions = { maxLines: req.maxLines, maxBytes: req.maxBytes, maxScanBytes: req.maxScanBytes, signal }
   let start = req.offset ?? 1
   if (req.findText !== undefined) {
@@ -266,6 +242,20 @@ async function readWithOperations(ops, abs, req, signal) {
   }
   const page = backendPage(await ops.readText(abs, { offset: start, limit: req.limit, ...pageOptions }))
   return native.codingPageFromBackend(page, { ...req, offset: start })
+}
+
+/** A host backend's file for the document reader, sized by `statFile` before `readFile` (as the reference asks it). */
+async function documentWithOperations(ops, abs, max, signal) {
+  const tooLarge = (n) => {
+    const { message, code } = native.codingDocumentTooLarge(n, max)
+    return { error: message, errorCode: code }
+  }
+  const st = await ops.statFile(abs, { signal })
+  if (st?.size > max) return tooLarge(st.size)
+  const raw = await ops.readFile(abs, { maxBytes: max, signal })
+  const document = typeof raw === 'string' ? Buffer.from(raw) : Buffer.from(raw ?? [])
+  if (document.length > max) return tooLarge(document.length)
+  return { document }
 }
 
 async function imageWithOperations(ops, abs, mimeType, req, signal) {

@@ -28,6 +28,15 @@ pub enum CodingError {
         /// The configured limit.
         limit: u64,
     },
+    /// A file for the host's document reader whose size on disk (or after reading) exceeds
+    /// the reader's `maxInputBytes`.
+    #[error("{}", over_size_limit("document", *size, *limit))]
+    DocumentTooLarge {
+        /// Its size in bytes.
+        size: u64,
+        /// The reader's limit.
+        limit: u64,
+    },
     /// The requested offset lies past the last line.
     #[error("Offset {offset} is beyond end of file ({total} lines total)")]
     OffsetBeyondEnd {
@@ -115,6 +124,7 @@ impl CodingError {
         match self {
             Self::Io { .. } => "ERR_PRISM_CODING_IO",
             Self::ImageTooLarge { .. } => "ERR_PRISM_CODING_IMAGE_TOO_LARGE",
+            Self::DocumentTooLarge { .. } => "ERR_PRISM_CODING_DOCUMENT_TOO_LARGE",
             Self::OffsetBeyondEnd { .. } => "ERR_PRISM_CODING_OFFSET_BEYOND_END",
             Self::ScanLimit { .. } => "ERR_PRISM_CODING_SCAN_LIMIT",
             Self::TextNotFound { .. } => "ERR_PRISM_CODING_TEXT_NOT_FOUND",
@@ -189,6 +199,7 @@ mod tests {
                 std::path::Path::new("x"),
             ),
             CodingError::ImageTooLarge { size: 2, limit: 1 },
+            CodingError::DocumentTooLarge { size: 2, limit: 1 },
             CodingError::OffsetBeyondEnd {
                 offset: 2,
                 total: 1,

@@ -78,6 +78,9 @@ pub struct ReadRequest {
     pub find: Option<FindText>,
     /// Sniff images (off when the host reads text only).
     pub sniff_images: bool,
+    /// With a host document reader, its `maxInputBytes`: a file that is not an image is then
+    /// returned whole, as [`ReadOutcome::Document`], from the same confined handle.
+    pub document_max_bytes: Option<u64>,
     /// The path as the caller spelt it, for messages.
     pub display_path: String,
 }
@@ -170,6 +173,11 @@ pub enum ReadOutcome {
     },
     /// A text page.
     Text(TextPage),
+    /// The whole file, for the host's document reader (`document_max_bytes`).
+    Document {
+        /// Its bytes (at most `document_max_bytes`).
+        data: Vec<u8>,
+    },
 }
 
 /// Reads `path` as `req` says: an image (stat-checked before it is read, re-checked after) or
@@ -197,31 +205,59 @@ pub fn read_path(
             return read_image(file, head, size, mime_type, req.max_image_bytes, path);
         }
     }
+    if let Some(limit) = req.document_max_bytes {
+        return read_document(file, head, size, limit, path);
+    }
     read_text_page(head.as_slice().chain(file), size, req).map(ReadOutcome::Text)
 }
 
-/// The rest of an image after its sniffed `head`, bounded by `limit` before and after reading.
+/// The rest of an image after its sniffed `head`, bounded by `limit` (`maxImageBytes`).
 fn read_image(
-    mut file: File,
-    mut head: Vec<u8>,
+    file: File,
+    head: Vec<u8>,
     size: u64,
     mime_type: &'static str,
     limit: u64,
     path: &Path,
 ) -> Result<ReadOutcome, CodingError> {
+    let too_large = |size, limit| CodingError::ImageTooLarge { size, limit };
+    let data = read_whole(file, head, size, limit, path, too_large)?;
+    Ok(ReadOutcome::Image { mime_type, data })
+}
+
+/// The rest of a document after its sniffed `head`, bounded by the reader's `maxInputBytes`.
+fn read_document(
+    file: File,
+    head: Vec<u8>,
+    size: u64,
+    limit: u64,
+    path: &Path,
+) -> Result<ReadOutcome, CodingError> {
+    let too_large = |size, limit| CodingError::DocumentTooLarge { size, limit };
+    let data = read_whole(file, head, size, limit, path, too_large)?;
+    Ok(ReadOutcome::Document { data })
+}
+
+/// `head` and the rest of `file`, bounded by `limit` before reading (the size on the handle)
+/// and after (a file that grew meanwhile is still seen as too large).
+fn read_whole(
+    mut file: File,
+    mut head: Vec<u8>,
+    size: u64,
+    limit: u64,
+    path: &Path,
+    too_large: impl Fn(u64, u64) -> CodingError,
+) -> Result<Vec<u8>, CodingError> {
     if size > limit {
-        return Err(CodingError::ImageTooLarge { size, limit });
+        return Err(too_large(size, limit));
     }
     let rest = read_bounded(&mut file, limit.saturating_sub(head.len() as u64), path)?;
     head.extend_from_slice(&rest);
     let read = head.len() as u64;
     if read > limit {
-        return Err(CodingError::ImageTooLarge { size: read, limit });
+        return Err(too_large(read, limit));
     }
-    Ok(ReadOutcome::Image {
-        mime_type,
-        data: head,
-    })
+    Ok(head)
 }
 
 /// Where the scanner is.
@@ -656,6 +692,7 @@ mod tests {
             max_image_bytes: 10_000_000,
             find: None,
             sniff_images: false,
+            document_max_bytes: None,
             display_path: "f.txt".into(),
         }
     }
@@ -970,5 +1007,55 @@ mod tests {
             msg(facts("e", 5, 1, Some(6)), 5, FIND_TEXT_MAX_PAGES),
             Some("findText exceeded iteration guard".into())
         );
+    }
+
+    #[test]
+    fn a_document_is_read_whole_within_its_bound() -> Result<(), CodingError> {
+        let dir = std::env::temp_dir().join(format!("prism-read-doc-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| CodingError::io(&e, "mkdir", &dir))?;
+        let doc = dir.join("a.pdf");
+        std::fs::write(&doc, b"%PDF-1.7 body").map_err(|e| CodingError::io(&e, "write", &doc))?;
+        let at = |limit| ReadRequest {
+            sniff_images: true,
+            document_max_bytes: Some(limit),
+            ..req()
+        };
+        let whole = read_path(&doc, &at(13), None)?;
+        assert_eq!(
+            whole,
+            ReadOutcome::Document {
+                data: b"%PDF-1.7 body".to_vec()
+            }
+        );
+        let over = read_path(&doc, &at(12), None).err();
+        assert_eq!(
+            over,
+            Some(CodingError::DocumentTooLarge {
+                size: 13,
+                limit: 12
+            })
+        );
+        assert_eq!(
+            over.map(|e| e.to_string()),
+            Some("Document is 13B, exceeds 12B limit.".into())
+        );
+        // An image is still an image, and without a reader the file is a text page.
+        let png = dir.join("a.png");
+        std::fs::write(&png, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR....")
+            .map_err(|e| CodingError::io(&e, "write", &png))?;
+        assert!(matches!(
+            read_path(&png, &at(1), None)?,
+            ReadOutcome::Image { .. }
+        ));
+        let text = ReadRequest {
+            sniff_images: true,
+            ..req()
+        };
+        assert!(matches!(
+            read_path(&doc, &text, None)?,
+            ReadOutcome::Text(_)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
     }
 }
