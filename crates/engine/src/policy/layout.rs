@@ -22,6 +22,10 @@
 //! layout stays linear in the command: past the budget, strings go to the extras.
 
 use super::shell::Analysis;
+use crate::limits::{
+    POLICY_ANALYSIS_LAYOUT_SEARCH_BASE as SEARCH_BUDGET_BASE,
+    POLICY_ANALYSIS_LAYOUT_SEARCH_PER_BYTE as SEARCH_BUDGET_PER_BYTE,
+};
 
 /// A string's `start` with this bit set is an offset into the extras, not the command.
 pub const EXTRA: u32 = 1 << 31;
@@ -42,11 +46,6 @@ pub const PART_DENY: u32 = 2;
 /// Part flag: the part's name is its first word, so no name string is written.
 pub const PART_NAME_IS_PROGRAM: u32 = 4;
 
-use crate::limits::{
-    POLICY_ANALYSIS_LAYOUT_SEARCH_BASE as SEARCH_BUDGET_BASE,
-    POLICY_ANALYSIS_LAYOUT_SEARCH_PER_BYTE as SEARCH_BUDGET_PER_BYTE,
-};
-
 /// Writes `analysis` of `command` into `out` and returns the extras, or `None` when the
 /// layout does not fit in `out` (or an offset would not fit in 31 bits); then the caller
 /// sends the analysis another way.
@@ -65,26 +64,20 @@ pub fn write(analysis: &Analysis, command: &str, out: &mut [u32]) -> Option<Stri
         extras: String::new(),
         extras_units: 0,
     };
-    let mut flags = 0;
-    for (set, flag) in [
-        (analysis.metacharacters, FLAG_METACHARACTERS),
-        (analysis.unsupported.is_some(), FLAG_UNSUPPORTED),
-        (analysis.deny.is_some(), FLAG_DENY),
-        (analysis.refused.is_some(), FLAG_REFUSED),
+    let mut flags = if analysis.metacharacters {
+        FLAG_METACHARACTERS
+    } else {
+        0
+    };
+    for (reason, flag) in [
+        (analysis.unsupported.as_deref(), FLAG_UNSUPPORTED),
+        (analysis.deny, FLAG_DENY),
+        (analysis.refused.as_deref(), FLAG_REFUSED),
     ] {
-        if set {
+        if let Some(s) = reason {
             flags |= flag;
+            w.extra(s)?;
         }
-    }
-    for s in [
-        analysis.unsupported.as_deref(),
-        analysis.deny,
-        analysis.refused.as_deref(),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        w.extra(s)?;
     }
     for part in &analysis.parts {
         let program = part.argv.first().map(String::as_str);
