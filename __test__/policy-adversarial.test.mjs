@@ -11,6 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { evaluateCommandRules, explainCommand, createCodingApprovalPolicy } from '../lib/coding-tools/security.mjs'
+import { adversarialCorpus } from './fixtures/command-corpora.mjs'
 
 const RULES = [
   { pattern: /^(cat|echo|ls|true|grep|printf)\b/, action: 'allow' },
@@ -18,20 +19,7 @@ const RULES = [
   { pattern: 'touch', action: 'deny', reason: 'no touching' },
 ]
 
-function loadCorpus() {
-  const text = fs.readFileSync(new URL('./fixtures/policy-adversarial.tsv', import.meta.url), 'utf8')
-  return text
-    .split('\n')
-    .filter((l) => l && !l.startsWith('#'))
-    .map((l) => {
-      const [expected, runs] = l.split('\t', 2)
-      const raw = l.slice(expected.length + runs.length + 2)
-      const command = raw.replace(/\\(n|\\)/g, (_, c) => (c === 'n' ? '\n' : '\\'))
-      return { expected, runs, command }
-    })
-}
-
-const corpus = loadCorpus()
+const corpus = adversarialCorpus()
 
 test('the adversarial corpus covers every class and verdict', () => {
   assert.ok(corpus.length >= 100, `${corpus.length} cases`)

@@ -5,8 +5,8 @@
 // the reference's raw-string rules, run on the same corpus, show what the corpus catches.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import fs from 'node:fs'
 import { evaluateCommandRules } from '../lib/coding-tools/security.mjs'
+import { policyCorpus } from './fixtures/command-corpora.mjs'
 
 const RULES = [
   { pattern: /^ls\b/, action: 'allow' },
@@ -16,18 +16,6 @@ const RULES = [
   { pattern: 'git push', action: 'requireApproval', reason: 'pushing needs a person' },
   { pattern: /^docker\b/, action: 'deny', reason: 'no containers' },
 ]
-
-export function loadCorpus() {
-  const text = fs.readFileSync(new URL('./fixtures/policy-corpus.tsv', import.meta.url), 'utf8')
-  return text
-    .split('\n')
-    .filter((l) => l && !l.startsWith('#'))
-    .map((l) => {
-      const tab = l.indexOf('\t')
-      const command = l.slice(tab + 1).replace(/\\(n|\\)/g, (_, c) => (c === 'n' ? '\n' : '\\'))
-      return { expected: l.slice(0, tab), command }
-    })
-}
 
 // The reference 0.3.0 evaluateCommandRules, on the raw string (API.md section 9).
 const DEFAULT_DENY_PATTERNS = [/\bsudo\b/i, /\bchmod\b.*\b777\b/i, /\brm\s+-rf\s+\//, /\bcurl\b[^\n|]*\|\s*(ba)?sh\b/i, /\bwget\b[^\n|]*\|\s*(ba)?sh\b/i, />\s*\/dev\/sd[a-z]/i, /\bmkfs\b/i, /\bdd\s+if=/i]
@@ -53,20 +41,20 @@ function score(evaluate, corpus) {
 }
 
 test('the corpus has at least 300 commands of every verdict', () => {
-  const corpus = loadCorpus()
+  const corpus = policyCorpus()
   assert.ok(corpus.length >= 300, `${corpus.length} commands`)
   for (const v of ['allow', 'requireApproval', 'deny']) assert.ok(corpus.filter((c) => c.expected === v).length >= 20, v)
   assert.ok(corpus.every((c) => c.expected in SEVERITY))
 })
 
 test('parsed-command rules: 0 bypasses and 0 false denials', () => {
-  const { bypasses, falseDenials } = score(evaluateCommandRules, loadCorpus())
+  const { bypasses, falseDenials } = score(evaluateCommandRules, policyCorpus())
   assert.deepEqual(bypasses, [])
   assert.deepEqual(falseDenials, [])
 })
 
 test('the reference raw-string rules miss on the same corpus (the corpus has teeth)', () => {
-  const { bypasses, falseDenials } = score(referenceEvaluate, loadCorpus())
+  const { bypasses, falseDenials } = score(referenceEvaluate, policyCorpus())
   for (const known of ['ls; rm -rf ~', 'ls && sudo id', 'git status; sudo id', 'ls\nsudo id', 'rm -rf ~']) {
     assert.ok(bypasses.some((b) => b.command === known), known)
   }

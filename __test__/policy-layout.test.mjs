@@ -3,25 +3,12 @@
 // crossings must give the same object, on both command corpora and on the layout's edges.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import fs from 'node:fs'
 import { createRequire } from 'node:module'
+import { policyCorpus, adversarialCorpus } from './fixtures/command-corpora.mjs'
 
 const require = createRequire(import.meta.url)
 const native = require('../lib/native.js')
 const { analyzeIntoBuffer, fromJson, BUFFER_WORDS } = require('../lib/coding-tools/security/analysis-layout.js')
-
-/** The commands of a fixture whose command is the line after its first `fields` tabs. */
-function commands(file, fields) {
-  const text = fs.readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8')
-  return text
-    .split('\n')
-    .filter((l) => l && !l.startsWith('#'))
-    .map((l) => {
-      let at = 0
-      for (let i = 0; i < fields; i++) at = l.indexOf('\t', at) + 1
-      return l.slice(at).replace(/\\(n|\\)/g, (_, c) => (c === 'n' ? '\n' : '\\'))
-    })
-}
 
 const viaJson = (command) => fromJson(native.analyzeShellCommand(command))
 
@@ -30,7 +17,7 @@ function sameBothWays(command) {
 }
 
 test('both corpora: the layout and the JSON crossing give the same analysis', () => {
-  const all = [...commands('policy-corpus.tsv', 1), ...commands('policy-adversarial.tsv', 2)]
+  const all = [...policyCorpus(), ...adversarialCorpus()].map((c) => c.command)
   assert.ok(all.length > 500, `${all.length} commands`)
   for (const c of all) sameBothWays(c)
 })

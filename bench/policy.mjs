@@ -1,20 +1,17 @@
-// Command analysis over the whole policy corpus: the native tree-sitter-bash walk (one call,
-// JSON back, parsed in JS: what every policy check pays) against web-tree-sitter with the
-// tree-sitter-bash wasm grammar, walked in JavaScript to the same simple commands (the
-// approach JavaScript agent CLIs use). Also the full evaluateCommandRules per command.
+// Command analysis over the whole policy corpus: the native analysis (one call, the result
+// read from a reused buffer of numbers: what every policy check pays) against web-tree-sitter
+// with the tree-sitter-bash wasm grammar, walked in JavaScript to the same simple commands
+// (the approach JavaScript agent CLIs use). Also the full evaluateCommandRules per command.
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import { Parser, Language } from 'web-tree-sitter'
 import { evaluateCommandRules } from '../lib/coding-tools/security.mjs'
+import { policyCorpus } from '../__test__/fixtures/command-corpora.mjs'
 
 const require = createRequire(import.meta.url)
 const { analyzeCommand } = require('../lib/coding-tools/security/command-rules.js')
 
-const corpus = fs
-  .readFileSync(new URL('../__test__/fixtures/policy-corpus.tsv', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => l && !l.startsWith('#'))
-  .map((l) => l.slice(l.indexOf('\t') + 1).replace(/\\(n|\\)/g, (_, c) => (c === 'n' ? '\n' : '\\')))
+const corpus = policyCorpus().map((c) => c.command)
 
 await Parser.init()
 const wasm = require.resolve('@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm')
