@@ -90,8 +90,8 @@ test('frames that break a transport bound fail their call at once, and the bridg
     }
     await expect('huge-line', 'MCP message exceeds 16777216 bytes')
     await expect('huge-line-id-last', 'MCP message exceeds 16777216 bytes')
-    await expect('too-deep', 'MCP message nests deeper than 129 levels')
-    await expect('deep-error', 'MCP message nests deeper than 129 levels')
+    await expect('too-deep', 'MCP tool too-deep result exceeds depth 64')
+    await expect('deep-error', 'MCP tool deep-error result exceeds depth 64')
     await expect('string-result', 'MCP server sent an invalid response: its result is not an object')
     await expect('array-result', 'MCP server sent an invalid response: its result is not an object')
   }, 'hostile')
@@ -406,4 +406,71 @@ test('host exit ends every server process group it started', async () => {
   const pids = JSON.parse(out)
   assert.equal(pids.length, 2)
   assert.deepEqual(await waitGone(pids), [])
+})
+
+// An answer that is not a success never reads as one, and answers to nobody are ignored.
+test('a JSON-RPC error answering tools/call is an McpToolError with its code and message, bounded', async () => {
+  const bridge = await connectMcpTools({ serverId: 'm', transport: misbehaving('hostile'), maxResultBytes: 200 })
+  try {
+    const tool = (n) => bridge.tools.find((t) => t.name === `mcp:m:${n}`)
+    const r = await tool('rpc-error').execute({ bytes: 10 }, ctx('e1'))
+    assert.equal(r.content, undefined)
+    assert.equal(r.error.name, 'McpToolError')
+    assert.equal(r.error.message, `MCP error -32000: long failure ${'x'.repeat(10)}`)
+    const long = await tool('rpc-error').execute({ bytes: 5000 }, ctx('e2'))
+    assert.equal(Buffer.byteLength(long.error.message), 200)
+    assert.ok(long.error.message.startsWith('MCP error -32000: long failure'))
+    const shape = await tool('not-a-result').execute({}, ctx('e3'))
+    assert.match(shape.error.message, /not a CallToolResult: its content is not an array/)
+    // The session stays usable.
+    const echo = await tool('echo').execute({ message: 'ok' }, ctx('e4'))
+    assert.deepEqual(echo.content, [{ type: 'text', text: 'echo: ok' }])
+  } finally {
+    await bridge.close()
+  }
+})
+
+test('answers for ids never sent and a duplicate answer are ignored; the call gets its own answer', async () => {
+  const bridge = await connectMcpTools({ serverId: 'm', transport: misbehaving('hostile') })
+  try {
+    const tool = (n) => bridge.tools.find((t) => t.name === `mcp:m:${n}`)
+    const [a, b] = await Promise.all([tool('strays').execute({}, ctx('s1')), tool('slow').execute({ ms: 50 }, ctx('s2'))])
+    assert.equal(a.error, undefined)
+    assert.deepEqual(a.content, [{ type: 'text', text: 'the real answer' }])
+    assert.deepEqual(b.content, [{ type: 'text', text: 'slow done' }])
+    const again = await tool('echo').execute({ message: 'after' }, ctx('s3'))
+    assert.deepEqual(again.content, [{ type: 'text', text: 'echo: after' }])
+  } finally {
+    await bridge.close()
+  }
+})
+
+test('negotiation: an empty or missing discover answer falls back to initialize; a modern server gets the _meta envelope', async () => {
+  for (const mode of ['discover-empty', 'discover-silent', 'modern']) {
+    const bridge = await connectMcpTools({ serverId: 'm', transport: misbehaving(mode) })
+    try {
+      const echo = bridge.tools.find((t) => t.name === 'mcp:m:echo')
+      const r = await echo.execute({ message: mode }, ctx('n1'))
+      assert.deepEqual(r.content, [{ type: 'text', text: `echo: ${mode}` }], mode)
+      const failed = await bridge.tools.find((t) => t.name === 'mcp:m:rpc-error').execute({}, ctx('n2'))
+      assert.match(failed.error.message, /^MCP error -32000: long failure/, mode)
+    } finally {
+      await bridge.close()
+    }
+  }
+})
+
+test('protocolVersion pins one revision; an unknown one is refused up front', async () => {
+  await assert.rejects(
+    connectMcpTools({ serverId: 'm', transport: misbehaving('modern'), protocolVersion: '2031-01-01' }),
+    (e) => e.code === 'ERR_PRISM_MCP_INVALID_TRANSPORT' && /protocolVersion must be one of 2026-07-28/.test(e.message),
+  )
+  const legacy = await connectMcpTools({ serverId: 'm', transport: misbehaving('normal'), protocolVersion: '2025-06-18' })
+  try {
+    const r = await legacy.tools.find((t) => t.name === 'mcp:m:echo').execute({ message: 'old' }, ctx('p1'))
+    assert.deepEqual(r.content, [{ type: 'text', text: 'echo: old' }])
+  } finally {
+    await legacy.close()
+  }
+  await assert.rejects(connectMcpTools({ serverId: 'm', transport: misbehaving('normal'), protocolVersion: '2026-07-28' }), /server\/discover|Method not found/)
 })

@@ -18,6 +18,7 @@ use prism_engine::mcp::arguments::ArgumentsJson;
 use prism_engine::mcp::call_result::{failed_result, panicked_result, OwnedCallIdentity};
 use prism_engine::mcp::content::{map_content, summarize_content};
 use prism_engine::mcp::http::{validate_url, HttpConfig};
+use prism_engine::mcp::negotiation::Revision;
 use prism_engine::mcp::session::{ListChangedHook, McpSession, TransportConfig};
 use prism_engine::mcp::stdio::{kill_all_server_groups, StdioConfig};
 use prism_engine::mcp::{assert_valid_server_id, McpError, McpLimits, McpLimitsInput};
@@ -57,6 +58,9 @@ pub struct McpNativeOptions {
     pub max_result_bytes: Option<f64>,
     pub call_timeout_ms: Option<f64>,
     pub list_cache_ttl_ms: Option<f64>,
+    /// `protocolVersion`: the one MCP revision to speak (absent: negotiate, `server/discover`
+    /// first, then `initialize`).
+    pub protocol_version: Option<String>,
 }
 
 fn limits_of(o: &McpNativeOptions) -> Result<McpLimits, McpError> {
@@ -129,6 +133,8 @@ pub struct NativeMcpBridge {
     server_id: String,
     transport: TransportConfig,
     limits: McpLimits,
+    /// How the session settles on its protocol revision.
+    revision: Revision,
     /// Holds a threadsafe function, which keeps the JS callback alive until it is dropped
     /// (`close()` drops it). The facade's callbacks reach the bridge only weakly, so that a
     /// bridge its host dropped without `close()` is collected: its drop closes the session.
@@ -164,6 +170,8 @@ impl NativeMcpBridge {
         let options: McpNativeOptions = crate::args::object(&env, &options, "connectMcpTools")?;
         assert_valid_server_id(&options.server_id).map_err(|e| to_js(&env, e))?;
         let limits = limits_of(&options).map_err(|e| to_js(&env, e))?;
+        let revision = Revision::from_option(options.protocol_version.as_deref())
+            .map_err(|e| to_js(&env, e))?;
         let server_id = options.server_id.clone();
         let transport = transport_of(options).map_err(|e| to_js(&env, e))?;
         let tsfn = on_list_changed
@@ -203,6 +211,7 @@ impl NativeMcpBridge {
             server_id,
             transport,
             limits,
+            revision,
             on_list_changed: Mutex::new(Some(on_list_changed)),
             on_call_done,
             connect_cancel: CancellationToken::new(),
@@ -217,6 +226,7 @@ impl NativeMcpBridge {
     pub fn connect<'env>(&self, env: &'env Env) -> napi::Result<PromiseRaw<'env, ()>> {
         let transport = self.transport.clone();
         let limits = self.limits;
+        let revision = self.revision.clone();
         // A closed bridge has dropped its callback (so it can be collected): nothing to connect.
         let on_list_changed = self
             .on_list_changed
@@ -228,8 +238,14 @@ impl NativeMcpBridge {
         let pid = Arc::clone(&self.pid);
         let cell = Arc::clone(&self.session);
         spawn_coded(env, async move {
-            let session =
-                McpSession::connect(&transport, limits, on_list_changed, cancel.clone()).await?;
+            let session = McpSession::connect(
+                &transport,
+                limits,
+                &revision,
+                on_list_changed,
+                cancel.clone(),
+            )
+            .await?;
             pid.store(session.server_pid().await.unwrap_or(0), Ordering::Release);
             let session = Arc::new(session);
             if cancel.is_cancelled() {

@@ -72,6 +72,7 @@ function nativeOptions(options) {
   if (t === null || typeof t !== 'object') throw new McpBridgeError(say('mcpTransport'))
   const out = { serverId: options.serverId, transportType: String(t.type) }
   for (const name of LIMIT_OPTIONS) out[name] = limitValue(options[name])
+  if (options.protocolVersion !== undefined) out.protocolVersion = String(options.protocolVersion)
   if (t.type === 'stdio') {
     Object.assign(out, { command: t.command, args: t.args ? [...t.args] : undefined, env: t.env ? { ...t.env } : undefined, cwd: t.cwd, stderr: t.stderr })
   } else if (t.type === 'streamable-http') {

@@ -86,7 +86,17 @@ export interface ConnectMcpToolsOptions {
   readonly signal?: AbortSignal
   /** Refresh the catalogue after `list_changed` (debounced, default 100 ms). Default off. */
   readonly autoRefresh?: boolean | { readonly debounceMs?: number }
+  /**
+   * The one MCP protocol revision to speak. Default: negotiate (`server/discover` for
+   * 2026-07-28 first, then `initialize` offering 2025-11-25 when the probe gets anything but a
+   * valid discover result, or no answer within 2 s). A revision with `initialize` pins the
+   * legacy handshake; `"2026-07-28"` pins discovery (a server without it fails to connect).
+   * Any other value throws `ERR_PRISM_MCP_INVALID_TRANSPORT` before anything starts.
+   */
+  readonly protocolVersion?: McpProtocolRevision
 }
+/** The MCP protocol revisions the bridge speaks, newest first. */
+export type McpProtocolRevision = '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26' | '2024-11-05'
 
 export interface McpUiResourceMetadata {
   readonly csp?: Readonly<{

@@ -330,6 +330,13 @@ pub const MCP_STDIO_EOF_GRACE_MS: u64 = 50;
 pub const MCP_AUTO_REFRESH_DEBOUNCE_MS: u64 = 100;
 /// Milliseconds between SIGTERM and SIGKILL of a stdio server's process group.
 pub const MCP_STDIO_TERM_GRACE_MS: u64 = 500;
+/// Milliseconds an unpinned connect waits for the answer to its `server/discover` probe
+/// before it falls back to `initialize` (a legacy server that ignores unknown methods costs
+/// this once; one that answers with an error costs one round trip).
+pub const MCP_DISCOVER_PROBE_MS: u64 = 2_000;
+/// Answers for requests the bridge never sent or already settled that a session ignores
+/// before it fails its waiting requests, naming the flood (the count then starts again).
+pub const MCP_MAX_STRAY_ANSWERS: u64 = 1_000;
 
 // --- Coding tools (API.md section 10) -----------------------------------------------------------
 

@@ -94,13 +94,18 @@ async fn cycle(transport: &TransportConfig) -> Arc<McpSession> {
 /// One connect and `echo` call; the session is left open.
 async fn connect_and_call(transport: &TransportConfig) -> Arc<McpSession> {
     let limits = McpLimits::default();
-    let session =
-        match McpSession::connect(transport, limits, Arc::new(|| {}), CancellationToken::new())
-            .await
-        {
-            Ok(s) => Arc::new(s),
-            Err(e) => panic!("the fixture server (node on PATH) did not connect: {e}"),
-        };
+    let session = match McpSession::connect(
+        transport,
+        limits,
+        &Default::default(),
+        Arc::new(|| {}),
+        CancellationToken::new(),
+    )
+    .await
+    {
+        Ok(s) => Arc::new(s),
+        Err(e) => panic!("the fixture server (node on PATH) did not connect: {e}"),
+    };
     let mut arguments = Map::new();
     arguments.insert("message".into(), Value::from("x"));
     let id = CallIdentity {

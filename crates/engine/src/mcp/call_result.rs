@@ -6,7 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use super::content::{map_content, summarize_content, truncate_utf8};
-use super::measure::measure_bounded_json;
+use super::measure::{measure_bounded_json, JsonBound};
 use super::{McpError, McpLimits};
 use crate::limits::MCP_ERROR_SUMMARY_BYTES;
 
@@ -66,7 +66,60 @@ pub fn mcp_call_error(message: &str, code: &str, max_bytes: u64) -> Value {
 /// The error `ToolResult` of a call that failed (timeout, abort, oversize, transport).
 #[must_use]
 pub fn failed_result(id: CallIdentity<'_>, error: &McpError, limits: &McpLimits) -> Value {
-    failed_result_message(id, &error.to_string(), limits)
+    match configured_bound(id, error, limits) {
+        Some(bound) => failed_result_message(id, &bound.to_string(), limits),
+        None => failed_result_message(id, &error.to_string(), limits),
+    }
+}
+
+/// The transport's backstop depth bound broken by the call's own answer, said as the
+/// configured bound it necessarily broke too (the configured bounds decide first, in the
+/// reference's words): an answer deeper than the transport's cap nests its result deeper
+/// than any `maxJsonDepth`.
+fn configured_bound(
+    id: CallIdentity<'_>,
+    error: &McpError,
+    limits: &McpLimits,
+) -> Option<McpError> {
+    match error {
+        McpError::AnswerTooDeep { .. } => Some(McpError::JsonBound {
+            label: format!("MCP tool {} result", id.remote_name),
+            bound: JsonBound::Depth(limits.max_json_depth),
+        }),
+        _ => None,
+    }
+}
+
+/// Why a `tools/call` result is not a `CallToolResult`, if it is not: `content` must be an
+/// array of objects each with a string `type`, `isError` a boolean, `structuredContent` an
+/// object (a missing `content` is an empty one, as the official SDKs read it).
+fn call_result_shape_error(obj: Option<&Map<String, Value>>) -> Option<String> {
+    let Some(obj) = obj else {
+        return Some("it is not an object".into());
+    };
+    match obj.get("content") {
+        None => {}
+        Some(Value::Array(items)) => {
+            let bad = items.iter().position(|item| {
+                item.as_object()
+                    .and_then(|o| o.get("type"))
+                    .is_none_or(|t| !t.is_string())
+            });
+            if let Some(i) = bad {
+                return Some(format!(
+                    "content[{i}] is not a content block with a string type"
+                ));
+            }
+        }
+        Some(_) => return Some("its content is not an array".into()),
+    }
+    if obj.get("isError").is_some_and(|v| !v.is_boolean()) {
+        return Some("its isError is not a boolean".into());
+    }
+    if obj.get("structuredContent").is_some_and(|v| !v.is_object()) {
+        return Some("its structuredContent is not an object".into());
+    }
+    None
 }
 
 /// The error `ToolResult` of a call whose mapping panicked (a bug): the call still settles.
@@ -115,6 +168,15 @@ pub fn tool_result(id: CallIdentity<'_>, raw: &Value, limits: &McpLimits) -> Val
             json!({"mcp": {"serverId": id.server_id, "remoteName": id.remote_name, "bytesUsed": measured.bytes}}),
         );
         return Value::Object(out);
+    }
+    if let Some(reason) = call_result_shape_error(obj) {
+        let e = McpError::InvalidResponse {
+            reason: format!(
+                "the result of MCP tool {} is not a CallToolResult: {reason}",
+                id.remote_name
+            ),
+        };
+        return failed_result(id, &e, limits);
     }
     let empty = Vec::new();
     let content = field("content").and_then(Value::as_array).unwrap_or(&empty);
@@ -182,6 +244,64 @@ mod tests {
             json!({"name": "McpToolError", "message": "bad thing", "code": "ERR_PRISM_MCP_TOOL"})
         );
         assert_eq!(r["content"], json!([{"type": "text", "text": "bad thing"}]));
+    }
+
+    #[test]
+    fn an_answer_that_is_no_call_tool_result_is_an_error_naming_what_is_wrong() {
+        let cases = [
+            (json!({"content": "hi"}), "its content is not an array"),
+            (
+                json!({"content": [1]}),
+                "content[0] is not a content block with a string type",
+            ),
+            (
+                json!({"content": [{"type": "text", "text": "a"}, {"text": "b"}]}),
+                "content[1] is not",
+            ),
+            (
+                json!({"content": [], "isError": "yes"}),
+                "its isError is not a boolean",
+            ),
+            (
+                json!({"content": [], "structuredContent": [1]}),
+                "its structuredContent is not an object",
+            ),
+            (json!([]), "it is not an object"),
+        ];
+        for (raw, why) in cases {
+            let r = tool_result(ID, &raw, &McpLimits::default());
+            let message = r["error"]["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains("is not a CallToolResult"),
+                "{raw}: {message}"
+            );
+            assert!(message.contains(why), "{raw}: {message}");
+            assert!(r.get("content").is_none(), "{raw}");
+        }
+        // No content at all is an empty one, as the official SDKs read it.
+        assert!(tool_result(ID, &json!({}), &McpLimits::default())
+            .get("error")
+            .is_none());
+    }
+
+    #[test]
+    fn a_transport_cap_is_reported_as_the_configured_bound_it_implies() {
+        let limits = McpLimits {
+            max_json_depth: 64,
+            max_result_bytes: 1000,
+            ..McpLimits::default()
+        };
+        let deep = failed_result(ID, &McpError::AnswerTooDeep { limit: 129 }, &limits);
+        assert_eq!(
+            deep["error"]["message"],
+            json!("MCP tool echo result exceeds depth 64")
+        );
+        // A message not known to be this call's answer says only what it measured.
+        let other = failed_result(ID, &McpError::MessageTooDeep { limit: 129 }, &limits);
+        assert_eq!(
+            other["error"]["message"],
+            json!("MCP message nests deeper than 129 levels")
+        );
     }
 
     #[test]

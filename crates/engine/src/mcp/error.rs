@@ -119,6 +119,13 @@ pub enum McpError {
         /// The bound.
         limit: u64,
     },
+    /// The answer to one request nests deeper than the transport's depth bound, so its result
+    /// nests deeper than any `maxJsonDepth`: a call reports it as that bound.
+    #[error("MCP message nests deeper than {limit} levels")]
+    AnswerTooDeep {
+        /// The bound.
+        limit: u64,
+    },
     /// A response is not shaped as JSON-RPC says (a result that is not an object, ...).
     #[error("MCP server sent an invalid response: {reason}")]
     InvalidResponse {
@@ -153,7 +160,7 @@ impl McpError {
             Self::Remote { .. } => "ERR_PRISM_MCP_REMOTE",
             Self::Transport { .. } => "ERR_PRISM_MCP_TRANSPORT",
             Self::MessageTooLarge { .. } => "ERR_PRISM_MCP_TOO_LARGE",
-            Self::MessageTooDeep { .. } => "ERR_PRISM_MCP_JSON_BOUND",
+            Self::MessageTooDeep { .. } | Self::AnswerTooDeep { .. } => "ERR_PRISM_MCP_JSON_BOUND",
             Self::InvalidResponse { .. } => "ERR_PRISM_MCP_INVALID_RESPONSE",
             Self::Closed => "ERR_PRISM_MCP_CLOSED",
         }
@@ -167,6 +174,16 @@ impl McpError {
         Self::Remote {
             code: data.code.0,
             message: data.message.into_owned(),
+        }
+    }
+
+    /// This error as the fault of one request's own answer (a message known to answer it):
+    /// a message too deep is then an answer too deep.
+    #[must_use]
+    pub fn of_answer(self) -> Self {
+        match self {
+            Self::MessageTooDeep { limit } => Self::AnswerTooDeep { limit },
+            other => other,
         }
     }
 

@@ -32,8 +32,8 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::direct::{DirectCalls, DirectWaiter, Ready};
-use super::McpError;
-use crate::limits::{MCP_MAX_MESSAGE_DEPTH, MCP_STDIO_MAX_MESSAGE_BYTES};
+use super::{negotiation, McpError};
+use crate::limits::{MCP_MAX_MESSAGE_DEPTH, MCP_MAX_STRAY_ANSWERS, MCP_STDIO_MAX_MESSAGE_BYTES};
 
 /// Bytes of a top-level key or `id` token the framer keeps while it scans (longer ones are
 /// not `"id"`/`"method"`, or not an id it can use).
@@ -359,6 +359,15 @@ pub struct FrameState {
     ready: Ready,
     /// The last error raised while no request could be named (for a failed connect).
     last: Option<McpError>,
+    /// Answers ignored since the last flood was reported: for requests never sent, already
+    /// settled, or naming none ([`MCP_MAX_STRAY_ANSWERS`] bounds it).
+    strays: u64,
+    /// Every answer ignored over the session's life.
+    strays_total: u64,
+    /// Whether an unanswered `server/discover` probe falls back to `initialize` (unpinned).
+    probe_falls_back: bool,
+    /// The `server/discover` probe waiting for its answer, and when it stops waiting.
+    discover: Option<(RequestId, Instant)>,
 }
 
 /// [`FrameState`] shared by the transport and the session.
@@ -513,6 +522,64 @@ impl FrameShared {
         outcome
     }
 
+    /// Lets an unanswered `server/discover` probe fall back to `initialize` after
+    /// [`negotiation::probe_timeout`] (an unpinned connect).
+    pub fn allow_probe_fallback(&self) {
+        self.with(|s| s.probe_falls_back = true);
+    }
+
+    /// Whether an unanswered `server/discover` probe falls back (see
+    /// [`FrameShared::allow_probe_fallback`]).
+    #[must_use]
+    pub fn probe_may_fall_back(&self) -> bool {
+        self.with(|s| s.probe_falls_back)
+    }
+
+    /// Records request `id` as the `server/discover` probe, if probes fall back.
+    pub fn track_discover(&self, id: RequestId) {
+        self.with(|s| {
+            if s.probe_falls_back {
+                let now = Instant::now();
+                let deadline = now.checked_add(negotiation::probe_timeout()).unwrap_or(now);
+                s.discover = Some((id, deadline));
+            }
+        });
+    }
+
+    /// When the waiting `server/discover` probe stops waiting, if one waits.
+    #[must_use]
+    pub fn discover_deadline(&self) -> Option<Instant> {
+        self.with(|s| s.discover.as_ref().map(|(_, d)| *d))
+    }
+
+    /// The probe's deadline passed: it stops waiting, and rmcp gets the error that makes it
+    /// fall back to `initialize` (a late answer is then a stray).
+    #[must_use]
+    pub fn discover_unanswered(&self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        self.with(|s| {
+            let (id, _) = s.discover.take()?;
+            s.pending.remove(&id);
+            Some(JsonRpcMessage::Error(JsonRpcError {
+                jsonrpc: JsonRpcVersion2_0,
+                id: Some(id),
+                error: negotiation::fallback_error(&negotiation::unanswered()),
+            }))
+        })
+    }
+
+    /// Counts a stray answer another transport ignored: the error to fail the request with
+    /// once they flood ([`MCP_MAX_STRAY_ANSWERS`]).
+    pub fn count_stray(&self) -> Option<McpError> {
+        self.with(FrameState::count_stray)
+    }
+
+    /// How many answers the session ignored (for requests never sent, already settled, or
+    /// naming none).
+    #[must_use]
+    pub fn strays(&self) -> u64 {
+        self.with(|s| s.strays_total)
+    }
+
     /// How many requests are tracked (for tests: it must not grow without bound).
     #[must_use]
     pub fn tracked(&self) -> usize {
@@ -558,12 +625,27 @@ pub(super) fn response_shape_error(obj: &serde_json::Map<String, Value>) -> Opti
 /// Why a response with a result but no usable `id` fails (stdio and HTTP).
 pub(super) const NO_ID: &str = "it has no id";
 
-/// The `result` member of a response already checked by [`response_shape_error`].
-fn take_result(value: Value) -> Value {
-    match value {
-        Value::Object(mut obj) => obj.remove("result").unwrap_or(Value::Null),
-        _ => Value::Null,
+/// A response already checked by [`response_shape_error`] as its request's outcome: the
+/// `result` object, or the server's JSON-RPC error (never an empty success).
+fn answer_outcome(value: Value) -> Result<Value, McpError> {
+    let Value::Object(mut obj) = value else {
+        return Err(McpError::InvalidResponse {
+            reason: "it is not an object".into(),
+        });
+    };
+    if let Some(result) = obj.remove("result") {
+        return Ok(result);
     }
+    obj.remove("error")
+        .and_then(|e| serde_json::from_value::<ErrorData>(e).ok())
+        .map_or_else(
+            || {
+                Err(McpError::InvalidResponse {
+                    reason: "it has neither a result nor an error".into(),
+                })
+            },
+            |data| Err(McpError::remote(data)),
+        )
 }
 
 /// What the transport does with one frame.
@@ -604,8 +686,10 @@ impl FrameState {
                 has_method,
             } => {
                 let id = id.as_deref().and_then(parse_id);
+                let named = id.as_ref().is_some_and(|id| self.pending.contains(id));
                 let targets = self.targets(id, has_method);
-                (error, targets)
+                // A message naming its request is that request's answer.
+                (if named { error.of_answer() } else { error }, targets)
             }
             Frame::Line(line) => {
                 let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&line);
@@ -639,48 +723,8 @@ impl FrameState {
                             },
                             targets,
                         )
-                    } else if obj.get("id").is_none_or(Value::is_null) && obj.contains_key("result")
-                    {
-                        // A result answers a request only through its id (an error without one
-                        // is rmcp's to deliver).
-                        (
-                            McpError::InvalidResponse {
-                                reason: NO_ID.into(),
-                            },
-                            self.targets(None, false),
-                        )
-                    } else if let Some(id) = id.as_ref().filter(|id| self.raw.contains(*id)) {
-                        let (id, result) = (id.clone(), take_result(value));
-                        self.pending.remove(&id);
-                        self.raw.remove(&id);
-                        if let Some(waiter) = self.direct.take(&id) {
-                            self.ready.push(waiter, Ok(result));
-                            return Outcome::Skip;
-                        }
-                        return Outcome::Deliver(Box::new(JsonRpcMessage::Response(
-                            JsonRpcResponse {
-                                jsonrpc: JsonRpcVersion2_0,
-                                id,
-                                result: ServerResult::CustomResult(CustomResult(result)),
-                            },
-                        )));
                     } else {
-                        match serde_json::from_value::<RxJsonRpcMessage<RoleClient>>(value) {
-                            Ok(msg) => {
-                                if let Some(id) = &id {
-                                    self.pending.remove(id);
-                                }
-                                return Outcome::Deliver(Box::new(msg));
-                            }
-                            Err(e) => {
-                                let reason = e.to_string();
-                                let reason = super::content::truncate_utf8(&reason, 200).to_owned();
-                                (
-                                    McpError::InvalidResponse { reason },
-                                    self.targets(id, false),
-                                )
-                            }
-                        }
+                        return self.answer(id, value);
                     }
                 } else {
                     return match serde_json::from_value::<RxJsonRpcMessage<RoleClient>>(value) {
@@ -691,6 +735,95 @@ impl FrameState {
                 }
             }
         };
+        self.fail(error, targets)
+    }
+
+    /// Routes a well-shaped response: to the waiter of a direct call, to rmcp, or nowhere (a
+    /// stray: an answer naming no request, one never sent, or one already settled).
+    fn answer(&mut self, id: Option<RequestId>, value: Value) -> Outcome {
+        let Some(id) = id.filter(|id| self.pending.contains(id)) else {
+            return self.stray();
+        };
+        if self.discover.as_ref().is_some_and(|(d, _)| *d == id) {
+            self.discover = None;
+            let usable = value
+                .get("result")
+                .is_none_or(negotiation::is_discover_result);
+            if !usable {
+                self.pending.remove(&id);
+                return Outcome::Deliver(Box::new(JsonRpcMessage::Error(JsonRpcError {
+                    jsonrpc: JsonRpcVersion2_0,
+                    id: Some(id),
+                    error: negotiation::fallback_error(negotiation::NOT_A_DISCOVER_RESULT),
+                })));
+            }
+        }
+        if self.raw.contains(&id) {
+            let outcome = answer_outcome(value);
+            self.pending.remove(&id);
+            self.raw.remove(&id);
+            if let Some(waiter) = self.direct.take(&id) {
+                self.ready.push(waiter, outcome);
+                return Outcome::Skip;
+            }
+            return match outcome {
+                Ok(result) => {
+                    Outcome::Deliver(Box::new(JsonRpcMessage::Response(JsonRpcResponse {
+                        jsonrpc: JsonRpcVersion2_0,
+                        id,
+                        result: ServerResult::CustomResult(CustomResult(result)),
+                    })))
+                }
+                Err(error) => {
+                    self.settled.insert(id.clone(), Err(error.clone()));
+                    Outcome::Fail(vec![id], error)
+                }
+            };
+        }
+        match serde_json::from_value::<RxJsonRpcMessage<RoleClient>>(value) {
+            Ok(msg) => {
+                self.pending.remove(&id);
+                Outcome::Deliver(Box::new(msg))
+            }
+            Err(e) => {
+                let reason = e.to_string();
+                let reason = super::content::truncate_utf8(&reason, 200).to_owned();
+                self.fail(McpError::InvalidResponse { reason }, vec![id])
+            }
+        }
+    }
+
+    /// Ignores one stray answer; past [`MCP_MAX_STRAY_ANSWERS`] of them every waiting request
+    /// fails, naming the flood.
+    fn stray(&mut self) -> Outcome {
+        match self.count_stray() {
+            None => Outcome::Skip,
+            Some(error) => {
+                let targets = self.pending.iter().cloned().collect();
+                self.fail(error, targets)
+            }
+        }
+    }
+
+    /// Counts one stray answer: the error naming the flood once [`MCP_MAX_STRAY_ANSWERS`]
+    /// of them came since the last (the count then starts again).
+    fn count_stray(&mut self) -> Option<McpError> {
+        self.strays_total = self.strays_total.saturating_add(1);
+        self.strays += 1;
+        if self.strays <= MCP_MAX_STRAY_ANSWERS {
+            return None;
+        }
+        self.strays = 0;
+        Some(McpError::InvalidResponse {
+            reason: format!(
+                "it sent more than {MCP_MAX_STRAY_ANSWERS} answers to requests the bridge never sent or had settled"
+            ),
+        })
+    }
+
+    /// Fails `targets` with `error`: direct calls through their waiters, rmcp's requests
+    /// through stand-in errors.
+    fn fail(&mut self, error: McpError, targets: Vec<RequestId>) -> Outcome {
         self.last = Some(error.clone());
         if targets.is_empty() {
             return Outcome::Skip;
@@ -794,6 +927,9 @@ where
         if let JsonRpcMessage::Request(r) = &item {
             let id = r.id.clone();
             let raw = matches!(r.request, ClientRequest::CallToolRequest(_));
+            if matches!(r.request, ClientRequest::DiscoverRequest(_)) {
+                self.shared.track_discover(id.clone());
+            }
             self.shared.with(|s| {
                 if raw {
                     s.raw.insert(id.clone());
@@ -820,7 +956,19 @@ where
                 return Some(msg);
             }
             let (used, frame) = {
-                let available = match self.read.fill_buf().await {
+                let filled = match self.shared.discover_deadline() {
+                    None => self.read.fill_buf().await,
+                    Some(deadline) => tokio::select! {
+                        r = self.read.fill_buf() => r,
+                        () = tokio::time::sleep_until(deadline.into()) => {
+                            if let Some(fallback) = self.shared.discover_unanswered() {
+                                return Some(fallback);
+                            }
+                            continue;
+                        }
+                    },
+                };
+                let available = match filled {
                     Ok(a) if !a.is_empty() => a,
                     _ => {
                         self.shared.end_direct(&McpError::server_closed());
@@ -1012,18 +1160,123 @@ mod tests {
     }
 
     #[test]
-    fn a_result_without_an_id_fails_every_waiting_request_saying_so() {
-        for line in [
+    fn answers_to_no_request_are_strays_ignored_and_counted() {
+        let lines = [
             br#"{"jsonrpc":"2.0","result":{}}"#.as_slice(),
             br#"{"jsonrpc":"2.0","id":null,"result":{}}"#.as_slice(),
-        ] {
-            let mut s = state_with(&[1, 2]);
-            let Outcome::Fail(targets, error) = s.judge(Frame::Line(line.to_vec())) else {
-                panic!("not failed");
-            };
-            assert_eq!(targets.len(), 2);
-            assert!(error.to_string().ends_with(NO_ID), "{error}");
+            br#"{"jsonrpc":"2.0","id":99,"result":{}}"#.as_slice(),
+            br#"{"jsonrpc":"2.0","id":"1","result":{}}"#.as_slice(),
+            br#"{"jsonrpc":"2.0","id":98,"error":{"code":-1,"message":"m"}}"#.as_slice(),
+            br#"{"jsonrpc":"2.0","id":null,"error":{"code":-1,"message":"m"}}"#.as_slice(),
+        ];
+        let mut s = state_with(&[1, 2]);
+        for line in lines {
+            let outcome = s.judge(Frame::Line(line.to_vec()));
+            assert!(
+                matches!(outcome, Outcome::Skip),
+                "{}",
+                String::from_utf8_lossy(line)
+            );
         }
+        assert_eq!(s.strays_total, lines.len() as u64);
+        assert_eq!(s.pending.len(), 2);
+        // The real answer still settles its request; a second answer for it is a stray.
+        let answer = br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec();
+        assert!(matches!(
+            s.judge(Frame::Line(answer.clone())),
+            Outcome::Deliver(_)
+        ));
+        assert!(matches!(s.judge(Frame::Line(answer)), Outcome::Skip));
+        assert_eq!(s.strays_total, lines.len() as u64 + 1);
+    }
+
+    #[test]
+    fn a_flood_of_strays_fails_the_waiting_requests_naming_it_then_counts_again() {
+        let mut s = state_with(&[1]);
+        let stray = br#"{"jsonrpc":"2.0","id":77,"result":{}}"#;
+        for _ in 0..MCP_MAX_STRAY_ANSWERS {
+            assert!(matches!(
+                s.judge(Frame::Line(stray.to_vec())),
+                Outcome::Skip
+            ));
+        }
+        let Outcome::Fail(targets, error) = s.judge(Frame::Line(stray.to_vec())) else {
+            panic!("the flood fails the waiting request");
+        };
+        assert_eq!(targets, vec![RequestId::Number(1)]);
+        assert!(
+            error.to_string().contains("more than 1000 answers"),
+            "{error}"
+        );
+        assert!(matches!(
+            s.judge(Frame::Line(stray.to_vec())),
+            Outcome::Skip
+        ));
+    }
+
+    #[test]
+    fn a_json_rpc_error_answering_a_direct_call_is_its_error_never_a_success() {
+        let shared = FrameShared::default();
+        let later = Instant::now() + std::time::Duration::from_secs(60);
+        let (w, rx) = waiter();
+        shared.track_direct(5, w, later);
+        let line = br#"{"jsonrpc":"2.0","id":5,"error":{"code":-32000,"message":"long failure"}}"#;
+        assert!(matches!(
+            shared.judge(Frame::Line(line.to_vec())),
+            Outcome::Skip
+        ));
+        let Ok(Err(error)) = rx.try_recv() else {
+            panic!("the call must fail");
+        };
+        assert_eq!(
+            error,
+            McpError::Remote {
+                code: -32000,
+                message: "long failure".into()
+            }
+        );
+        assert_eq!(shared.tracked(), 0);
+        // Over rmcp's path, the error reaches rmcp as the server's error.
+        let mut s = state_with(&[3]);
+        s.raw.insert(RequestId::Number(3));
+        let line = br#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"bad"}}"#;
+        let Outcome::Fail(ids, error) = s.judge(Frame::Line(line.to_vec())) else {
+            panic!("rmcp's call must fail");
+        };
+        assert_eq!(ids, vec![RequestId::Number(3)]);
+        assert_eq!(error.to_string(), "MCP error -32602: bad");
+    }
+
+    #[test]
+    fn a_discover_probe_falls_back_on_a_useless_answer_or_none_in_time() {
+        let shared = FrameShared::default();
+        shared.allow_probe_fallback();
+        shared.track_discover(RequestId::Number(0));
+        shared.track(RequestId::Number(0));
+        assert!(shared.discover_deadline().is_some());
+        let empty = br#"{"jsonrpc":"2.0","id":0,"result":{}}"#.to_vec();
+        let Outcome::Deliver(msg) = shared.judge(Frame::Line(empty)) else {
+            panic!("the probe's answer goes to rmcp");
+        };
+        let JsonRpcMessage::Error(e) = *msg else {
+            panic!("as the error that falls back");
+        };
+        assert_eq!(e.error.code, ErrorCode::METHOD_NOT_FOUND);
+        assert!(shared.discover_deadline().is_none());
+        // No answer in time: the same error, and the late answer is a stray.
+        shared.track_discover(RequestId::Number(1));
+        shared.track(RequestId::Number(1));
+        let Some(JsonRpcMessage::Error(e)) = shared.discover_unanswered() else {
+            panic!("an unanswered probe falls back");
+        };
+        assert_eq!(e.id, Some(RequestId::Number(1)));
+        let late = br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec();
+        assert!(matches!(shared.judge(Frame::Line(late)), Outcome::Skip));
+        assert_eq!(shared.strays(), 1);
+        // A pinned revision never falls back on time.
+        let pinned = FrameShared::default();
+        pinned.track_discover(RequestId::Number(0));
+        assert!(pinned.discover_deadline().is_none());
     }
 
     #[test]

@@ -51,7 +51,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::content::truncate_utf8;
 use super::frame::{response_shape_error, FrameShared, LineFramer, Settled};
-use super::McpError;
+use super::{negotiation, McpError};
 use crate::limits::MCP_MAX_MESSAGE_DEPTH;
 
 /// Bytes of a server-supplied text (a status reason, a content type, a parser message) kept
@@ -170,6 +170,9 @@ enum Verdict {
     Deliver(ServerJsonRpcMessage),
     /// The request is settled: its answer or the error that fails it.
     Settle(Settled),
+    /// An SSE event answering no request of this stream (no id, another id): a stray, dropped
+    /// (its event id still counts for resuming).
+    Stray,
 }
 
 /// Whether rmcp's own parser reads `data` ([`RMCP_TEXT_MAX_DEPTH`]).
@@ -206,7 +209,8 @@ fn parse_bounded(data: &[u8]) -> Option<Value> {
 fn judge(data: &[u8], id: &RequestId, kind: Kind, body: bool) -> Verdict {
     let has_method = match LineFramer::new(usize::MAX, MCP_MAX_MESSAGE_DEPTH).check_whole(data) {
         Ok(has_method) => has_method,
-        Err(error) => return Verdict::Settle(Err(error)),
+        // A reply to this request's POST (a body, or an event on its stream) is its answer.
+        Err(error) => return Verdict::Settle(Err(error.of_answer())),
     };
     // Not a response: on a stream, the server's own request or notification (rmcp reads it);
     // a body must be the response.
@@ -232,14 +236,22 @@ fn judge(data: &[u8], id: &RequestId, kind: Kind, body: bool) -> Verdict {
     let readdressed = match obj.get("id") {
         // An error the server could not tie to a request answers the one it came back on.
         None | Some(Value::Null) if obj.contains_key("error") => true,
+        // On a stream, an answer to no request or to another one is a stray.
+        _ if !body && !answers(&obj, id) => return Verdict::Stray,
         None | Some(Value::Null) => return Verdict::Settle(Err(invalid(crate::mcp::frame::NO_ID))),
-        Some(v) => {
-            if RequestId::deserialize(v).ok().as_ref() != Some(id) {
-                return Verdict::Settle(Err(invalid("its id does not match the request")));
-            }
-            false
+        Some(_) if !answers(&obj, id) => {
+            return Verdict::Settle(Err(invalid("its id does not match the request")));
         }
+        Some(_) => false,
     };
+    if kind == Kind::Discover {
+        if let Some(result) = obj.get("result") {
+            if !negotiation::is_discover_result(result) {
+                let error = negotiation::fallback_error(negotiation::NOT_A_DISCOVER_RESULT);
+                return Verdict::Deliver(ServerJsonRpcMessage::error(error, Some(id.clone())));
+            }
+        }
+    }
     // An event rmcp would read as text: a listing on a stream (any other answer goes to rmcp
     // parsed). One deeper than rmcp's parser reads is held instead.
     let to_rmcp_as_text = kind == Kind::Listing && !body;
@@ -256,6 +268,14 @@ fn judge(data: &[u8], id: &RequestId, kind: Kind, body: bool) -> Verdict {
         Ok(message) => Verdict::Deliver(message),
         Err(_) => Verdict::Settle(Err(invalid(NOT_JSON_RPC))),
     }
+}
+
+/// Whether the response `obj` names request `id`.
+fn answers(obj: &serde_json::Map<String, Value>, id: &RequestId) -> bool {
+    obj.get("id")
+        .and_then(|v| RequestId::deserialize(v).ok())
+        .as_ref()
+        == Some(id)
 }
 
 /// Settles request `id` outside rmcp: a held answer or error is kept for the session and
@@ -513,6 +533,14 @@ impl EventJudge {
 
     fn judge(&mut self, event: Result<Sse, SseError>) -> Result<Sse, SseError> {
         match self.verdict(&event) {
+            Verdict::Stray => match self.frames.count_stray() {
+                None => event.map(|ev| Sse { data: None, ..ev }),
+                Some(flood) => {
+                    self.answered = true;
+                    let reply = settle(&self.frames, self.id.clone(), self.kind, Err(flood));
+                    Ok(self.event_with(&reply))
+                }
+            },
             Verdict::Pass { answers } => {
                 self.answered |= answers;
                 event
@@ -540,6 +568,11 @@ impl EventJudge {
             };
             match verdict {
                 Verdict::Pass { .. } => {}
+                Verdict::Stray => {
+                    if let Some(flood) = self.frames.count_stray() {
+                        return settle(&self.frames, self.id, self.kind, Err(flood));
+                    }
+                }
                 Verdict::Deliver(message) => return message,
                 Verdict::Settle(outcome) => {
                     return settle(&self.frames, self.id, self.kind, outcome)
@@ -790,7 +823,9 @@ impl BoundedHttpClient {
             Verdict::Deliver(message) => message,
             Verdict::Settle(outcome) => settle(&self.frames, id, kind, outcome),
             // A body is always delivered or settled.
-            Verdict::Pass { .. } => settle(&self.frames, id, kind, Err(invalid(NOT_JSON_RPC))),
+            Verdict::Pass { .. } | Verdict::Stray => {
+                settle(&self.frames, id, kind, Err(invalid(NOT_JSON_RPC)))
+            }
         };
         StreamableHttpPostResponse::Json(message, sid)
     }
@@ -851,6 +886,7 @@ impl StreamableHttpClient for BoundedHttpClient {
             if matches!(kind, Kind::Held | Kind::Listing) {
                 self.frames.track(id.clone());
             }
+            let probe = kind == Kind::Discover && self.frames.probe_may_fall_back();
             let post = self.post_judged(
                 uri,
                 message,
@@ -858,9 +894,23 @@ impl StreamableHttpClient for BoundedHttpClient {
                 auth_header,
                 custom_headers,
                 limits,
-                id,
+                id.clone(),
                 kind,
             );
+            if probe {
+                // A probe nobody answers in time falls back to `initialize`.
+                let post = self.until_shutdown_post(post);
+                return match tokio::time::timeout(negotiation::probe_timeout(), post).await {
+                    Ok(reply) => reply,
+                    Err(_) => Ok(StreamableHttpPostResponse::Json(
+                        ServerJsonRpcMessage::error(
+                            negotiation::fallback_error(&negotiation::unanswered()),
+                            Some(id),
+                        ),
+                        None,
+                    )),
+                };
+            }
             return self.until_shutdown_post(post).await;
         }
         // Notifications and the bridge's own replies: nothing to judge in what comes back.
@@ -1006,35 +1056,58 @@ mod tests {
             );
         }
         // Other answers reach rmcp parsed, never as text.
-        for kind in [Kind::Answered, Kind::Discover] {
-            assert!(matches!(
-                judge(answer(7, 129).as_bytes(), &ID, kind, false),
-                Verdict::Deliver(ServerJsonRpcMessage::Response(_))
-            ));
+        assert!(matches!(
+            judge(answer(7, 129).as_bytes(), &ID, Kind::Answered, false),
+            Verdict::Deliver(ServerJsonRpcMessage::Response(_))
+        ));
+        // A discover answer that is no discover result becomes the error that falls back.
+        for body in [true, false] {
+            let Verdict::Deliver(ServerJsonRpcMessage::Error(e)) =
+                judge(answer(7, 3).as_bytes(), &ID, Kind::Discover, body)
+            else {
+                panic!("an unusable discover answer falls back");
+            };
+            assert_eq!(e.id, Some(ID));
+            assert_eq!(e.error.code, ErrorCode::METHOD_NOT_FOUND);
         }
     }
 
     #[test]
     fn replies_must_answer_their_request_in_shape() {
         let invalid = |r: &str| format!("MCP server sent an invalid response: {r}");
+        // A body answers its POST's request or fails it; on a stream, an answer naming no
+        // request or another one is a stray, dropped.
+        let strays = [
+            (
+                r#"{"jsonrpc":"2.0","id":8,"result":{}}"#,
+                "its id does not match the request",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":"7","result":{}}"#,
+                "its id does not match the request",
+            ),
+            (r#"{"jsonrpc":"2.0","result":{}}"#, crate::mcp::frame::NO_ID),
+            (
+                r#"{"jsonrpc":"2.0","id":null,"result":{}}"#,
+                crate::mcp::frame::NO_ID,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":9,"error":{"code":1,"message":"m"}}"#,
+                "its id does not match the request",
+            ),
+        ];
+        for (data, why) in strays {
+            assert_eq!(reason(data, Kind::Held, true), invalid(why), "{data}");
+            assert!(
+                matches!(
+                    judge(data.as_bytes(), &ID, Kind::Held, false),
+                    Verdict::Stray
+                ),
+                "{data}"
+            );
+        }
         for body in [true, false] {
             let bad = |data: &str| reason(data, Kind::Held, body);
-            assert_eq!(
-                bad(r#"{"jsonrpc":"2.0","id":8,"result":{}}"#),
-                invalid("its id does not match the request")
-            );
-            assert_eq!(
-                bad(r#"{"jsonrpc":"2.0","id":"7","result":{}}"#),
-                invalid("its id does not match the request")
-            );
-            assert_eq!(
-                bad(r#"{"jsonrpc":"2.0","result":{}}"#),
-                invalid(crate::mcp::frame::NO_ID)
-            );
-            assert_eq!(
-                bad(r#"{"jsonrpc":"2.0","id":null,"result":{}}"#),
-                invalid(crate::mcp::frame::NO_ID)
-            );
             assert_eq!(
                 bad(r#"{"jsonrpc":"2.0","id":7,"error":{"code":"x","message":"m"}}"#),
                 invalid("its error has no integer code and string message")

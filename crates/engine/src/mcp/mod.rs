@@ -12,6 +12,7 @@
 //! - [`call_result`]: a raw call result (or failure) as a prism `ToolResult`.
 //! - [`content`]: MCP content blocks as prism content blocks within a byte budget.
 //! - [`measure`]: bounded JSON measurement (bytes, depth, properties).
+//! - [`negotiation`]: the protocol revision: discover probe, fallback, pin, `_meta` envelope.
 //! - [`options`]: the limits, resolved and validated; the server-id check.
 //! - [`error`]: [`McpError`] with a stable `code()`.
 
@@ -27,6 +28,7 @@ pub mod http;
 pub mod http_client;
 pub mod line_writer;
 pub mod measure;
+pub mod negotiation;
 pub mod options;
 pub mod session;
 pub mod stdio;

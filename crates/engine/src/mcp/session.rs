@@ -22,8 +22,8 @@ use rmcp::model::{
     PaginatedRequestParams, ProtocolVersion, RequestId, ServerResult,
 };
 use rmcp::service::{
-    serve_client_with_lifecycle_and_ct, ClientLifecycleMode, NotificationContext, Peer,
-    PeerRequestOptions, RunningService, ServiceError, TxJsonRpcMessage,
+    serve_client_with_lifecycle_and_ct, NotificationContext, Peer, PeerRequestOptions,
+    RunningService, ServiceError, TxJsonRpcMessage,
 };
 use rmcp::transport::streamable_http_client::{
     StreamableHttpClientTransport, StreamableHttpClientTransportConfig,
@@ -42,6 +42,7 @@ use super::frame::{FrameShared, FramedStdio};
 use super::http::{build_client, resolve_and_check, validate_url, HttpConfig};
 use super::http_client::BoundedHttpClient;
 use super::line_writer::LineWriter;
+use super::negotiation::{RequestEnvelope, Revision};
 use super::stdio::{ServerProcess, StdioConfig};
 use super::{McpError, McpLimits};
 
@@ -121,6 +122,10 @@ pub struct McpSession {
     next_direct_id: AtomicI64,
     /// Whether `tools/call` requests are written directly (stdio), for the session's life.
     writes_directly: bool,
+    /// The `_meta` envelope the negotiated revision requires on the lines written directly.
+    envelope: RequestEnvelope,
+    /// The negotiated protocol revision.
+    revision: ProtocolVersion,
 }
 
 impl std::fmt::Debug for McpSession {
@@ -158,15 +163,6 @@ fn result_object(result: ServerResult) -> Result<Value, McpError> {
     }
 }
 
-fn lifecycle() -> ClientLifecycleMode {
-    // Both revisions rmcp speaks: `server/discover` first, `initialize` when the server is
-    // older (one extra round trip).
-    ClientLifecycleMode::Auto {
-        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-        legacy_version: Some(ProtocolVersion::V_2025_11_25),
-    }
-}
-
 /// A result as JSON: the stdio transport hands a `tools/call` result over as the JSON the
 /// server sent ([`ServerResult::CustomResult`]); any other result is rmcp's typed value.
 fn raw_result(result: ServerResult) -> Result<Value, serde_json::Error> {
@@ -197,13 +193,25 @@ fn cancelled_line(n: i64, reason: &str) -> Vec<u8> {
 }
 
 /// One `tools/call` request line (ending in `\n`), the checked arguments copied in as they
-/// are.
-fn call_line(id: i64, remote_name: &str, arguments: &ArgumentsJson) -> Vec<u8> {
+/// are, with the negotiated revision's `_meta` envelope when it needs one.
+fn call_line(
+    id: i64,
+    remote_name: &str,
+    arguments: &ArgumentsJson,
+    envelope: &RequestEnvelope,
+) -> Vec<u8> {
     let args = arguments.as_str().as_bytes();
-    let mut line = Vec::with_capacity(80 + remote_name.len() + args.len());
+    let meta = envelope.member().unwrap_or("");
+    let mut line = Vec::with_capacity(96 + remote_name.len() + args.len() + meta.len());
     line.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
     line.extend_from_slice(id.to_string().as_bytes());
-    line.extend_from_slice(b",\"method\":\"tools/call\",\"params\":{\"name\":");
+    line.extend_from_slice(b",\"method\":\"tools/call\",\"params\":{");
+    if !meta.is_empty() {
+        line.extend_from_slice(b"\"_meta\":");
+        line.extend_from_slice(meta.as_bytes());
+        line.push(b',');
+    }
+    line.extend_from_slice(b"\"name\":");
     // A string serializes into a Vec without fail.
     let _ = serde_json::to_writer(&mut line, remote_name);
     line.extend_from_slice(b",\"arguments\":");
@@ -252,16 +260,20 @@ impl McpSession {
     pub async fn connect(
         transport: &TransportConfig,
         limits: McpLimits,
+        revision: &Revision,
         on_list_changed: ListChangedHook,
         cancel: CancellationToken,
     ) -> Result<Self, McpError> {
+        let mut info = ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new(CLIENT_NAME, CLIENT_VERSION),
+        );
+        info.protocol_version = revision.initialize_offer();
         let handler = BridgeHandler {
-            info: ClientConfig::new(
-                ClientCapabilities::default(),
-                Implementation::new(CLIENT_NAME, CLIENT_VERSION),
-            ),
+            info,
             on_list_changed,
         };
+        let lifecycle = || revision.lifecycle();
         let timeout = Duration::from_millis(limits.call_timeout_ms);
         let ct = CancellationToken::new();
         // Fired by close() and by a failed connect; ends the HTTP client's waiting I/O.
@@ -269,6 +281,9 @@ impl McpSession {
         // A connect that fails ends the tasks it started (the stdio writer and timer) too.
         let failed_connect = close_token.clone().drop_guard();
         let frames = FrameShared::default();
+        if revision.may_fall_back() {
+            frames.allow_probe_fallback();
+        }
         let mut direct = None;
         let (service, process) = match transport {
             TransportConfig::Stdio(cfg) => {
@@ -344,7 +359,18 @@ impl McpSession {
         };
         failed_connect.disarm();
         let writes_directly = direct.is_some();
+        let spoken = service.peer().peer_info().map_or_else(
+            || revision.initialize_offer(),
+            |p| p.protocol_version.clone(),
+        );
+        let envelope = RequestEnvelope::for_revision(
+            &spoken,
+            &Implementation::new(CLIENT_NAME, CLIENT_VERSION),
+            &ClientCapabilities::default(),
+        );
         Ok(Self {
+            envelope,
+            revision: spoken,
             writes_directly,
             peer: std::sync::Mutex::new(Some(service.peer().clone())),
             service: tokio::sync::Mutex::new(Some(service)),
@@ -363,6 +389,19 @@ impl McpSession {
     #[must_use]
     pub fn limits(&self) -> &McpLimits {
         &self.limits
+    }
+
+    /// The protocol revision negotiated with the server.
+    #[must_use]
+    pub fn revision(&self) -> &str {
+        self.revision.as_str()
+    }
+
+    /// How many answers the session ignored: for requests never sent, already settled, or
+    /// naming none.
+    #[must_use]
+    pub fn strays(&self) -> u64 {
+        self.frames.strays()
     }
 
     /// The stdio server's process id (its process group id), if any.
@@ -493,7 +532,7 @@ impl McpSession {
         let n = self.next_call_number();
         self.start_direct(
             n,
-            call_line(n, remote_name, arguments),
+            call_line(n, remote_name, arguments, &self.envelope),
             Box::new(move |outcome| {
                 let _ = tx.send(outcome);
             }),
@@ -566,7 +605,7 @@ impl McpSession {
         done: impl FnOnce(Value) + Send + 'static,
     ) {
         let limits = self.limits;
-        let line = call_line(n, &id.remote_name, arguments);
+        let line = call_line(n, &id.remote_name, arguments, &self.envelope);
         let waiter: DirectWaiter = Box::new(move |outcome| {
             let mapped =
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &outcome {
