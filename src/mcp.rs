@@ -389,6 +389,15 @@ impl NativeMcpBridge {
     pub fn server_pid(&self) -> i32 {
         self.pid.load(Ordering::Acquire)
     }
+
+    /// The MCP protocol revision negotiated with the server; empty before connect.
+    #[napi(getter)]
+    pub fn protocol_version(&self) -> String {
+        self.session
+            .get()
+            .map(|s| s.revision().to_owned())
+            .unwrap_or_default()
+    }
 }
 
 /// The JS object was collected without `close()`: a connect still running is aborted, and

@@ -202,6 +202,10 @@ async function connectMcpTools(options) {
     get serverPid() {
       return nativeBridge.serverPid
     },
+    /** The MCP protocol revision negotiated with the server. */
+    get protocolVersion() {
+      return nativeBridge.protocolVersion
+    },
   }
 }
 

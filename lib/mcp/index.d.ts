@@ -149,6 +149,8 @@ export interface McpToolBridge {
   close(): Promise<void>
   /** prism-native extension: the stdio server's process id (its process group id); 0 for HTTP. */
   readonly serverPid?: number
+  /** prism-native extension: the protocol revision negotiated with the server (see `protocolVersion`). */
+  readonly protocolVersion?: McpProtocolRevision
 }
 
 /** The options of `attachMcpToolBridge`: those of `connectMcpTools` without the transport. */

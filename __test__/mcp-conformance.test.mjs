@@ -1,0 +1,28 @@
+// The official MCP conformance suite (`@modelcontextprotocol/conformance`, client mode) with
+// the bridge as the client under test (fixtures/conformance-client.mjs). Its CLI needs Node 22
+// or newer: the Node running these tests when it is one, else PRISM_CONFORMANCE_NODE.
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { conformanceNode, optionalTest } from './fixtures/optional-tools.mjs'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const require = createRequire(import.meta.url)
+const CLI = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js')
+const CLIENT = join(here, 'fixtures', 'conformance-client.mjs')
+const { node, missing } = conformanceNode()
+
+for (const scenario of ['initialize', 'tools_call', 'sse-retry']) {
+  optionalTest(`conformance client scenario ${scenario}: OVERALL PASSED`, missing, () => {
+    const command = `${JSON.stringify(node)} ${JSON.stringify(CLIENT)}`
+    const run = spawnSync(node, [CLI, 'client', '--command', command, '--scenario', scenario], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, NO_COLOR: '1' },
+    })
+    const output = `${run.stdout}\n${run.stderr}`
+    assert.match(output, /OVERALL: PASSED/, output)
+  })
+}
