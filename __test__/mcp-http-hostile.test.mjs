@@ -351,3 +351,19 @@ test('a huge response header fails the call at once', TEST, async () => {
     })
   })
 })
+
+test('resumability: a call whose stream closes after a priming event resumes with GET and Last-Event-ID; a refused resume fails the call', TEST, async () => {
+  await withServer(async (server) => {
+    await withBridge(server, {}, async (call) => {
+      const r = await call('sse-resume')
+      assert.equal(r.error, undefined)
+      assert.deepEqual(r.content, [{ type: 'text', text: 'resumed' }])
+      assert.equal(server.stats.resumes, 1)
+      const refused = await call('sse-resume-refused')
+      assert.equal(refused.error?.name, 'McpToolError')
+      assert.ok(server.stats.resumes >= 2)
+      const echo = await call('echo', { message: 'after' })
+      assert.deepEqual(echo.content, [{ type: 'text', text: 'echo: after' }])
+    })
+  })
+})

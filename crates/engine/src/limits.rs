@@ -337,6 +337,11 @@ pub const MCP_DISCOVER_PROBE_MS: u64 = 2_000;
 /// Answers for requests the bridge never sent or already settled that a session ignores
 /// before it fails its waiting requests, naming the flood (the count then starts again).
 pub const MCP_MAX_STRAY_ANSWERS: u64 = 1_000;
+/// Attempts to resume an answer's SSE stream that the server closed before the answer (failed
+/// `GET`s and resumed streams that ended unanswered again), after which the request fails.
+pub const MCP_SSE_MAX_RESUMES: u32 = 3;
+/// Answer streams a session keeps waiting to be resumed at once (each is one request's).
+pub const MCP_SSE_MAX_PENDING_RESUMES: usize = 256;
 
 // --- Coding tools (API.md section 10) -----------------------------------------------------------
 

@@ -51,6 +51,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::content::truncate_utf8;
 use super::frame::{response_shape_error, FrameShared, LineFramer, Settled};
+use super::sse_resume::{PendingResume, ResumeStep, Resumes};
 use super::{negotiation, McpError};
 use crate::limits::MCP_MAX_MESSAGE_DEPTH;
 
@@ -64,6 +65,8 @@ pub struct BoundedHttpClient {
     inner: reqwest::Client,
     frames: FrameShared,
     shutdown: CancellationToken,
+    /// Answer streams the server closed before the answer, waiting for rmcp's resuming `GET`.
+    resumes: Resumes<Kind>,
 }
 
 impl BoundedHttpClient {
@@ -77,6 +80,7 @@ impl BoundedHttpClient {
             inner,
             frames,
             shutdown,
+            resumes: Resumes::default(),
         }
     }
 
@@ -488,8 +492,12 @@ struct EventJudge {
     frames: FrameShared,
     /// The response (or the error settling the request) has gone to rmcp.
     answered: bool,
-    /// An event carried an id, so rmcp can resume the stream after it ends.
-    resumable: bool,
+    /// The id of the last event that carried one: rmcp can resume the stream after it.
+    last_event_id: Option<String>,
+    /// Resumes of this request's answer stream so far (0 for the POST's own stream).
+    attempts: u32,
+    /// Where a stream that ends resumably, unanswered, is kept for its resuming `GET`.
+    resumes: Resumes<Kind>,
     ended: bool,
 }
 
@@ -506,7 +514,9 @@ impl EventJudge {
     fn verdict(&mut self, event: &Result<Sse, SseError>) -> Verdict {
         match event {
             Ok(ev) => {
-                self.resumable |= ev.id.is_some();
+                if let Some(id) = &ev.id {
+                    self.last_event_id = Some(id.clone());
+                }
                 match (ev.event.as_deref(), ev.data.as_deref()) {
                     (None | Some("" | "message"), Some(data)) => {
                         judge(data.as_bytes(), &self.id, self.kind, false)
@@ -601,7 +611,17 @@ impl EventJudge {
                 }
                 None => {
                     judge.ended = true;
-                    if judge.answered || judge.resumable {
+                    if judge.answered {
+                        return None;
+                    }
+                    if let Some(last) = judge.last_event_id.take() {
+                        // rmcp resumes it with GET and Last-Event-ID; judged again there.
+                        let pending = PendingResume {
+                            id: judge.id.clone(),
+                            kind: judge.kind,
+                            attempts: judge.attempts,
+                        };
+                        judge.resumes.ended(last, pending);
                         return None;
                     }
                     judge.answered = true;
@@ -713,7 +733,9 @@ impl BoundedHttpClient {
                 kind,
                 frames: self.frames.clone(),
                 answered: false,
-                resumable: false,
+                last_event_id: None,
+                attempts: 0,
+                resumes: self.resumes.clone(),
                 ended: false,
             };
             if matches!(kind, Kind::Listing | Kind::Held) {
@@ -828,6 +850,23 @@ impl BoundedHttpClient {
             }
         };
         StreamableHttpPostResponse::Json(message, sid)
+    }
+}
+
+impl BoundedHttpClient {
+    /// The stream that fails a request whose answer's stream could not be resumed: one event
+    /// carrying its error (held for the session like any settled answer).
+    fn gave_up(
+        &self,
+        pending: PendingResume<Kind>,
+        error: McpError,
+    ) -> BoxStream<'static, Result<Sse, SseError>> {
+        let reply = settle(&self.frames, pending.id, pending.kind, Err(error));
+        let event = Sse {
+            data: serde_json::to_string(&reply).ok(),
+            ..Sse::default()
+        };
+        futures::stream::iter([Ok(event)]).boxed()
     }
 }
 
@@ -968,17 +1007,52 @@ impl StreamableHttpClient for BoundedHttpClient {
         max_sse_event_size: usize,
     ) -> Result<futures::stream::BoxStream<'static, Result<sse_stream::Sse, SseError>>, HttpError>
     {
+        let step = last_event_id
+            .as_deref()
+            .map_or(ResumeStep::Unknown, |id| self.resumes.step(id));
+        let pending = match step {
+            ResumeStep::Unknown => None,
+            ResumeStep::Resume(pending) => Some(pending),
+            ResumeStep::GiveUp(pending, error) => return Ok(self.gave_up(pending, error)),
+        };
         let stream = self.inner.get_stream_with_max_sse_event_size(
             uri,
             session_id,
-            last_event_id,
+            last_event_id.clone(),
             auth_header,
             custom_headers,
             max_sse_event_size,
         );
-        tokio::select! {
-            r = stream => r.map(|s| self.until_shutdown(s)),
+        let got = tokio::select! {
+            r = stream => r,
             () = self.shutdown.cancelled() => Err(StreamableHttpError::TransportChannelClosed),
+        };
+        let (Some(pending), Some(last)) = (pending, last_event_id) else {
+            return got.map(|s| self.until_shutdown(s));
+        };
+        match got {
+            // The resumed stream, judged as the request's first one was.
+            Ok(events) => {
+                let judge = EventJudge {
+                    events: self.until_shutdown(events),
+                    id: pending.id,
+                    kind: pending.kind,
+                    frames: self.frames.clone(),
+                    answered: false,
+                    last_event_id: Some(last),
+                    attempts: pending.attempts,
+                    resumes: self.resumes.clone(),
+                    ended: false,
+                };
+                Ok(judge.into_stream())
+            }
+            Err(e) => {
+                let cause = truncate_utf8(&e.to_string(), DETAIL_BYTES).to_owned();
+                match self.resumes.failed(last, pending.clone(), &cause) {
+                    Some(error) => Ok(self.gave_up(pending, error)),
+                    None => Err(e),
+                }
+            }
         }
     }
 }

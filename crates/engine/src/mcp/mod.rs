@@ -7,6 +7,7 @@
 //! - [`stdio`]: the server process in its own process group, ended as a whole.
 //! - [`http`]: URL, origin and address checks, DNS pinning, the bounded HTTP client.
 //! - [`http_client`]: the framer's checks over rmcp's reqwest client.
+//! - [`sse_resume`]: resuming an answer's SSE stream the server closed, a bounded number of times.
 //! - [`catalogue`]: `tools/list` pages within every bound.
 //! - [`host_client`]: pages and results from a host's own MCP client, under the same rules.
 //! - [`call_result`]: a raw call result (or failure) as a prism `ToolResult`.
@@ -31,6 +32,7 @@ pub mod measure;
 pub mod negotiation;
 pub mod options;
 pub mod session;
+pub mod sse_resume;
 pub mod stdio;
 
 pub use error::McpError;

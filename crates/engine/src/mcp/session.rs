@@ -329,9 +329,10 @@ impl McpSession {
                 let pinned = resolve_and_check(&url, cfg).await?;
                 let client = build_client(&url, &pinned, cfg)?;
                 let bytes = usize::try_from(cfg.max_response_bytes).unwrap_or(usize::MAX);
-                let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                     .max_sse_event_size(bytes)
                     .max_json_response_size(bytes);
+                config.retry_config = Arc::new(super::sse_resume::reconnect_policy());
                 let client = BoundedHttpClient::new(client, frames.clone(), close_token.clone());
                 let t = StreamableHttpClientTransport::with_client(client, config);
                 let started = tokio::select! {
