@@ -320,3 +320,115 @@ fn fuzz_mcp_line_framer() {
         assert!(shared.tracked() <= 4, "failed requests are not left behind");
     });
 }
+
+/// One answer line for request `id` (or a stray), of a random kind, maybe cut short.
+fn answer_line(rng: &mut fastrand::Rng) -> Vec<u8> {
+    let id = match rng.u8(..8) {
+        0 => json!("s"),
+        1 => Value::Null,
+        2 => json!(99),
+        _ => json!(rng.u8(..4)),
+    };
+    let mut message = match rng.u8(..7) {
+        0 => {
+            json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "ok"}]}})
+        }
+        1 => json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32000, "message": "failed"}}),
+        2 => json!({"jsonrpc": "2.0", "id": id, "error": {"code": "x", "message": 1}}),
+        3 => json!({"jsonrpc": "2.0", "id": id, "result": value(rng, 2)}),
+        4 => json!({"jsonrpc": "2.0", "id": id}),
+        5 => {
+            json!({"jsonrpc": "2.0", "id": id, "result": {}, "error": {"code": 1, "message": "m"}})
+        }
+        _ => json!({"jsonrpc": "2.0", "id": id, "error": value(rng, 2)}),
+    };
+    if rng.u8(..6) == 0 {
+        if let Some(o) = message.as_object_mut() {
+            o.remove("id");
+        }
+    }
+    let mut line = serde_json::to_vec(&message).unwrap_or_default();
+    if rng.u8(..5) == 0 && !line.is_empty() {
+        line.truncate(rng.usize(..line.len()));
+    }
+    line.retain(|b| *b != b'\n');
+    line
+}
+
+/// How `line` settles direct call `n` if it still waits: `Some(true)` only for a JSON object
+/// that answers `n` with an object `result` and no `error`; `Some(false)` for an answer to
+/// `n` of any other shape, and for a wrongly shaped answer naming no request (it could have
+/// been anyone's); `None` when it leaves `n` waiting (not JSON, a stray, a request).
+fn settles(line: &[u8], n: i64) -> Option<bool> {
+    // Read as the framer reads it: any nesting (the framer bounds it; these lines are small).
+    let mut de = serde_json::Deserializer::from_slice(line);
+    de.disable_recursion_limit();
+    let v = serde::Deserialize::deserialize(&mut de).and_then(|v: Value| de.end().map(|()| v));
+    let v = v.ok()?;
+    let o = v.as_object()?;
+    if o.contains_key("method") {
+        return None;
+    }
+    let well_shaped = match (o.get("result"), o.get("error")) {
+        (Some(Value::Object(_)), None) => true,
+        (None, Some(Value::Object(e))) => {
+            e.get("code")
+                .and_then(Value::as_i64)
+                .is_some_and(|c| i32::try_from(c).is_ok())
+                && e.get("message").is_some_and(Value::is_string)
+        }
+        _ => false,
+    };
+    match o.get("id") {
+        Some(id) if id.as_i64() == Some(n) => Some(well_shaped && o.contains_key("result")),
+        None | Some(Value::Null) if !well_shaped => Some(false),
+        _ => None,
+    }
+}
+
+#[test]
+fn fuzz_mcp_no_answer_becomes_a_success_it_was_not() {
+    common::fuzz::run("mcp_answers", |rng| {
+        NODES.with(|n| n.set(2_000));
+        let shared = FrameShared::default();
+        let outcomes: std::sync::Arc<std::sync::Mutex<Vec<(i64, bool)>>> = Default::default();
+        let later = std::time::Instant::now() + std::time::Duration::from_secs(600);
+        for n in 0..4 {
+            let sink = std::sync::Arc::clone(&outcomes);
+            shared.track_direct(
+                n,
+                Box::new(move |r| {
+                    sink.lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push((n, r.is_ok()));
+                }),
+                later,
+            );
+        }
+        let mut expected: Vec<(i64, bool)> = Vec::new();
+        for _ in 0..rng.usize(1..10) {
+            let line = answer_line(rng);
+            for n in 0..4 {
+                if expected.iter().all(|(m, _)| *m != n) {
+                    if let Some(success) = settles(&line, n) {
+                        expected.push((n, success));
+                    }
+                }
+            }
+            if std::env::var("PRISM_FUZZ_TRACE").is_ok() {
+                eprintln!("{}", String::from_utf8_lossy(&line));
+            }
+            let _ = shared.judge(Frame::Line(line));
+        }
+        let mut got = outcomes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        got.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(
+            got, expected,
+            "each call settles once, a success only by a success"
+        );
+    });
+}
