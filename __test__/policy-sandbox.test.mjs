@@ -27,7 +27,17 @@ fs.mkdirSync(root)
 fs.mkdirSync(outside)
 process.on('exit', () => fs.rmSync(base, { recursive: true, force: true }))
 
-const node = JSON.stringify(process.execPath)
+// The Node binary the sandboxed commands run is the one running this test. Bubblewrap gives the
+// sandbox a private /tmp, so a Node installed under /tmp is copied beside the roots first.
+function sandboxNode() {
+  const underTmp = path.relative('/tmp', process.execPath)
+  if (underTmp.startsWith('..') || path.isAbsolute(underTmp)) return process.execPath
+  const copy = path.join(base, 'node')
+  fs.copyFileSync(process.execPath, copy)
+  fs.chmodSync(copy, 0o755)
+  return copy
+}
+const node = JSON.stringify(sandboxNode())
 async function run(ops, command, options = {}) {
   let out = ''
   const result = await ops.exec(command, root, { onData: (d) => (out += d), ...options })
