@@ -736,6 +736,44 @@ impl Drop for McpSession {
 mod tests {
     use super::*;
 
+    /// The `tools/call` line rmcp writes for the same call on a session of `revision`: the
+    /// request with the client context rmcp's peer stamps on every request once a revision
+    /// without `initialize` is negotiated (its progress token aside: the bridge asks for no
+    /// progress), serialized as rmcp's transports serialize.
+    fn rmcp_line(n: i64, name: &str, args: &ArgumentsJson, revision: &ProtocolVersion) -> Value {
+        use rmcp::model::GetMeta;
+        let params = CallToolRequestParams::new(name.to_owned())
+            .with_arguments(args.to_map().expect("an object"));
+        let mut request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        if !revision.has_initialize() {
+            let meta = request.get_meta_mut();
+            meta.set_protocol_version(revision.clone());
+            meta.set_client_info(Implementation::new(CLIENT_NAME, CLIENT_VERSION));
+            meta.set_client_capabilities(ClientCapabilities::default());
+        }
+        let message: TxJsonRpcMessage<RoleClient> =
+            JsonRpcMessage::request(request, RequestId::Number(n));
+        serde_json::to_value(&message).expect("JSON")
+    }
+
+    #[test]
+    fn a_direct_call_line_is_the_one_rmcp_writes_in_every_revision() {
+        let args = ArgumentsJson::parse(r#"{"message":"hi","n":[1,{"a":null}]}"#.to_owned())
+            .expect("arguments");
+        for revision in super::super::negotiation::SPOKEN_REVISIONS {
+            let envelope = RequestEnvelope::for_revision(
+                &revision,
+                &Implementation::new(CLIENT_NAME, CLIENT_VERSION),
+                &ClientCapabilities::default(),
+            );
+            let line = call_line(FIRST_DIRECT_ID, "echo \"x\"", &args, &envelope);
+            assert_eq!(line.last(), Some(&b'\n'));
+            let ours: Value = serde_json::from_slice(&line).expect("JSON");
+            let theirs = rmcp_line(FIRST_DIRECT_ID, "echo \"x\"", &args, &revision);
+            assert_eq!(ours, theirs, "{revision}");
+        }
+    }
+
     #[test]
     fn a_cancelled_line_is_one_json_rpc_notification_naming_the_request() {
         let line = cancelled_line(FIRST_DIRECT_ID + 3, "aborted");
