@@ -1,6 +1,9 @@
 // MCP bridge: prism-native (rmcp, in Rust) vs the official @modelcontextprotocol/sdk client,
-// both against the same server-everything stdio server, side by side in one run.
-// Usage: npm run bench -- mcp   (internal: node bench/mcp.mjs --child <client> <what>)
+// both against the same stdio server, side by side in one run: server-everything (TypeScript
+// SDK), then, when the official Python SDK is installed (PRISM_MCP_PYTHON, else python3), a
+// server written with it (__test__/fixtures/python-mcp-server.py).
+// Usage: npm run bench -- mcp   (internal: node bench/mcp.mjs --child <client> <what>;
+// MCP_BENCH_SERVER=python picks the Python server)
 import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -8,8 +11,16 @@ import { fileURLToPath } from 'node:url'
 
 const require = createRequire(import.meta.url)
 const here = dirname(fileURLToPath(import.meta.url))
-const SERVER = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js')
-const STDIO = { command: process.execPath, args: [SERVER, 'stdio'], stderr: 'ignore' }
+const EVERYTHING = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js')
+const PYTHON = process.env.PRISM_MCP_PYTHON || 'python3'
+const PYTHON_SERVER = join(here, '..', '__test__', 'fixtures', 'python-mcp-server.py')
+// Each server: how to start it, how many tools it lists, and its echo-like tool.
+const SERVERS = {
+  everything: { name: 'server-everything', stdio: { command: process.execPath, args: [EVERYTHING, 'stdio'] }, tools: 13, tool: 'echo', args: (message) => ({ message }) },
+  python: { name: 'the Python SDK server', stdio: { command: PYTHON, args: [PYTHON_SERVER, 'stdio'] }, tools: 4, tool: 'shout', args: (text) => ({ text }) },
+}
+const SERVER = SERVERS[process.env.MCP_BENCH_SERVER ?? 'everything']
+const STDIO = { ...SERVER.stdio, stderr: 'ignore' }
 // Warm-up turns of 64 calls per client before the throughput is timed (MCP_BENCH_WARM_TURNS).
 const WARM_TURNS = Number(process.env.MCP_BENCH_WARM_TURNS ?? 200)
 
@@ -34,13 +45,13 @@ async function loadNative() {
   const { connectMcpTools } = await import('../lib/mcp/index.mjs')
   return {
     async connect() {
-      const bridge = await connectMcpTools({ serverId: 'everything', transport: { type: 'stdio', ...STDIO } })
-      const echo = bridge.tools.find((t) => t.name === 'mcp:everything:echo')
+      const bridge = await connectMcpTools({ serverId: 'bench', transport: { type: 'stdio', ...STDIO } })
+      const echo = bridge.tools.find((t) => t.name === `mcp:bench:${SERVER.tool}`)
       let n = 0
       return {
         count: bridge.tools.length,
         pid: bridge.serverPid,
-        echo: (message) => echo.execute({ message }, { sessionId: 's', runId: 'r', toolCallId: `c${n++}` }),
+        echo: (message) => echo.execute(SERVER.args(message), { sessionId: 's', runId: 'r', toolCallId: `c${n++}` }),
         close: () => bridge.close(),
       }
     },
@@ -59,7 +70,7 @@ async function loadSdk() {
       return {
         count: tools.length,
         pid: transport.pid,
-        echo: (message) => client.callTool({ name: 'echo', arguments: { message } }),
+        echo: (message) => client.callTool({ name: SERVER.tool, arguments: SERVER.args(message) }),
         close: () => client.close(),
       }
     },
@@ -112,7 +123,7 @@ async function main() {
       let t = performance.now()
       const s = await apis[c].connect()
       warm[c].push(performance.now() - t)
-      if (s.count !== 13) throw new Error(`${c} listed ${s.count} tools`)
+      if (s.count !== SERVER.tools) throw new Error(`${c} listed ${s.count} tools`)
       t = performance.now()
       await s.close()
       await waitGone(s.pid)
@@ -164,7 +175,7 @@ async function main() {
   for (let i = 0; i < 3; i++) for (const c of ['native', 'sdk']) rss[c].push(runChild(c, 'rss').rss / 1024 / 1024)
   for (const c of ['native', 'sdk']) put('host RSS after connect + 264 calls (MiB)', c, median(rss[c]))
 
-  console.log(`MCP bridge vs @modelcontextprotocol/sdk, server-everything over stdio, ${ROUNDS} rounds, medians`)
+  console.log(`MCP bridge vs @modelcontextprotocol/sdk, ${SERVER.name} over stdio, ${ROUNDS} rounds, medians`)
   console.log('| measure | prism-native | sdk | ratio (native/sdk) |')
   console.log('|---|---|---|---|')
   for (const [name, v] of Object.entries(rows)) {
@@ -173,4 +184,13 @@ async function main() {
 }
 
 if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4])
-else await main()
+else {
+  await main()
+  if (SERVER === SERVERS.everything) {
+    const probe = spawnSync(PYTHON, ['-c', 'import mcp.server.mcpserver'])
+    if (probe.status === 0) {
+      console.log('')
+      spawnSync(process.execPath, [fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, MCP_BENCH_SERVER: 'python' } })
+    } else console.log('\n(the Python SDK server is skipped: pip install mcp==2.3.0 and set PRISM_MCP_PYTHON)')
+  }
+}
