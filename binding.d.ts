@@ -136,6 +136,8 @@ export declare class NativeMcpBridge {
   close(): Promise<void>
   /** The stdio server's process id (= its process group id), 0 for HTTP or before connect. */
   get serverPid(): number
+  /** The MCP protocol revision negotiated with the server; empty before connect. */
+  get protocolVersion(): string
 }
 
 /** The engine side of one bridge over a host's client: its server id and resolved limits. */
@@ -148,6 +150,8 @@ export declare class NativeMcpHostClient {
   constructor(serverId: string, limits: McpHostLimitsInput)
   /** The resolved `callTimeoutMs`. */
   get callTimeoutMs(): number
+  /** The resolved `maxTotalTimeoutMs`. */
+  get maxTotalTimeoutMs(): number
   /** The resolved `listCacheTtlMs`. */
   get listCacheTtlMs(): number
   /** Bytes an error message may keep: `min(8 KiB, maxResultBytes)`. */
@@ -162,7 +166,8 @@ export declare class NativeMcpHostClient {
   callResult(toolCallId: string, name: string, remoteName: string, resultJson?: string | undefined | null, fault?: string | undefined | null): string
   /**
    * The error `ToolResult` (JSON text) of a call that produced no result: `kind` is
-   * `"timeout"`, `"aborted"` or (anything else) `"thrown"` with the error's `message`.
+   * `"timeout"`, `"totalTimeout"` (`maxTotalTimeoutMs` while progress restarted the clock),
+   * `"aborted"` or (anything else) `"thrown"` with the error's `message`.
    */
   callFailure(toolCallId: string, name: string, remoteName: string, kind: string, message?: string | undefined | null): string
 }
@@ -769,6 +774,11 @@ export interface McpHostLimitsInput {
   callTimeoutMs?: number
   /** `listCacheTtlMs` (default 30,000, hard 24 h). */
   listCacheTtlMs?: number
+  /**
+   * `maxTotalTimeoutMs` (default 600,000, hard 24 h): a call's whole time while the server
+   * reports progress, each progress notification restarting its `callTimeoutMs`.
+   */
+  maxTotalTimeoutMs?: number
 }
 
 /** SIGKILLs the process group of every stdio server still running (host exit hook). */
@@ -820,6 +830,16 @@ export interface McpNativeOptions {
   maxResultBytes?: number
   callTimeoutMs?: number
   listCacheTtlMs?: number
+  /**
+   * `maxTotalTimeoutMs`: how long a call may run in all while the server reports progress
+   * (each `notifications/progress` restarts its `callTimeoutMs`; default 10 min, hard 24 h).
+   */
+  maxTotalTimeoutMs?: number
+  /**
+   * `protocolVersion`: the one MCP revision to speak (absent: negotiate, `server/discover`
+   * first, then `initialize`).
+   */
+  protocolVersion?: string
 }
 
 /** `summarizeMcpContent` over JSON text; a `TypeError` when `max_bytes` is not a number. */

@@ -19,7 +19,9 @@ test('constants and the limit table', () => {
   assert.equal(mcp.DEFAULT_LIST_CACHE_TTL_MS, 30_000)
   assert.deepEqual(mcp.MCP_LIMITS.maxTools, { default: 500, hard: 5000 })
   assert.deepEqual(mcp.MCP_LIMITS.maxResponseBytes, { default: 16 * 1024 * 1024, hard: 64 * 1024 * 1024 })
-  assert.equal(Object.keys(mcp.MCP_LIMITS).length, 13)
+  assert.equal(Object.keys(mcp.MCP_LIMITS).length, 14)
+  assert.equal(mcp.DEFAULT_MAX_TOTAL_TIMEOUT_MS, 10 * 60_000)
+  assert.equal(mcp.HARD_MAX_TOTAL_TIMEOUT_MS, 24 * 60 * 60_000)
   // the reference's HARD_*/DEFAULT_* constants, read from the same engine table
   assert.equal(mcp.HARD_MAX_TOOLS, 5000)
   assert.equal(mcp.HARD_MAX_RESULT_BYTES, 16 * 1024 * 1024)

@@ -270,7 +270,11 @@ test('calls: arguments, timeout option and a signal reach the client; results ma
   })
   const [call] = seen.calls
   assert.deepEqual(call.params, { name: 't', arguments: {} })
-  assert.equal(call.options.timeout, 5000)
+  // The bridge's own clock (callTimeoutMs, restarted by progress) decides; the client's timer
+  // is a backstop at maxTotalTimeoutMs, and a progress handler makes it ask for progress.
+  assert.equal(call.options.timeout, mcp.DEFAULT_MAX_TOTAL_TIMEOUT_MS + 1000)
+  assert.equal(call.options.maxTotalTimeout, mcp.DEFAULT_MAX_TOTAL_TIMEOUT_MS + 1000)
+  assert.equal(typeof call.options.onprogress, 'function')
   assert.ok(call.options.signal instanceof AbortSignal)
   const legacy = await callOnly({ toolResult: { x: 1 } })
   assert.deepEqual(legacy.out.value, { x: 1 })

@@ -474,3 +474,29 @@ test('protocolVersion pins one revision; an unknown one is refused up front', as
   }
   await assert.rejects(connectMcpTools({ serverId: 'm', transport: misbehaving('normal'), protocolVersion: '2026-07-28' }), /server\/discover|Method not found/)
 })
+
+test("structuredContent is checked against the tool's outputSchema, as the official SDK client does", async () => {
+  const bridge = await connectMcpTools({ serverId: 'm', transport: misbehaving('typed') })
+  try {
+    const tool = (n) => bridge.tools.find((t) => t.name === `mcp:m:${n}`)
+    const ok = await tool('typed-ok').execute({}, ctx('o1'))
+    assert.equal(ok.error, undefined)
+    assert.deepEqual(ok.value, { celsius: 21, sky: 'clear' })
+    const wrong = await tool('typed-wrong').execute({}, ctx('o2'))
+    assert.equal(wrong.error.name, 'McpToolError')
+    assert.equal(
+      wrong.error.message,
+      'MCP tool typed-wrong returned structuredContent that does not match its outputSchema: /celsius must be number; /sky must be string',
+    )
+    const missing = await tool('typed-missing').execute({}, ctx('o3'))
+    assert.equal(missing.error.message, 'MCP tool typed-missing has an outputSchema but returned no structuredContent')
+    // An error result needs no structured content: it stays the tool's own error.
+    const failed = await tool('typed-error').execute({}, ctx('o4'))
+    assert.equal(failed.error.message, 'no sensor')
+    // Tools without an output schema are not checked.
+    const echo = await tool('echo').execute({ message: 'plain' }, ctx('o5'))
+    assert.deepEqual(echo.content, [{ type: 'text', text: 'echo: plain' }])
+  } finally {
+    await bridge.close()
+  }
+})

@@ -58,6 +58,9 @@ pub struct McpNativeOptions {
     pub max_result_bytes: Option<f64>,
     pub call_timeout_ms: Option<f64>,
     pub list_cache_ttl_ms: Option<f64>,
+    /// `maxTotalTimeoutMs`: how long a call may run in all while the server reports progress
+    /// (each `notifications/progress` restarts its `callTimeoutMs`; default 10 min, hard 24 h).
+    pub max_total_timeout_ms: Option<f64>,
     /// `protocolVersion`: the one MCP revision to speak (absent: negotiate, `server/discover`
     /// first, then `initialize`).
     pub protocol_version: Option<String>,
@@ -77,6 +80,7 @@ fn limits_of(o: &McpNativeOptions) -> Result<McpLimits, McpError> {
         max_result_bytes: o.max_result_bytes,
         call_timeout_ms: o.call_timeout_ms,
         list_cache_ttl_ms: o.list_cache_ttl_ms,
+        max_total_timeout_ms: o.max_total_timeout_ms,
     })
 }
 
@@ -475,6 +479,7 @@ pub fn mcp_limit_table() -> Vec<McpLimitRow> {
         l::MCP_MAX_RESULT_BYTES,
         l::MCP_CALL_TIMEOUT_MS,
         l::MCP_LIST_CACHE_TTL_MS,
+        l::MCP_MAX_TOTAL_TIMEOUT_MS,
         l::MCP_MAX_RESPONSE_BYTES,
     ]
     .iter()

@@ -43,6 +43,9 @@ pub struct McpHostLimitsInput {
     pub call_timeout_ms: Option<f64>,
     /// `listCacheTtlMs` (default 30,000, hard 24 h).
     pub list_cache_ttl_ms: Option<f64>,
+    /// `maxTotalTimeoutMs` (default 600,000, hard 24 h): a call's whole time while the server
+    /// reports progress, each progress notification restarting its `callTimeoutMs`.
+    pub max_total_timeout_ms: Option<f64>,
 }
 
 impl From<&McpHostLimitsInput> for McpLimitsInput {
@@ -60,6 +63,7 @@ impl From<&McpHostLimitsInput> for McpLimitsInput {
             max_result_bytes: o.max_result_bytes,
             call_timeout_ms: o.call_timeout_ms,
             list_cache_ttl_ms: o.list_cache_ttl_ms,
+            max_total_timeout_ms: o.max_total_timeout_ms,
         }
     }
 }
@@ -99,6 +103,12 @@ impl NativeMcpHostClient {
     #[napi(getter)]
     pub fn call_timeout_ms(&self) -> f64 {
         self.limits.call_timeout_ms as f64
+    }
+
+    /// The resolved `maxTotalTimeoutMs`.
+    #[napi(getter)]
+    pub fn max_total_timeout_ms(&self) -> f64 {
+        self.limits.max_total_timeout_ms as f64
     }
 
     /// The resolved `listCacheTtlMs`.
@@ -144,7 +154,8 @@ impl NativeMcpHostClient {
     }
 
     /// The error `ToolResult` (JSON text) of a call that produced no result: `kind` is
-    /// `"timeout"`, `"aborted"` or (anything else) `"thrown"` with the error's `message`.
+    /// `"timeout"`, `"totalTimeout"` (`maxTotalTimeoutMs` while progress restarted the clock),
+    /// `"aborted"` or (anything else) `"thrown"` with the error's `message`.
     #[napi]
     pub fn call_failure(
         &self,
@@ -162,6 +173,7 @@ impl NativeMcpHostClient {
         };
         let failure = match kind.as_str() {
             "timeout" => HostCallFailure::Timeout,
+            "totalTimeout" => HostCallFailure::TotalTimeout,
             "aborted" => HostCallFailure::Aborted,
             _ => HostCallFailure::Thrown(message.as_deref().unwrap_or("")),
         };

@@ -133,6 +133,9 @@ async function listAllMcpTools(client, signal, input = {}) {
   return listThrough(client, engine, signal)
 }
 
+/** How long after a call's own clock ran out the host client's timer may fire. */
+const CLIENT_BACKSTOP_MS = 1000
+
 /** Calls `remoteName` through the host's client; always resolves with a ToolResult. */
 async function callThrough(client, engine, remoteName, name, args, context) {
   const toolCallId = context?.toolCallId ?? ''
@@ -140,6 +143,7 @@ async function callThrough(client, engine, remoteName, name, args, context) {
   const signal = context?.signal
   if (signal?.aborted) return failure('aborted')
   const timeout = engine.callTimeoutMs
+  const total = engine.maxTotalTimeoutMs
   const controller = new AbortController()
   let stopped
   let stop
@@ -151,15 +155,30 @@ async function callThrough(client, engine, remoteName, name, args, context) {
       resolve()
     }
   })
-  const timer = setTimeout(() => stop('timeout'), timeout)
+  // The call's clock: `timeout` from its start or its last progress, `total` from its start
+  // at the latest (the engine's rule for native sessions, kept here for the host's client).
+  const started = Date.now()
+  let timer
+  const arm = () => {
+    clearTimeout(timer)
+    const left = total - (Date.now() - started)
+    timer = left <= timeout ? setTimeout(() => stop('totalTimeout'), Math.max(left, 0)) : setTimeout(() => stop('timeout'), timeout)
+  }
+  arm()
   const onAbort = () => stop('aborted', signal.reason)
   signal?.addEventListener('abort', onAbort, { once: true })
   try {
     const request = Promise.resolve().then(() =>
       client.request({ method: 'tools/call', params: { name: remoteName, arguments: args ?? {} } }, RAW_RESULT, {
         signal: controller.signal,
-        timeout,
-        maxTotalTimeout: timeout,
+        // This function's own clock decides; the client's timer is only a backstop, a second
+        // after the longest time the call may take (so it never fires first).
+        timeout: total + CLIENT_BACKSTOP_MS,
+        maxTotalTimeout: total + CLIENT_BACKSTOP_MS,
+        // A handler makes the client send a progress token; progress restarts the clock.
+        onprogress: () => {
+          if (stopped === undefined) arm()
+        },
       }),
     )
     // race() also handles a rejection of the request that arrives after the timer or abort won

@@ -62,6 +62,14 @@ export interface ConnectMcpToolsOptions {
   readonly listCacheTtlMs?: number
   /** Per call and for the connect handshake. Default 60,000, hard 30 min. */
   readonly callTimeoutMs?: number
+  /**
+   * How long one call may run in all while the server reports progress for it: each
+   * `notifications/progress` restarts the call's `callTimeoutMs` clock, up to this many ms from
+   * its start ("MCP tool call timed out after <n>ms in all (maxTotalTimeoutMs), though it
+   * reported progress"). Default 600,000 (10 min), hard 24 h; not a positive integer within it
+   * throws `McpBridgeError`.
+   */
+  readonly maxTotalTimeoutMs?: number
   /** Default 10,000,000, hard 16 MiB. */
   readonly maxResultBytes?: number
   /** Default 20, hard 100. */
@@ -266,6 +274,8 @@ export interface McpLimitBounds {
 /** Every limit by option name (including `maxResponseBytes`). */
 export const MCP_LIMITS: Readonly<Record<string, McpLimitBounds>>
 export const DEFAULT_CALL_TIMEOUT_MS: number
+/** `maxTotalTimeoutMs` when unset (10 min). */
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS: number
 export const DEFAULT_MAX_RESULT_BYTES: number
 export const DEFAULT_LIST_CACHE_TTL_MS: number
 export const DEFAULT_MAX_LIST_PAGES: number
@@ -289,6 +299,8 @@ export const HARD_MAX_JSON_DEPTH: number
 export const HARD_MAX_JSON_PROPERTIES: number
 export const HARD_MAX_RESULT_BYTES: number
 export const HARD_CALL_TIMEOUT_MS: number
+/** The largest `maxTotalTimeoutMs` (24 h). */
+export const HARD_MAX_TOTAL_TIMEOUT_MS: number
 export const HARD_LIST_CACHE_TTL_MS: number
 export const HARD_MAX_HTTP_RESPONSE_BYTES: number
 export const HARD_MAX_CAPABILITY_BYTES: number

@@ -36,6 +36,7 @@ module.exports = {
   limitValue,
   limitInput,
   DEFAULT_CALL_TIMEOUT_MS: dflt('callTimeoutMs'),
+  DEFAULT_MAX_TOTAL_TIMEOUT_MS: dflt('maxTotalTimeoutMs'),
   DEFAULT_MAX_RESULT_BYTES: dflt('maxResultBytes'),
   DEFAULT_LIST_CACHE_TTL_MS: dflt('listCacheTtlMs'),
   DEFAULT_MAX_LIST_PAGES: dflt('maxListPages'),
@@ -59,6 +60,7 @@ module.exports = {
   HARD_MAX_JSON_PROPERTIES: hard('maxJsonProperties'),
   HARD_MAX_RESULT_BYTES: hard('maxResultBytes'),
   HARD_CALL_TIMEOUT_MS: hard('callTimeoutMs'),
+  HARD_MAX_TOTAL_TIMEOUT_MS: hard('maxTotalTimeoutMs'),
   HARD_LIST_CACHE_TTL_MS: hard('listCacheTtlMs'),
   HARD_MAX_HTTP_RESPONSE_BYTES: hard('maxResponseBytes'),
 }

@@ -290,6 +290,14 @@ pub const MCP_CALL_TIMEOUT_MS: Limit = Limit {
     hard: 30 * 60 * 1_000,
     dialect: LimitDialect::Mcp,
 };
+/// Milliseconds a `tools/call` may take in all while the server reports progress: each
+/// `notifications/progress` for the call restarts its `callTimeoutMs` clock, up to this.
+pub const MCP_MAX_TOTAL_TIMEOUT_MS: Limit = Limit {
+    name: "maxTotalTimeoutMs",
+    default: 10 * 60 * 1_000,
+    hard: 24 * 60 * 60 * 1_000,
+    dialect: LimitDialect::Mcp,
+};
 /// Milliseconds a listed catalogue is reused before `tools/list` runs again.
 pub const MCP_LIST_CACHE_TTL_MS: Limit = Limit {
     name: "listCacheTtlMs",

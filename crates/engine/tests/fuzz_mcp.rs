@@ -392,7 +392,11 @@ fn fuzz_mcp_no_answer_becomes_a_success_it_was_not() {
         NODES.with(|n| n.set(2_000));
         let shared = FrameShared::default();
         let outcomes: std::sync::Arc<std::sync::Mutex<Vec<(i64, bool)>>> = Default::default();
-        let later = std::time::Instant::now() + std::time::Duration::from_secs(600);
+        let later = prism_engine::mcp::progress::Deadlines::new(
+            std::time::Instant::now(),
+            std::time::Duration::from_secs(600),
+            std::time::Duration::from_secs(6_000),
+        );
         for n in 0..4 {
             let sink = std::sync::Arc::clone(&outcomes);
             shared.track_direct(

@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::content::{map_content, summarize_content, truncate_utf8};
 use super::measure::{measure_bounded_json, JsonBound};
+use super::output_schema::OutputCheck;
 use super::{McpError, McpLimits};
 use crate::limits::MCP_ERROR_SUMMARY_BYTES;
 
@@ -146,6 +147,19 @@ pub fn failed_result_message(id: CallIdentity<'_>, message: &str, limits: &McpLi
 /// The `ToolResult` of a raw call result.
 #[must_use]
 pub fn tool_result(id: CallIdentity<'_>, raw: &Value, limits: &McpLimits) -> Value {
+    checked_tool_result(id, raw, limits, None)
+}
+
+/// The `ToolResult` of a raw call result of a tool whose listing may have given an output
+/// schema: a successful result must then carry `structuredContent` the schema accepts, or
+/// the call fails naming what is wrong.
+#[must_use]
+pub fn checked_tool_result(
+    id: CallIdentity<'_>,
+    raw: &Value,
+    limits: &McpLimits,
+    output: Option<&OutputCheck>,
+) -> Value {
     let measured = match measure_bounded_json(raw, limits.result_bounds()) {
         Ok(m) => m,
         Err(bound) => {
@@ -178,11 +192,17 @@ pub fn tool_result(id: CallIdentity<'_>, raw: &Value, limits: &McpLimits) -> Val
         };
         return failed_result(id, &e, limits);
     }
+    let is_error = field("isError").and_then(Value::as_bool) == Some(true);
+    if let (Some(check), Some(obj), false) = (output, obj, is_error) {
+        if let Some(problem) = check.problem(id.remote_name, obj) {
+            return failed_result_message(id, &problem, limits);
+        }
+    }
     let empty = Vec::new();
     let content = field("content").and_then(Value::as_array).unwrap_or(&empty);
     let mapped = map_content(content, limits.max_result_bytes);
     out.insert("content".into(), Value::Array(mapped.content));
-    if field("isError").and_then(Value::as_bool) == Some(true) {
+    if is_error {
         let mut summary = summarize_content(content, error_message_cap(limits));
         if summary.is_empty() {
             summary = format!("MCP tool {} returned an error", id.remote_name);

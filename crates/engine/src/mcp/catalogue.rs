@@ -18,6 +18,8 @@ pub struct ListedTool {
     pub description: Option<String>,
     /// The raw `inputSchema`, if any.
     pub input_schema: Option<Value>,
+    /// The raw `outputSchema`, if any: calls' `structuredContent` is checked against it.
+    pub output_schema: Option<Value>,
 }
 
 impl ListedTool {
@@ -216,6 +218,7 @@ impl CatalogueBuilder {
             name: name.to_owned(),
             description,
             input_schema: tool.get("inputSchema").cloned(),
+            output_schema: tool.get("outputSchema").cloned(),
         })
     }
 

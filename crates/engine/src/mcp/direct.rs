@@ -6,15 +6,17 @@
 //! an abort or a close runs it with their error. So a call costs no wake-up of its own on the
 //! runtime, and whichever comes first settles it exactly once.
 //!
-//! Every call of a session has the same timeout, and request numbers only grow, so the table
-//! in number order is also in deadline order: the timer looks at its first entry only.
+//! A call's deadline moves when the server reports progress for it ([`Deadlines`]), so the
+//! table keeps an index in deadline order beside the one by number: the timer looks at the
+//! first deadline only.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use rmcp::model::RequestId;
 use serde_json::Value;
 
+use super::progress::Deadlines;
 use super::McpError;
 
 /// Receives a direct call's outcome: the response's `result` object, or the error that
@@ -48,13 +50,15 @@ impl std::fmt::Debug for Ready {
 
 struct Entry {
     waiter: DirectWaiter,
-    deadline: Instant,
+    clock: Deadlines,
 }
 
-/// The direct calls still waiting, in request-number (so deadline) order.
+/// The direct calls still waiting, by request number and in deadline order.
 #[derive(Default)]
 pub(super) struct DirectCalls {
     waiting: BTreeMap<i64, Entry>,
+    /// `(due, number)` of every waiting call.
+    by_due: BTreeSet<(Instant, i64)>,
     /// Set when no response can come any more: the error a call made afterwards gets.
     ended: Option<McpError>,
 }
@@ -83,13 +87,30 @@ impl DirectCalls {
         &mut self,
         n: i64,
         waiter: DirectWaiter,
-        deadline: Instant,
+        clock: Deadlines,
     ) -> Result<bool, (DirectWaiter, McpError)> {
         if let Some(error) = &self.ended {
             return Err((waiter, error.clone()));
         }
-        self.waiting.insert(n, Entry { waiter, deadline });
+        if let Some(old) = self.waiting.insert(n, Entry { waiter, clock }) {
+            self.by_due.remove(&(old.clock.due, n));
+        }
+        self.by_due.insert((clock.due, n));
         Ok(self.waiting.len() == 1)
+    }
+
+    /// Progress for call `n` at `now` restarts its clock; whether its deadline moved.
+    pub(super) fn progressed(&mut self, n: i64, now: Instant) -> bool {
+        let Some(entry) = self.waiting.get_mut(&n) else {
+            return false;
+        };
+        let before = entry.clock.due;
+        if !entry.clock.progressed(now) {
+            return false;
+        }
+        self.by_due.remove(&(before, n));
+        self.by_due.insert((entry.clock.due, n));
+        true
     }
 
     /// Takes the waiter of `id`, if it still waits.
@@ -99,7 +120,9 @@ impl DirectCalls {
 
     /// Takes the waiter of request number `n`, if it still waits.
     pub(super) fn take_number(&mut self, n: i64) -> Option<DirectWaiter> {
-        self.waiting.remove(&n).map(|e| e.waiter)
+        let entry = self.waiting.remove(&n)?;
+        self.by_due.remove(&(entry.clock.due, n));
+        Some(entry.waiter)
     }
 
     /// No response can come any more: every waiter with its number, to be run with `error`
@@ -108,28 +131,32 @@ impl DirectCalls {
         if self.ended.is_none() {
             self.ended = Some(error.clone());
         }
+        self.by_due.clear();
         std::mem::take(&mut self.waiting)
             .into_iter()
             .map(|(n, e)| (n, e.waiter))
             .collect()
     }
 
-    /// Takes the calls whose deadline is at or before `now`, with their numbers.
-    pub(super) fn expired(&mut self, now: Instant) -> Vec<(i64, DirectWaiter)> {
+    /// Takes the calls whose deadline is at or before `now`, with their numbers and the
+    /// timeout error each gets (`callTimeoutMs`, or `maxTotalTimeoutMs` when that ended it).
+    pub(super) fn expired(&mut self, now: Instant) -> Vec<(i64, DirectWaiter, McpError)> {
         let mut out = Vec::new();
-        while let Some(entry) = self.waiting.first_entry() {
-            if entry.get().deadline > now {
+        while let Some(&(due, n)) = self.by_due.first() {
+            if due > now {
                 break;
             }
-            let (n, e) = entry.remove_entry();
-            out.push((n, e.waiter));
+            self.by_due.pop_first();
+            if let Some(e) = self.waiting.remove(&n) {
+                out.push((n, e.waiter, e.clock.timeout_error()));
+            }
         }
         out
     }
 
-    /// The deadline of the oldest waiting call.
+    /// The earliest deadline of the waiting calls.
     pub(super) fn first_deadline(&self) -> Option<Instant> {
-        self.waiting.first_key_value().map(|(_, e)| e.deadline)
+        self.by_due.first().map(|&(due, _)| due)
     }
 
     /// How many calls wait.
@@ -151,33 +178,65 @@ mod tests {
         })
     }
 
+    fn clock(t0: Instant, ms: u64) -> Deadlines {
+        Deadlines::new(t0, Duration::from_millis(ms), Duration::from_secs(600))
+    }
+
     #[test]
-    fn expiry_takes_the_oldest_calls_first_and_stops_at_the_first_not_due() {
+    fn expiry_takes_the_earliest_deadlines_first_and_stops_at_the_first_not_due() {
         let (tx, _rx) = mpsc::channel();
         let mut calls = DirectCalls::default();
         let t0 = Instant::now();
         for (n, ms) in [(1, 10), (2, 20), (3, 30)] {
-            let first = calls.insert(n, waiter(&tx), t0 + Duration::from_millis(ms));
+            let first = calls.insert(n, waiter(&tx), clock(t0, ms));
             assert_eq!(first.ok(), Some(n == 1));
         }
         assert_eq!(calls.first_deadline(), Some(t0 + Duration::from_millis(10)));
         let due: Vec<i64> = calls
             .expired(t0 + Duration::from_millis(20))
             .into_iter()
-            .map(|(n, _)| n)
+            .map(|(n, _, _)| n)
             .collect();
         assert_eq!(due, vec![1, 2]);
         assert_eq!(calls.len(), 1);
         assert!(calls.take(&RequestId::String("3".into())).is_none());
         assert!(calls.take(&RequestId::Number(3)).is_some());
         assert_eq!(calls.len(), 0);
+        assert_eq!(calls.first_deadline(), None);
+    }
+
+    #[test]
+    fn progress_moves_a_call_behind_later_ones_and_the_total_ends_it() {
+        let (tx, _rx) = mpsc::channel();
+        let mut calls = DirectCalls::default();
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        let total = Deadlines::new(t0, ms(10), ms(25));
+        assert!(calls.insert(1, waiter(&tx), total).is_ok());
+        assert!(calls.insert(2, waiter(&tx), clock(t0, 15)).is_ok());
+        assert!(calls.progressed(1, t0 + ms(8)));
+        assert!(!calls.progressed(9, t0 + ms(8)), "no such call");
+        assert_eq!(calls.first_deadline(), Some(t0 + ms(15)));
+        let due = calls.expired(t0 + ms(16));
+        assert_eq!(due.len(), 1);
+        assert!(matches!(
+            due[0],
+            (2, _, McpError::CallTimeout { timeout_ms: 15 })
+        ));
+        assert!(calls.progressed(1, t0 + ms(17)));
+        assert_eq!(calls.first_deadline(), Some(t0 + ms(25)));
+        let due = calls.expired(t0 + ms(25));
+        assert!(matches!(
+            due[0],
+            (1, _, McpError::TotalTimeout { total_ms: 25 })
+        ));
     }
 
     #[test]
     fn the_end_settles_every_waiter_and_refuses_later_calls_with_its_error() {
         let (tx, rx) = mpsc::channel();
         let mut calls = DirectCalls::default();
-        let later = Instant::now() + Duration::from_secs(60);
+        let later = clock(Instant::now(), 60_000);
         assert!(calls.insert(1, waiter(&tx), later).is_ok());
         for (n, w) in calls.end(&McpError::Closed) {
             assert_eq!(n, 1);

@@ -90,6 +90,12 @@ pub enum McpError {
         /// `callTimeoutMs`.
         timeout_ms: u64,
     },
+    /// A `tools/call` whose progress kept restarting its timeout ran for `maxTotalTimeoutMs`.
+    #[error("MCP tool call timed out after {total_ms}ms in all (maxTotalTimeoutMs), though it reported progress")]
+    TotalTimeout {
+        /// `maxTotalTimeoutMs`.
+        total_ms: u64,
+    },
     /// The host aborted the call (its `AbortSignal`).
     #[error("MCP tool call was aborted")]
     Aborted,
@@ -155,7 +161,7 @@ impl McpError {
             Self::AggregateSchemaBytes { .. } => "ERR_PRISM_MCP_SCHEMAS_TOO_LARGE",
             Self::RepeatedCursor => "ERR_PRISM_MCP_REPEATED_CURSOR",
             Self::InvalidPage { .. } => "ERR_PRISM_MCP_INVALID_PAGE",
-            Self::CallTimeout { .. } => "ERR_PRISM_MCP_TIMEOUT",
+            Self::CallTimeout { .. } | Self::TotalTimeout { .. } => "ERR_PRISM_MCP_TIMEOUT",
             Self::Aborted => "ERR_PRISM_MCP_ABORTED",
             Self::Remote { .. } => "ERR_PRISM_MCP_REMOTE",
             Self::Transport { .. } => "ERR_PRISM_MCP_TRANSPORT",

@@ -32,6 +32,7 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::direct::{DirectCalls, DirectWaiter, Ready};
+use super::progress::{progress_token, Deadlines};
 use super::{negotiation, McpError};
 use crate::limits::{MCP_MAX_MESSAGE_DEPTH, MCP_MAX_STRAY_ANSWERS, MCP_STDIO_MAX_MESSAGE_BYTES};
 
@@ -407,11 +408,12 @@ impl FrameShared {
 
     /// Records request number `n` as a `tools/call` the session writes itself: its
     /// response's `result` (or the error a bound or shape check raises for it) goes to
-    /// `waiter`, unless `deadline` passes first ([`FrameShared::expire_direct`]). After the
-    /// end ([`FrameShared::end_direct`]) the waiter runs at once with the end's error.
-    pub fn track_direct(&self, n: i64, waiter: DirectWaiter, deadline: Instant) {
+    /// `waiter`, unless its clock runs out first ([`FrameShared::expire_direct`]; progress the
+    /// server reports for it restarts the clock). After the end ([`FrameShared::end_direct`])
+    /// the waiter runs at once with the end's error.
+    pub fn track_direct(&self, n: i64, waiter: DirectWaiter, clock: Deadlines) {
         let added = self.with(|s| {
-            let first = s.direct.insert(n, waiter, deadline)?;
+            let first = s.direct.insert(n, waiter, clock)?;
             let id = RequestId::Number(n);
             s.pending.insert(id.clone());
             s.raw.insert(id);
@@ -434,18 +436,18 @@ impl FrameShared {
         waiter.map(|w| w(Err(error))).is_some()
     }
 
-    /// Settles every direct call whose deadline is at or before `now` with `error`, and
-    /// returns their numbers.
-    pub fn expire_direct(&self, now: Instant, error: &McpError) -> Vec<i64> {
+    /// Settles every direct call whose deadline is at or before `now` with its timeout
+    /// error, and returns their numbers.
+    pub fn expire_direct(&self, now: Instant) -> Vec<i64> {
         let expired = self.with(|s| {
             let expired = s.direct.expired(now);
-            expired.iter().for_each(|(n, _)| s.untrack(*n));
+            expired.iter().for_each(|(n, _, _)| s.untrack(*n));
             expired
         });
         expired
             .into_iter()
-            .map(|(n, waiter)| {
-                waiter(Err(error.clone()));
+            .map(|(n, waiter, error)| {
+                waiter(Err(error));
                 n
             })
             .collect()
@@ -709,6 +711,9 @@ impl FrameState {
                 let Some(obj) = value.as_object() else {
                     return Outcome::Skip;
                 };
+                if let Some(token) = progress_token(obj) {
+                    self.direct.progressed(token, Instant::now());
+                }
                 let is_response = !obj.contains_key("method");
                 let id = obj
                     .get("id")
@@ -1217,7 +1222,11 @@ mod tests {
     #[test]
     fn a_json_rpc_error_answering_a_direct_call_is_its_error_never_a_success() {
         let shared = FrameShared::default();
-        let later = Instant::now() + std::time::Duration::from_secs(60);
+        let later = Deadlines::new(
+            Instant::now(),
+            std::time::Duration::from_secs(60),
+            std::time::Duration::from_secs(600),
+        );
         let (w, rx) = waiter();
         shared.track_direct(5, w, later);
         let line = br#"{"jsonrpc":"2.0","id":5,"error":{"code":-32000,"message":"long failure"}}"#;
@@ -1383,7 +1392,11 @@ mod tests {
     #[test]
     fn direct_requests_reach_their_waiter_and_never_rmcp() {
         let shared = FrameShared::default();
-        let later = Instant::now() + std::time::Duration::from_secs(60);
+        let later = Deadlines::new(
+            Instant::now(),
+            std::time::Duration::from_secs(60),
+            std::time::Duration::from_secs(600),
+        );
         let (w, rx) = waiter();
         shared.track_direct(7, w, later);
         let line = br#"{"jsonrpc":"2.0","id":7,"result":{"content":[]}}"#.to_vec();
@@ -1425,16 +1438,28 @@ mod tests {
             Outcome::Fail(..)
         ));
 
-        // A passed deadline fails the call with the timer's error.
+        // A passed deadline fails the call with the timer's error; progress for it from the
+        // server first restarts its clock.
         let (w, rx) = waiter();
         let now = Instant::now();
-        shared.track_direct(12, w, now);
-        assert_eq!(shared.first_direct_deadline(), Some(now));
-        let timed_out = McpError::CallTimeout { timeout_ms: 5 };
-        assert_eq!(shared.expire_direct(now, &timed_out), vec![12]);
+        let five = std::time::Duration::from_millis(5);
+        shared.track_direct(12, w, Deadlines::new(now, five, 60 * five));
+        assert_eq!(shared.first_direct_deadline(), Some(now + five));
+        let progress =
+            br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":12,"progress":1}}"#;
+        assert!(matches!(
+            shared.judge(Frame::Line(progress.to_vec())),
+            Outcome::Deliver(_)
+        ));
+        assert!(shared.expire_direct(now + five).is_empty());
+        let Some(moved) = shared.first_direct_deadline() else {
+            panic!("the call is still waiting");
+        };
+        assert!(moved > now + five);
+        assert_eq!(shared.expire_direct(moved), vec![12]);
         assert!(matches!(
             rx.try_recv(),
-            Ok(Err(McpError::CallTimeout { .. }))
+            Ok(Err(McpError::CallTimeout { timeout_ms: 5 }))
         ));
 
         // The stream's end fails every waiter with its error, and later ones at once.

@@ -75,6 +75,8 @@ pub enum HostJson<'a> {
 pub enum HostCallFailure<'a> {
     /// `callTimeoutMs` elapsed first.
     Timeout,
+    /// `maxTotalTimeoutMs` elapsed while progress kept restarting the call's clock.
+    TotalTimeout,
     /// The call's `AbortSignal` fired (or had fired before the call).
     Aborted,
     /// The client threw or rejected; the error's message.
@@ -193,6 +195,13 @@ pub fn host_call_failure(
             id,
             &McpError::CallTimeout {
                 timeout_ms: limits.call_timeout_ms,
+            },
+            limits,
+        ),
+        HostCallFailure::TotalTimeout => failed_result(
+            id,
+            &McpError::TotalTimeout {
+                total_ms: limits.max_total_timeout_ms,
             },
             limits,
         ),

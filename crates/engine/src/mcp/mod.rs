@@ -31,6 +31,8 @@ pub mod line_writer;
 pub mod measure;
 pub mod negotiation;
 pub mod options;
+pub mod output_schema;
+pub mod progress;
 pub mod session;
 pub mod sse_resume;
 pub mod stdio;

@@ -30,6 +30,8 @@ pub struct McpLimitsInput {
     pub call_timeout_ms: Option<f64>,
     /// `listCacheTtlMs`.
     pub list_cache_ttl_ms: Option<f64>,
+    /// `maxTotalTimeoutMs`.
+    pub max_total_timeout_ms: Option<f64>,
 }
 
 /// Every limit of one bridge, resolved (see `limits.rs` for defaults and hard caps).
@@ -59,6 +61,8 @@ pub struct McpLimits {
     pub call_timeout_ms: u64,
     /// Catalogue reuse in ms (default 30,000).
     pub list_cache_ttl_ms: u64,
+    /// A call's whole time in ms while progress restarts its timeout (default 600,000).
+    pub max_total_timeout_ms: u64,
 }
 
 impl McpLimits {
@@ -83,7 +87,19 @@ impl McpLimits {
                 .resolve(i.max_total_tool_schema_bytes)?,
             max_json_depth: l::MCP_MAX_JSON_DEPTH.resolve(i.max_json_depth)?,
             max_json_properties: l::MCP_MAX_JSON_PROPERTIES.resolve(i.max_json_properties)?,
+            max_total_timeout_ms: l::MCP_MAX_TOTAL_TIMEOUT_MS.resolve(i.max_total_timeout_ms)?,
         })
+    }
+
+    /// The deadlines of a call started at `start`: `callTimeoutMs` from now, and the last
+    /// moment progress may push it to (`maxTotalTimeoutMs` from `start`).
+    #[must_use]
+    pub fn call_deadlines(&self, start: std::time::Instant) -> super::progress::Deadlines {
+        super::progress::Deadlines::new(
+            start,
+            std::time::Duration::from_millis(self.call_timeout_ms),
+            std::time::Duration::from_millis(self.max_total_timeout_ms),
+        )
     }
 
     /// The bounds a call result is measured against.
@@ -113,6 +129,7 @@ impl Default for McpLimits {
             max_result_bytes: l::MCP_MAX_RESULT_BYTES.default,
             call_timeout_ms: l::MCP_CALL_TIMEOUT_MS.default,
             list_cache_ttl_ms: l::MCP_LIST_CACHE_TTL_MS.default,
+            max_total_timeout_ms: l::MCP_MAX_TOTAL_TIMEOUT_MS.default,
         })
     }
 }

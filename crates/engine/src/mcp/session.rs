@@ -34,7 +34,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::arguments::ArgumentsJson;
 use super::call_result::{
-    failed_result, panicked_result, tool_result, CallIdentity, OwnedCallIdentity,
+    checked_tool_result, failed_result, panicked_result, CallIdentity, OwnedCallIdentity,
 };
 use super::catalogue::{CatalogueBuilder, ListedTool};
 use super::direct::DirectWaiter;
@@ -43,6 +43,8 @@ use super::http::{build_client, resolve_and_check, validate_url, HttpConfig};
 use super::http_client::BoundedHttpClient;
 use super::line_writer::LineWriter;
 use super::negotiation::{RequestEnvelope, Revision};
+use super::output_schema::OutputSchemas;
+use super::progress::{Deadlines, ProgressBoard};
 use super::stdio::{ServerProcess, StdioConfig};
 use super::{McpError, McpLimits};
 
@@ -82,6 +84,8 @@ pub type ListChangedHook = Arc<dyn Fn() + Send + Sync>;
 struct BridgeHandler {
     info: ClientConfig,
     on_list_changed: ListChangedHook,
+    /// The requests sent through rmcp that restart their clock on progress.
+    progress: ProgressBoard,
 }
 
 impl ClientHandler for BridgeHandler {
@@ -94,6 +98,15 @@ impl ClientHandler for BridgeHandler {
         _context: NotificationContext<RoleClient>,
     ) -> impl std::future::Future<Output = ()> + Send + '_ {
         (self.on_list_changed)();
+        std::future::ready(())
+    }
+
+    fn on_progress(
+        &self,
+        params: rmcp::model::ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) -> impl std::future::Future<Output = ()> + Send + '_ {
+        self.progress.ring(&params.progress_token);
         std::future::ready(())
     }
 }
@@ -126,6 +139,10 @@ pub struct McpSession {
     envelope: RequestEnvelope,
     /// The negotiated protocol revision.
     revision: ProtocolVersion,
+    /// The output schemas of the last listing: calls' `structuredContent` is checked here.
+    outputs: Arc<OutputSchemas>,
+    /// The requests sent through rmcp that wait, by progress token.
+    progress: ProgressBoard,
 }
 
 impl std::fmt::Debug for McpSession {
@@ -193,7 +210,8 @@ fn cancelled_line(n: i64, reason: &str) -> Vec<u8> {
 }
 
 /// One `tools/call` request line (ending in `\n`), the checked arguments copied in as they
-/// are, with the negotiated revision's `_meta` envelope when it needs one.
+/// are, with `_meta`: the call's progress token (its request number) and the negotiated
+/// revision's envelope when it needs one.
 fn call_line(
     id: i64,
     remote_name: &str,
@@ -205,12 +223,17 @@ fn call_line(
     let mut line = Vec::with_capacity(96 + remote_name.len() + args.len() + meta.len());
     line.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
     line.extend_from_slice(id.to_string().as_bytes());
-    line.extend_from_slice(b",\"method\":\"tools/call\",\"params\":{");
-    if !meta.is_empty() {
-        line.extend_from_slice(b"\"_meta\":");
-        line.extend_from_slice(meta.as_bytes());
-        line.push(b',');
+    line.extend_from_slice(b",\"method\":\"tools/call\",\"params\":{\"_meta\":{\"progressToken\":");
+    line.extend_from_slice(id.to_string().as_bytes());
+    // The envelope is one JSON object: its members follow the token's.
+    match meta.strip_prefix('{') {
+        Some(members) if members != "}" => {
+            line.push(b',');
+            line.extend_from_slice(members.as_bytes());
+        }
+        _ => line.push(b'}'),
     }
+    line.push(b',');
     line.extend_from_slice(b"\"name\":");
     // A string serializes into a Vec without fail.
     let _ = serde_json::to_writer(&mut line, remote_name);
@@ -221,16 +244,11 @@ fn call_line(
 }
 
 /// The task that fails the direct calls whose deadline passed (with
-/// [`McpError::CallTimeout`], telling the server with `notifications/cancelled`). Every call
-/// has the same timeout, so it sleeps until the oldest call's deadline, or until a call
-/// arrives while none waits. It ends when the session closes.
-fn spawn_call_timer(
-    frames: FrameShared,
-    writer: LineWriter,
-    close: CancellationToken,
-    timeout_ms: u64,
-) {
-    let timed_out = McpError::CallTimeout { timeout_ms };
+/// [`McpError::CallTimeout`], or [`McpError::TotalTimeout`] when progress kept one going that
+/// long, telling the server with `notifications/cancelled`). It sleeps until the earliest
+/// deadline (a deadline progress moved on is found still waiting, and slept for again), or
+/// until a call arrives while none waits. It ends when the session closes.
+fn spawn_call_timer(frames: FrameShared, writer: LineWriter, close: CancellationToken) {
     tokio::spawn(async move {
         loop {
             let Some(deadline) = frames.first_direct_deadline() else {
@@ -243,7 +261,7 @@ fn spawn_call_timer(
                 () = tokio::time::sleep_until(deadline.into()) => {}
                 () = close.cancelled() => return,
             }
-            for n in frames.expire_direct(Instant::now(), &timed_out) {
+            for n in frames.expire_direct(Instant::now()) {
                 writer.send(cancelled_line(n, "request timeout"));
             }
         }
@@ -269,9 +287,11 @@ impl McpSession {
             Implementation::new(CLIENT_NAME, CLIENT_VERSION),
         );
         info.protocol_version = revision.initialize_offer();
+        let progress = ProgressBoard::default();
         let handler = BridgeHandler {
             info,
             on_list_changed,
+            progress: progress.clone(),
         };
         let lifecycle = || revision.lifecycle();
         let timeout = Duration::from_millis(limits.call_timeout_ms);
@@ -290,12 +310,7 @@ impl McpSession {
                 let (mut process, stdout, stdin) = ServerProcess::spawn(cfg)?;
                 let t = FramedStdio::new(stdout, stdin, frames.clone());
                 let writer = LineWriter::spawn(t.writer(), frames.clone(), close_token.clone());
-                spawn_call_timer(
-                    frames.clone(),
-                    writer.clone(),
-                    close_token.clone(),
-                    limits.call_timeout_ms,
-                );
+                spawn_call_timer(frames.clone(), writer.clone(), close_token.clone());
                 direct = Some(writer);
                 let started = tokio::select! {
                     r = tokio::time::timeout(timeout, serve_client_with_lifecycle_and_ct(handler, t, lifecycle(), ct.clone())) => r,
@@ -383,6 +398,8 @@ impl McpSession {
             runtime: tokio::runtime::Handle::try_current().ok(),
             direct: std::sync::Mutex::new(direct),
             next_direct_id: AtomicI64::new(FIRST_DIRECT_ID),
+            outputs: Arc::new(OutputSchemas::new()),
+            progress,
         })
     }
 
@@ -446,29 +463,41 @@ impl McpSession {
             .send_request_with_option(req, PeerRequestOptions::no_options())
             .await
             .map_err(service_error)?;
-        let sleep = tokio::time::sleep(Duration::from_millis(timeout_ms));
-        let outcome = tokio::select! {
-            r = &mut handle.rx => match r {
-                Ok(Ok(result)) => result_object(result),
-                // The transport settled the request itself (a bound or shape error, or an HTTP
-                // reply it parsed and held): rmcp got a stand-in error.
-                Ok(Err(e)) => match self.frames.take_settled(&handle.id) {
-                    Some(Ok(result)) => result_object(result),
-                    Some(Err(error)) => Err(error),
-                    None => Err(service_error(e)),
-                },
-                Err(_) => Err(McpError::server_closed()),
-            },
-            () = sleep => {
-                self.send_cancelled(handle.id.clone(), "request timeout");
-                Err(McpError::CallTimeout { timeout_ms })
-            }
-            () = cancel.cancelled() => {
-                self.send_cancelled(handle.id.clone(), "aborted");
-                Err(McpError::Aborted)
-            }
-            () = self.close_token.cancelled() => Err(McpError::Closed),
+        let watch = self.progress.watch(&handle.progress_token);
+        let limits = McpLimits {
+            call_timeout_ms: timeout_ms,
+            ..self.limits
         };
+        let mut clock = limits.call_deadlines(Instant::now());
+        let outcome = loop {
+            break tokio::select! {
+                r = &mut handle.rx => match r {
+                    Ok(Ok(result)) => result_object(result),
+                    // The transport settled the request itself (a bound or shape error, or an
+                    // HTTP reply it parsed and held): rmcp got a stand-in error.
+                    Ok(Err(e)) => match self.frames.take_settled(&handle.id) {
+                        Some(Ok(result)) => result_object(result),
+                        Some(Err(error)) => Err(error),
+                        None => Err(service_error(e)),
+                    },
+                    Err(_) => Err(McpError::server_closed()),
+                },
+                () = watch.progressed() => {
+                    clock.progressed(Instant::now());
+                    continue;
+                }
+                () = tokio::time::sleep_until(clock.due.into()) => {
+                    self.send_cancelled(handle.id.clone(), "request timeout");
+                    Err(clock.timeout_error())
+                }
+                () = cancel.cancelled() => {
+                    self.send_cancelled(handle.id.clone(), "aborted");
+                    Err(McpError::Aborted)
+                }
+                () = self.close_token.cancelled() => Err(McpError::Closed),
+            };
+        };
+        drop(watch);
         self.frames.forget(&handle.id);
         outcome
     }
@@ -492,7 +521,11 @@ impl McpSession {
                 .await?;
             match catalogue.add_page(&page)? {
                 Some(next) => cursor = Some(next),
-                None => return Ok(catalogue.finish()),
+                None => {
+                    let tools = catalogue.finish();
+                    self.outputs.replace(&tools);
+                    return Ok(tools);
+                }
             }
         }
     }
@@ -520,8 +553,9 @@ impl McpSession {
         self.request(req, timeout_ms, cancel).await
     }
 
-    /// [`McpSession::call_tool`] over stdio: a direct call awaited here, failed after
-    /// `timeout_ms` or when `cancel` fires (the session's own deadline applies as well).
+    /// [`McpSession::call_tool`] over stdio: a direct call awaited here, failed by the
+    /// session's timer after `timeout_ms` (restarted by progress, up to `maxTotalTimeoutMs`)
+    /// or when `cancel` fires.
     async fn call_direct(
         &self,
         remote_name: &str,
@@ -531,21 +565,20 @@ impl McpSession {
     ) -> Result<Value, McpError> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let n = self.next_call_number();
+        let limits = McpLimits {
+            call_timeout_ms: timeout_ms,
+            ..self.limits
+        };
         self.start_direct(
             n,
             call_line(n, remote_name, arguments, &self.envelope),
+            limits.call_deadlines(Instant::now()),
             Box::new(move |outcome| {
                 let _ = tx.send(outcome);
             }),
         );
-        let sleep = tokio::time::sleep(Duration::from_millis(timeout_ms));
         tokio::select! {
             r = rx => r.unwrap_or_else(|_| Err(McpError::server_closed())),
-            () = sleep => {
-                let timed_out = McpError::CallTimeout { timeout_ms };
-                self.give_up(n, "request timeout", timed_out.clone());
-                Err(timed_out)
-            }
             () = cancel.cancelled() => {
                 self.give_up(n, "aborted", McpError::Aborted);
                 Err(McpError::Aborted)
@@ -567,15 +600,12 @@ impl McpSession {
     }
 
     /// Writes `line`, `tools/call` number `n`, and returns at once; `waiter` gets its outcome.
-    fn start_direct(&self, n: i64, line: Vec<u8>, waiter: DirectWaiter) {
+    fn start_direct(&self, n: i64, line: Vec<u8>, clock: Deadlines, waiter: DirectWaiter) {
         if self.closed.load(Ordering::Acquire) {
             return waiter(Err(McpError::Closed));
         }
-        let now = Instant::now();
-        let timeout = Duration::from_millis(self.limits.call_timeout_ms);
         // Tracked before it is written, so no response can come first.
-        self.frames
-            .track_direct(n, waiter, now.checked_add(timeout).unwrap_or(now));
+        self.frames.track_direct(n, waiter, clock);
         let sent = self
             .direct
             .lock()
@@ -597,7 +627,8 @@ impl McpSession {
     /// [`McpSession::next_call_number`]) without waiting: `done` receives its `ToolResult`,
     /// mapped as by [`McpSession::call_tool_result`], on whichever thread settles it (the
     /// reader, the timer, an abort or a close; this one if the session is closed already).
-    /// It fails after the session's `callTimeoutMs`.
+    /// It fails after the session's `callTimeoutMs`, a clock that progress the server reports
+    /// for the call restarts, up to `maxTotalTimeoutMs`.
     pub fn start_call_result(
         &self,
         n: i64,
@@ -607,16 +638,17 @@ impl McpSession {
     ) {
         let limits = self.limits;
         let line = call_line(n, &id.remote_name, arguments, &self.envelope);
+        let output = self.outputs.for_tool(&id.remote_name);
         let waiter: DirectWaiter = Box::new(move |outcome| {
             let mapped =
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &outcome {
-                    Ok(raw) => tool_result(id.borrow(), raw, &limits),
+                    Ok(raw) => checked_tool_result(id.borrow(), raw, &limits, output.as_ref()),
                     Err(e) => failed_result(id.borrow(), e, &limits),
                 }));
             // A panic must still settle the call (its caller would wait forever).
             done(mapped.unwrap_or_else(|_| panicked_result(id.borrow(), &limits)));
         });
-        self.start_direct(n, line, waiter);
+        self.start_direct(n, line, limits.call_deadlines(Instant::now()), waiter);
     }
 
     /// Aborts direct call `n` if it still waits: it fails with [`McpError::Aborted`] and the
@@ -654,7 +686,10 @@ impl McpSession {
             .call_tool(id.remote_name, arguments, timeout_ms, cancel)
             .await
         {
-            Ok(raw) => tool_result(id, &raw, &self.limits),
+            Ok(raw) => {
+                let output = self.outputs.for_tool(id.remote_name);
+                checked_tool_result(id, &raw, &self.limits, output.as_ref())
+            }
             Err(e) => failed_result(id, &e, &self.limits),
         }
     }
@@ -680,6 +715,7 @@ impl McpSession {
         }
         self.close_token.cancel();
         self.frames.end_direct(&McpError::Closed);
+        self.outputs.clear();
         drop(
             self.peer
                 .lock()
@@ -738,8 +774,8 @@ mod tests {
 
     /// The `tools/call` line rmcp writes for the same call on a session of `revision`: the
     /// request with the client context rmcp's peer stamps on every request once a revision
-    /// without `initialize` is negotiated (its progress token aside: the bridge asks for no
-    /// progress), serialized as rmcp's transports serialize.
+    /// without `initialize` is negotiated, and its progress token (rmcp's own counter, here
+    /// the request number as the direct line uses), serialized as rmcp's transports serialize.
     fn rmcp_line(n: i64, name: &str, args: &ArgumentsJson, revision: &ProtocolVersion) -> Value {
         use rmcp::model::GetMeta;
         let params = CallToolRequestParams::new(name.to_owned())
@@ -751,6 +787,11 @@ mod tests {
             meta.set_client_info(Implementation::new(CLIENT_NAME, CLIENT_VERSION));
             meta.set_client_capabilities(ClientCapabilities::default());
         }
+        request
+            .get_meta_mut()
+            .set_progress_token(rmcp::model::ProgressToken(
+                rmcp::model::NumberOrString::Number(n),
+            ));
         let message: TxJsonRpcMessage<RoleClient> =
             JsonRpcMessage::request(request, RequestId::Number(n));
         serde_json::to_value(&message).expect("JSON")

@@ -39,6 +39,8 @@ pub struct SchemaValidator {
     /// Whether the bounds walks run (off only for the conformance suite, whose tests use
     /// `__proto__`-like names on purpose).
     bounds: bool,
+    /// Whether the instance walk runs (off for results a caller has bounded already).
+    instance_walk: bool,
     cache: SchemaCache,
     compiles: u64,
 }
@@ -68,6 +70,7 @@ impl SchemaValidator {
             settings,
             refs,
             bounds: true,
+            instance_walk: true,
             compiles: 0,
         }
     }
@@ -78,6 +81,23 @@ impl SchemaValidator {
         SchemaValidator {
             bounds: false,
             ..SchemaValidator::with_settings(options, settings, RefPolicy::Preloaded)
+        }
+    }
+
+    /// A validator for values its caller has bounded already (an MCP tool's structured
+    /// result, measured against the session's limits): schemas are walked, instances are
+    /// parsed up to the hard depth cap and not walked.
+    #[must_use]
+    pub fn for_results(
+        mut options: Options,
+        settings: CompileSettings,
+        refs: RefPolicy,
+    ) -> SchemaValidator {
+        options.instance.max_depth =
+            usize::try_from(crate::limits::SCHEMA_MAX_DEPTH.hard).unwrap_or(usize::MAX);
+        SchemaValidator {
+            instance_walk: false,
+            ..SchemaValidator::with_settings(options, settings, refs)
         }
     }
 
@@ -130,7 +150,7 @@ impl SchemaValidator {
     ) -> Option<Result<(), Vec<Issue>>> {
         let max_errors = self.options.max_errors;
         let bounds = self.options.instance;
-        let check_bounds = self.bounds;
+        let check_bounds = self.bounds && self.instance_walk;
         let compiled = self.cache.get(id)?;
         let instance = match json_text::parse(instance_text, bounds.max_depth + 1) {
             Ok(v) => v,
