@@ -385,8 +385,8 @@ export interface CodingFindStep {
 }
 
 /**
- * `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`; a `TypeError` when `bytes`
- * is not a number.
+ * `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`, in floating point as the
+ * reference computes it; a `TypeError` when `bytes` is not a number.
  */
 export declare function codingFormatSize(bytes: number): string
 

@@ -140,6 +140,56 @@ test('every entry point was enumerated', () => {
   assert.ok(exportsProbed >= 50, `only ${exportsProbed} exports probed`)
 })
 
+// A tool built from hostile constructor arguments (a `cwd` that is no path, options whose every
+// field has the wrong type) either throws at construction in our words, or its `execute`
+// answers in our words: a thrown error the judge accepts, or an error result whose message is
+// not Node-API's. String cwds are valid paths, so they are left out (a relative one would write
+// into the test's own directory).
+const TOOL_CALLS = {
+  createReadTool: { path: 'f.txt' },
+  createWriteTool: { path: 'f.txt', content: 'x' },
+  createEditTool: { path: 'f.txt', edits: [{ oldText: 'x', newText: 'y' }] },
+  createShellTool: { command: 'true' },
+}
+test('each coding tool built from hostile constructor arguments executes or refuses in our words', { timeout: 120_000 }, async () => {
+  const agent = await import('prism-native/coding-tools/agent')
+  const problems = []
+  let executed = 0
+  for (const [factory, args] of Object.entries(TOOL_CALLS)) {
+    for (const [label, v] of Object.entries(BAD)) {
+      const ctorArgs = typeof v === 'string' ? [[scratch, v]] : [[v], [v, {}], [scratch, v]]
+      for (const ctor of ctorArgs) {
+        const built = await attempt(agent[factory], undefined, ctor, false)
+        const where = `${factory}(${label} as arg ${ctor.indexOf(v) + 1})`
+        if (built.error !== undefined) {
+          const why = judge(built.error)
+          if (why) problems.push(`${where}: ${why}`)
+          continue
+        }
+        const tool = built.value
+        const run = await attempt(tool.execute, tool, [args, { toolCallId: 'c1' }], false)
+        executed++
+        if (run.error !== undefined) {
+          const why = judge(run.error)
+          if (why) problems.push(`${where}.execute: ${why}`)
+        } else if (NAPI.test(run.value?.error?.message ?? '')) {
+          problems.push(`${where}.execute: Node-API conversion error in the result: ${run.value.error.message}`)
+        }
+      }
+    }
+  }
+  assert.deepEqual(problems, [], problems.slice(0, 40).join('\n'))
+  assert.ok(executed > 50, `only ${executed} tools built and executed`)
+})
+
+test('createShellTool refuses a cwd that is not a string at construction, naming its type', async () => {
+  const { createShellTool } = await import('prism-native/coding-tools/agent')
+  for (const [cwd, type] of [[{ cwd: scratch }, 'object'], [1, 'number'], [null, 'null'], [[scratch], 'array'], [Symbol('s'), 'symbol'], [undefined, 'undefined']]) {
+    assert.throws(() => createShellTool(cwd), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: `createShellTool: cwd must be a string (got ${type})` })
+  }
+  assert.equal(createShellTool(scratch).name, 'shell')
+})
+
 test('the binding names the argument a wrong type came in', async () => {
   const { formatSize } = await import('prism-native/coding-tools/agent')
   const { summarizeMcpContent, mapMcpContentToBlocks, McpBridgeError, MCP_LIMITS } = await import('prism-native/mcp')
@@ -147,11 +197,24 @@ test('the binding names the argument a wrong type came in', async () => {
   assert.throws(() => formatSize('12'), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: 'bytes must be a number (got string)' })
   assert.throws(() => formatSize(undefined), { name: 'TypeError', message: 'bytes must be a number (got undefined)' })
   assert.equal(formatSize(2048), '2.0KB')
+  // In floating point, as the reference computes it: never a saturated integer.
+  const reference = (b) => (b < 1024 ? `${b}B` : b < 1048576 ? `${(b / 1024).toFixed(1)}KB` : `${(b / 1048576).toFixed(1)}MB`)
+  for (const b of [2 ** 70, 2 ** 64, 1e30, 1280, 1792, 1.5, -1, -0, NaN, Infinity, -Infinity, Number.MAX_VALUE, 5e-324]) {
+    assert.equal(formatSize(b), reference(b), String(b))
+  }
+  assert.equal(formatSize(2 ** 70), '1125899906842624.0MB')
   assert.throws(() => summarizeMcpContent([], 10n), { name: 'TypeError', message: 'maxBytes must be a number (got bigint)' })
   assert.equal(summarizeMcpContent([{ type: 'text', text: 'hi' }]), 'hi')
-  // maxResultBytes is a limit: any bad value gets the limit's McpBridgeError, as the reference.
+  // maxResultBytes is a limit: a bad value gets the limit's McpBridgeError, as the reference;
+  // options that are no object, or that lack maxResultBytes, are a TypeError naming it.
   const hard = MCP_LIMITS.maxResultBytes.hard
-  for (const bad of [undefined, 'x', 0, 1.5, hard + 1, Symbol('x')]) {
+  for (const options of [{}, { maxResultBytes: undefined }]) {
+    assert.throws(() => mapMcpContentToBlocks([], options), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: `mapMcpContentToBlocks: options.maxResultBytes is required (a positive safe integer <= ${hard})` })
+  }
+  for (const [options, type] of [[undefined, 'undefined'], [null, 'null'], [7, 'number']]) {
+    assert.throws(() => mapMcpContentToBlocks([], options), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: `mapMcpContentToBlocks: options must be an object with maxResultBytes (got ${type})` })
+  }
+  for (const bad of ['x', 0, 1.5, hard + 1, Symbol('x')]) {
     assert.throws(() => mapMcpContentToBlocks([], { maxResultBytes: bad }), (e) => e instanceof McpBridgeError && e.code === 'ERR_PRISM_MCP_INVALID_LIMIT' && /^maxResultBytes must be a positive safe integer/.test(e.message), String(bad))
   }
   assert.deepEqual(mapMcpContentToBlocks([], { maxResultBytes: hard }), { content: [], truncated: false, bytesUsed: 0 })

@@ -94,6 +94,12 @@ test('spawnHook runs before the policy; the policy sees the action; modified.com
   assert.deepEqual(seen[0], { kind: 'shell', operation: 'execute', command: 'P=1\necho hooked', paths: [dir], risk: 'high', metadata: { timeout: 5, sessionId: 's', runId: 'r', signal: undefined } })
 })
 
+test('a spawnHook that returns a cwd that is not a string gets an error result in our words', async () => {
+  for (const [cwd, type] of [[5, 'number'], [null, 'null'], [{}, 'object']]) {
+    errorShape(await shell({ spawnHook: (s) => ({ ...s, cwd }) }).execute({ command: 'true' }, ctx), `spawnHook: cwd must be a string (got ${type})`)
+  }
+})
+
 test('a denial spawns nothing', async () => {
   const marker = path.join(dir, 'marker')
   errorShape(await shell({ executionPolicy: { check: () => ({ allowed: false, reason: 'no shell' }) } }).execute({ command: `touch ${marker}` }, ctx), 'no shell')

@@ -23,6 +23,19 @@ function say(key, values) {
   return template.replace(/\{([A-Za-z]+)\}/g, (m, name) => (Object.hasOwn(values, name) ? String(values[name]) : m))
 }
 
+/** The type a refusal names: `null`, `array`, or `typeof v`. */
+function typeWord(v) {
+  if (v === null) return 'null'
+  return Array.isArray(v) ? 'array' : typeof v
+}
+
+/** A `TypeError` with Node's `ERR_INVALID_ARG_TYPE` code and the facade message `key`. */
+function argTypeError(key, values) {
+  const error = new TypeError(say(key, values))
+  error.code = 'ERR_INVALID_ARG_TYPE'
+  return error
+}
+
 /** The value of choice option `option` (`value ?? default`), or a TypeError in the engine's words. */
 function choice(option, value) {
   const values = FACADE.choices[option]
@@ -36,4 +49,4 @@ function vocabulary(name) {
   return FACADE.vocabularies[name]
 }
 
-module.exports = { CONSTANTS, VOCABULARY, say, choice, vocabulary }
+module.exports = { CONSTANTS, VOCABULARY, say, choice, vocabulary, typeWord, argTypeError }

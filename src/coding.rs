@@ -24,7 +24,7 @@ use prism_engine::coding::read::{read_path, FindText, ReadOutcome, ReadRequest, 
 use prism_engine::coding::shell::{finish_outcome, ShellOutcome};
 use prism_engine::coding::shell::{run_shell, ShellRequest, ShellStatus};
 use prism_engine::coding::shell_jobs;
-use prism_engine::coding::{format_size, CodingError};
+use prism_engine::coding::{format_size_js, CodingError};
 use prism_engine::limits;
 
 /// One coding limit: the option name, its default and its hard cap.
@@ -69,12 +69,12 @@ pub fn coding_limits() -> HashMap<String, CodingLimit> {
         .collect()
 }
 
-/// `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`; a `TypeError` when `bytes`
-/// is not a number.
+/// `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`, in floating point as the
+/// reference computes it; a `TypeError` when `bytes` is not a number.
 #[napi(js_name = "codingFormatSize", ts_args_type = "bytes: number")]
 pub fn coding_format_size(env: napi::Env, bytes: napi::Unknown<'_>) -> napi::Result<String> {
     let bytes = crate::args::number(&env, &bytes, "bytes")?;
-    Ok(format_size(non_negative(bytes)))
+    Ok(format_size_js(bytes))
 }
 
 /// Runs `work` on the blocking pool (a task that panicked is `ERR_PRISM_INTERNAL`).

@@ -3,7 +3,10 @@
 const native = require('../native.js')
 const { fromNative } = require('../native-errors.js')
 
-const { mcpErrorSummaryBytes: SUMMARY_BYTES } = require('../engine-words.js').CONSTANTS
+const { CONSTANTS, argTypeError, typeWord } = require('../engine-words.js')
+const { MCP_LIMITS } = require('./limits.js')
+
+const { mcpErrorSummaryBytes: SUMMARY_BYTES } = CONSTANTS
 
 /** Throws `Error` unless `serverId` matches /^[A-Za-z0-9][A-Za-z0-9._-]*$/. */
 function assertValidServerId(serverId) {
@@ -38,8 +41,15 @@ function truncateUtf8(text, maxBytes) {
   return native.mcpTruncateUtf8(text, Number(maxBytes)) ?? text
 }
 
-/** MCP content blocks as prism blocks within `maxResultBytes` (mapped natively). */
-function mapMcpContentToBlocks(content, { maxResultBytes }) {
+/**
+ * MCP content blocks as prism blocks within `maxResultBytes` (mapped natively). Options that
+ * are not an object, or no `maxResultBytes`, are a `TypeError`; a `maxResultBytes` out of
+ * range is the reference's `McpBridgeError`.
+ */
+function mapMcpContentToBlocks(content, options) {
+  if (options === null || typeof options !== 'object') throw argTypeError('mcpMapOptions', { type: typeWord(options) })
+  const { maxResultBytes } = options
+  if (maxResultBytes === undefined) throw argTypeError('mcpMapMaxResultBytes', { hard: MCP_LIMITS.maxResultBytes.hard })
   let text
   try {
     text = native.mcpMapContent(JSON.stringify(Array.isArray(content) ? content : []), maxResultBytes)

@@ -67,6 +67,7 @@ pub const WORDS: &[(&str, &str)] = &[
         "readBeforeWrite",
         "Refusing {tool} to {path}: not read in this session. Read first or pass force=true.",
     ),
+    ("toolCwd", "{factory}: cwd must be a string (got {type})"),
     (
         "autoResizeImagesRemoved",
         "Read tool: \"autoResizeImages\" was removed in 0.1.5; use \"transformImage\" instead.",
@@ -98,6 +99,14 @@ pub const WORDS: &[(&str, &str)] = &[
     ("sandboxExitCode", "exit code {code}"),
     // --- MCP bridge ---------------------------------------------------------------------------
     ("mcpOptions", "options must be an object"),
+    (
+        "mcpMapOptions",
+        "mapMcpContentToBlocks: options must be an object with maxResultBytes (got {type})",
+    ),
+    (
+        "mcpMapMaxResultBytes",
+        "mapMcpContentToBlocks: options.maxResultBytes is required (a positive safe integer <= {hard})",
+    ),
     ("mcpTransport", "transport must be an object"),
     (
         "mcpHostClient",

@@ -3,6 +3,7 @@
 // then one native call that runs the command in its own process group with bounded output.
 const os = require('node:os')
 const { native, LIMITS, errorResult, limitOption, enforceExecutionPolicy, contextMetadata, snapshotContext } = require('./common.js')
+const { argTypeError, say, typeWord } = require('../../engine-words.js')
 
 const SHELL_PARAMETERS = Object.freeze({
   type: 'object',
@@ -38,6 +39,8 @@ function childEnv(envAllowlist) {
 }
 
 function createShellTool(cwd, options = {}) {
+  // Every command runs in `cwd`: a value that is not a path is refused here, not on each call.
+  if (typeof cwd !== 'string') throw argTypeError('toolCwd', { factory: 'createShellTool', type: typeWord(cwd) })
   const cfg = shellConfig(options)
   return {
     name: 'shell',
@@ -67,6 +70,9 @@ function createShellTool(cwd, options = {}) {
           env: childEnv(options.envAllowlist),
         }
         if (typeof options.spawnHook === 'function') spawn = { ...spawn, ...(await options.spawnHook(spawn)) }
+        if (typeof spawn.cwd !== 'string') {
+          return errorResult(toolCallId, 'shell', say('toolCwd', { factory: 'spawnHook', type: typeWord(spawn.cwd) }))
+        }
         const action = {
           kind: 'shell',
           operation: 'execute',

@@ -30,4 +30,4 @@ pub mod truncate;
 pub mod write;
 
 pub use error::CodingError;
-pub use size::format_size;
+pub use size::{format_size, format_size_js};

@@ -136,7 +136,14 @@ fn flatten(error: &ValidationError<'_>, schema: &Value, out: &mut Vec<Raw>) {
 /// an exponent, `0.000001` and `100` without.
 #[must_use]
 pub fn js_number(n: f64) -> String {
-    if n != 0.0 && n.is_finite() && (n.abs() >= 1e21 || n.abs() < 1e-6) {
+    if n.is_nan() {
+        "NaN".to_owned()
+    } else if n.is_infinite() {
+        if n > 0.0 { "Infinity" } else { "-Infinity" }.to_owned()
+    } else if n == 0.0 {
+        // `-0` prints as `0`.
+        "0".to_owned()
+    } else if n.abs() >= 1e21 || n.abs() < 1e-6 {
         let text = format!("{n:e}");
         match text.split_once('e') {
             Some((mantissa, exponent)) if !exponent.starts_with('-') => {
@@ -522,6 +529,9 @@ mod tests {
             (1e21, "1e+21"),
             (123_456.0, "123456"),
             (-0.25, "-0.25"),
+            (-0.0, "0"),
+            (f64::NAN, "NaN"),
+            (f64::NEG_INFINITY, "-Infinity"),
         ] {
             assert_eq!(js_number(n), text);
         }
