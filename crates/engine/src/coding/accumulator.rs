@@ -4,7 +4,6 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 
 use crate::coding::error::CodingError;
@@ -205,11 +204,9 @@ impl OutputAccumulator {
             self.cfg
                 .temp_dir
                 .join(format!("{}-{}.log", self.cfg.temp_prefix, random_hex(16)));
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&path)?;
+        let mut file =
+            crate::os::files::owner_only(OpenOptions::new().write(true).create_new(true))
+                .open(&path)?;
         if let Err(e) = file.write_all(&self.tail) {
             let _ = std::fs::remove_file(&path);
             return Err(e);

@@ -131,9 +131,7 @@ pub fn edit_text(
 
 /// `access(R_OK | W_OK)`, with the reference's message on failure.
 fn check_access(path: &Path, display_path: &str) -> Result<(), CodingError> {
-    use rustix::fs::{access, Access};
-    access(path, Access::READ_OK | Access::WRITE_OK).map_err(|errno| {
-        let io = std::io::Error::from_raw_os_error(errno.raw_os_error());
+    crate::os::files::check_read_write(path).map_err(|io| {
         let code = match CodingError::io(&io, "access", path) {
             CodingError::Io { code, .. } => code,
             _ => "EIO".to_owned(),

@@ -162,20 +162,7 @@ impl CodingError {
 
 /// The errno name and description of `err`, as Node spells them.
 fn errno_name(err: &std::io::Error) -> (String, String) {
-    let named = match err.raw_os_error() {
-        Some(libc::ENOENT) => Some(("ENOENT", "no such file or directory")),
-        Some(libc::EACCES) => Some(("EACCES", "permission denied")),
-        Some(libc::EPERM) => Some(("EPERM", "operation not permitted")),
-        Some(libc::EISDIR) => Some(("EISDIR", "illegal operation on a directory")),
-        Some(libc::ENOTDIR) => Some(("ENOTDIR", "not a directory")),
-        Some(libc::EEXIST) => Some(("EEXIST", "file already exists")),
-        Some(libc::ENOSPC) => Some(("ENOSPC", "no space left on device")),
-        Some(libc::EROFS) => Some(("EROFS", "read-only file system")),
-        Some(libc::ELOOP) => Some(("ELOOP", "too many symbolic links encountered")),
-        Some(libc::ENAMETOOLONG) => Some(("ENAMETOOLONG", "name too long")),
-        Some(libc::ENXIO) => Some(("ENXIO", "no such device or address")),
-        _ => None,
-    };
+    let named = crate::os::files::errno_name(err);
     match named {
         Some((c, d)) => (c.to_owned(), d.to_owned()),
         None => ("EIO".to_owned(), err.to_string()),

@@ -1,12 +1,13 @@
 //! Filesystem helpers shared by the coding tools: random names, bounded reads and the atomic
 //! write (temp file in the same directory, then rename).
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::Read;
 use std::path::Path;
 
 use crate::coding::confine::Confined;
 use crate::coding::error::CodingError;
+use crate::os::files;
 
 /// `bytes` random bytes as lowercase hex (`2 * bytes` characters), from the OS generator.
 #[must_use]
@@ -45,20 +46,16 @@ pub fn open_regular(
     op: &'static str,
     display: &str,
 ) -> Result<(File, u64), CodingError> {
-    use std::os::unix::fs::OpenOptionsExt;
     let opened = match confined {
         Some(c) => c.open(),
-        None => OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-            .open(path)
-            .map_err(|e| CodingError::io(&e, "open", path)),
+        None => files::open_read_nonblocking(path).map_err(|e| CodingError::io(&e, "open", path)),
     };
     let file = match opened {
         Ok(f) => f,
         // A socket (or a device without a driver) cannot be opened at all: say what it is.
         Err(CodingError::Io { code, .. }) if code == "ENXIO" => {
-            let kind = fs::metadata(path).map_or("special file", |m| special_kind(&m.file_type()));
+            let kind =
+                fs::metadata(path).map_or("special file", |m| files::special_kind(&m.file_type()));
             return Err(CodingError::NotRegularFile {
                 op,
                 path: display.to_owned(),
@@ -75,30 +72,13 @@ pub fn open_regular(
         return Ok((file, meta.len()));
     }
     if ft.is_dir() {
-        let e = std::io::Error::from_raw_os_error(libc::EISDIR);
-        return Err(CodingError::io(&e, "read", path));
+        return Err(CodingError::io(&files::is_a_directory(), "read", path));
     }
     Err(CodingError::NotRegularFile {
         op,
         path: display.to_owned(),
-        kind: special_kind(&ft),
+        kind: files::special_kind(&ft),
     })
-}
-
-/// How a non-regular, non-directory file type is named in messages.
-fn special_kind(ft: &fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    if ft.is_fifo() {
-        "FIFO"
-    } else if ft.is_socket() {
-        "socket"
-    } else if ft.is_char_device() {
-        "character device"
-    } else if ft.is_block_device() {
-        "block device"
-    } else {
-        "special file"
-    }
 }
 
 /// Reads at most `limit + 1` bytes from `file` (so a caller sees that it is over `limit`).
@@ -133,19 +113,13 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), CodingError> {
         dir
     };
     let Some(leaf) = path.file_name() else {
-        let e = std::io::Error::from_raw_os_error(libc::EISDIR);
-        return Err(CodingError::io(&e, "open", path));
+        return Err(CodingError::io(&files::is_a_directory(), "open", path));
     };
     fs::create_dir_all(dir).map_err(|e| CodingError::io(&e, "mkdir", dir))?;
-    let handle = rustix::fs::openat(
-        rustix::fs::CWD,
-        dir,
-        rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC | rustix::fs::OFlags::RDONLY,
-        rustix::fs::Mode::empty(),
-    )
-    .map_err(|e| CodingError::io(&e.into(), "open", dir))?;
-    crate::policy::beneath::replace_in_dir(&handle, leaf, data)
-        .map_err(|(op, e)| CodingError::io(&e.into(), op, path))
+    crate::policy::beneath::replace_in_dir(dir, leaf, data).map_err(|(op, e)| {
+        let at = if op == "open" { dir } else { path };
+        CodingError::io(&e, op, at)
+    })
 }
 
 #[cfg(test)]

@@ -7,19 +7,18 @@
 //! open does not hold the call).
 
 use std::collections::HashMap;
-use std::collections::HashSet;
 use std::io::Read;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::coding::accumulator::{AccumulatorConfig, OutputAccumulator, Push, Snapshot};
 use crate::coding::error::CodingError;
 use crate::coding::size::format_size;
 use crate::limits::{SHELL_STDIO_IDLE_GRACE, STREAM_CHUNK_BYTES};
+use crate::os::process_tree::{self, ProcessTree};
 
 /// One command to run.
 #[derive(Debug, Clone)]
@@ -93,10 +92,12 @@ pub struct ShellOutcome {
     pub total_output_bytes: u64,
 }
 
-/// The shell binary: `shell_path`, else `$SHELL` if it exists, else `/bin/bash`, else `sh`.
+/// The shell binary: `shell_path`, else `$SHELL` if it exists, else
+/// [`crate::os::shell::default_shell`] (`/bin/bash`, else `sh`; bash from `PATH` on Windows).
 ///
 /// # Errors
-/// `Custom shell path not found: <p>` when `shell_path` does not exist.
+/// `Custom shell path not found: <p>` when `shell_path` does not exist; on Windows, what to
+/// install when no bash is found.
 pub fn resolve_shell(
     shell_path: Option<&Path>,
     env_shell: Option<&Path>,
@@ -112,11 +113,8 @@ pub fn resolve_shell(
     if let Some(p) = env_shell.filter(|p| p.exists()) {
         return Ok(p.to_path_buf());
     }
-    let bash = Path::new("/bin/bash");
-    Ok(if bash.exists() {
-        bash.to_path_buf()
-    } else {
-        PathBuf::from("sh")
+    crate::os::shell::default_shell().map_err(|m| CodingError::Spawn {
+        message: m.to_owned(),
     })
 }
 
@@ -150,51 +148,48 @@ pub fn run_shell(req: &ShellRequest, abort: &AtomicBool) -> Result<ShellOutcome,
             .envs(&req.env)
             .stdin(Stdio::null())
             .stdout(writer.try_clone().map_err(spawn_err)?)
-            .stderr(writer)
-            .process_group(0);
+            .stderr(writer);
+        ProcessTree::prepare(&mut cmd);
         cmd.spawn().map_err(spawn_err)?
         // `cmd` (holding our copies of the write end) drops here, so EOF can arrive.
     };
-    let group = i32::try_from(child.id()).unwrap_or(0);
-    track_group(group, true);
+    let tree = Arc::new(ProcessTree::of_child(&child));
+    track_tree(&tree, true);
     let mut acc = OutputAccumulator::new(req.output.clone());
-    let status = pump(&mut child, &mut reader, &mut acc, req, abort);
-    track_group(group, false);
+    let status = pump(&mut child, &tree, &mut reader, &mut acc, req, abort);
+    track_tree(&tree, false);
     Ok(finish_outcome(status, acc))
 }
 
-/// Process groups of commands still running (for [`kill_running_groups`]).
-fn running_groups() -> &'static Mutex<HashSet<i32>> {
-    static GROUPS: OnceLock<Mutex<HashSet<i32>>> = OnceLock::new();
-    GROUPS.get_or_init(|| Mutex::new(HashSet::new()))
+/// Process trees of commands still running (for [`kill_running_groups`]), by root pid.
+fn running_trees() -> &'static Mutex<HashMap<u32, Arc<ProcessTree>>> {
+    static TREES: OnceLock<Mutex<HashMap<u32, Arc<ProcessTree>>>> = OnceLock::new();
+    TREES.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-fn track_group(group: i32, running: bool) {
-    if let Ok(mut groups) = running_groups().lock() {
+fn track_tree(tree: &Arc<ProcessTree>, running: bool) {
+    if let Ok(mut trees) = running_trees().lock() {
         if running {
-            groups.insert(group);
+            trees.insert(tree.pid(), Arc::clone(tree));
         } else {
-            groups.remove(&group);
+            trees.remove(&tree.pid());
         }
     }
 }
 
-/// Kills the process group of every command still running (call when the host exits, so
-/// that no command outlives it). Returns how many groups were signalled.
+/// Kills the process tree of every command still running (call when the host exits, so
+/// that no command outlives it). Returns how many trees were signalled.
 pub fn kill_running_groups() -> usize {
-    let Ok(groups) = running_groups().lock() else {
+    let Ok(trees) = running_trees().lock() else {
         return 0;
     };
-    groups
-        .iter()
-        .filter_map(|&g| rustix::process::Pid::from_raw(g))
-        .filter(|&p| rustix::process::kill_process_group(p, rustix::process::Signal::KILL).is_ok())
-        .count()
+    trees.values().filter(|t| t.kill()).count()
 }
 
 /// Reads output until the pipe closes, the command exits and stays quiet, or a bound ends it.
 fn pump(
     child: &mut Child,
+    tree: &ProcessTree,
     reader: &mut std::io::PipeReader,
     acc: &mut OutputAccumulator,
     req: &ShellRequest,
@@ -206,11 +201,11 @@ fn pump(
     let mut last_data = Instant::now();
     loop {
         if abort.load(Ordering::Relaxed) {
-            return kill_group(child, ShellStatus::Aborted);
+            return kill_tree(child, tree, ShellStatus::Aborted);
         }
         let now = Instant::now();
         if now >= deadline {
-            return kill_group(child, ShellStatus::TimedOut(req.timeout_secs));
+            return kill_tree(child, tree, ShellStatus::TimedOut(req.timeout_secs));
         }
         if exited.is_none() {
             if let Ok(Some(st)) = child.try_wait() {
@@ -228,7 +223,7 @@ fn pump(
             }
             None => Duration::from_millis(50).min(deadline - now),
         };
-        if !wait_readable(reader, wait) {
+        if !crate::os::pipes::wait_readable(reader, wait) {
             continue;
         }
         let n = match reader.read(&mut buf) {
@@ -243,9 +238,13 @@ fn pump(
         match acc.push(&buf[..n]) {
             Push::Stored => {}
             Push::LimitExceeded => {
-                return kill_group(child, ShellStatus::OutputLimit(req.output.max_total_bytes));
+                return kill_tree(
+                    child,
+                    tree,
+                    ShellStatus::OutputLimit(req.output.max_total_bytes),
+                );
             }
-            Push::SpillFailed => return kill_group(child, ShellStatus::SpillFailed),
+            Push::SpillFailed => return kill_tree(child, tree, ShellStatus::SpillFailed),
         }
     }
     let st = match exited {
@@ -255,33 +254,13 @@ fn pump(
             Err(_) => return ShellStatus::Exited(1),
         },
     };
-    ShellStatus::Exited(exit_code(st))
+    ShellStatus::Exited(process_tree::exit_code(st))
 }
 
-/// The exit code, or 128 + signal for a command killed by a signal.
-fn exit_code(st: ExitStatus) -> i32 {
-    st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0))
-}
-
-/// Whether `reader` has data (or EOF) within `wait`.
-fn wait_readable(reader: &std::io::PipeReader, wait: Duration) -> bool {
-    use rustix::event::{poll, PollFd, PollFlags, Timespec};
-    let mut fds = [PollFd::new(reader, PollFlags::IN)];
-    let timeout = Timespec {
-        tv_sec: wait.as_secs() as i64,
-        tv_nsec: i64::from(wait.subsec_nanos()),
-    };
-    matches!(poll(&mut fds, Some(&timeout)), Ok(n) if n > 0)
-}
-
-/// Kills the child's whole process group (falling back to the child), reaps it, and returns
+/// Kills the child's whole process tree (falling back to the child), reaps it, and returns
 /// `status`.
-fn kill_group(child: &mut Child, status: ShellStatus) -> ShellStatus {
-    let pid = rustix::process::Pid::from_raw(child.id() as i32);
-    let killed = pid.is_some_and(|p| {
-        rustix::process::kill_process_group(p, rustix::process::Signal::KILL).is_ok()
-    });
-    if !killed {
+fn kill_tree(child: &mut Child, tree: &ProcessTree, status: ShellStatus) -> ShellStatus {
+    if !tree.kill() {
         let _ = child.kill();
     }
     let _ = child.wait();

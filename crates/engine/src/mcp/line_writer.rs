@@ -84,10 +84,8 @@ impl LineWriter {
                 let Some(stdin) = pipe.as_ref() else {
                     return false;
                 };
-                let written = match rustix::io::write(stdin, &line) {
-                    Ok(n) => n,
-                    Err(rustix::io::Errno::AGAIN | rustix::io::Errno::INTR) => 0,
-                    Err(_) => return false,
+                let Ok(written) = crate::os::pipes::try_write(stdin, &line) else {
+                    return false;
                 };
                 if written >= line.len() {
                     return true;

@@ -1,4 +1,5 @@
-//! The stdio transport's server process: spawned in its own process group, tied to the host
+//! The stdio transport's server process: spawned as the root of its own process tree
+//! ([`crate::os::process_tree`]: a process group, on Windows a Job Object), tied to the host
 //! (`PR_SET_PDEATHSIG` on Linux), and ended with everything it started on `close()`, on a
 //! failed connect, on drop, and at host exit ([`kill_all_server_groups`]).
 //!
@@ -7,11 +8,11 @@
 //! init, so every process the server started stays in its process tree, even one that called
 //! `setsid()` or double-forked. Ending a server freezes that tree with `SIGSTOP` (so nothing
 //! forks while it is walked), then `SIGKILL`s every process in it and the process group.
-//! Not covered: a process that leaves the tree after the server itself died (the host was
+//! Not covered on Linux: a process that leaves the tree after the server itself died (the host was
 //! `SIGKILL`ed: the server dies by `PR_SET_PDEATHSIG`, but its descendants are re-parented to
 //! init); a sandbox or cgroup is the answer there.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -24,6 +25,7 @@ use crate::limits::{
     MCP_STDERR_READ_CHUNK_BYTES, MCP_STDERR_TAIL_BYTES, MCP_STDIO_EOF_GRACE_MS,
     MCP_STDIO_TERM_GRACE_MS,
 };
+use crate::os::process_tree::ProcessTree;
 
 /// What to do with the server's stderr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -133,110 +135,30 @@ impl StdioConfig {
     }
 }
 
-/// Process groups of servers that are still running, for [`kill_all_server_groups`].
-static LIVE_GROUPS: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
+/// Process trees of servers that are still running, by root pid, for
+/// [`kill_all_server_groups`].
+static LIVE_TREES: Mutex<Option<HashMap<u32, Arc<ProcessTree>>>> = Mutex::new(None);
 
-fn live_groups<R>(f: impl FnOnce(&mut HashSet<i32>) -> R) -> R {
-    let mut guard = LIVE_GROUPS.lock().unwrap_or_else(PoisonError::into_inner);
-    f(guard.get_or_insert_with(HashSet::new))
+fn live_trees<R>(f: impl FnOnce(&mut HashMap<u32, Arc<ProcessTree>>) -> R) -> R {
+    let mut guard = LIVE_TREES.lock().unwrap_or_else(PoisonError::into_inner);
+    f(guard.get_or_insert_with(HashMap::new))
 }
 
-fn signal_group(pgid: i32, signal: i32) {
-    // SAFETY: killpg has no memory-safety preconditions; a stale group yields ESRCH.
-    unsafe {
-        libc::killpg(pgid, signal);
-    }
-}
-
-fn signal_pid(pid: i32, signal: i32) {
-    // SAFETY: kill has no memory-safety preconditions; a stale pid yields ESRCH.
-    unsafe {
-        libc::kill(pid, signal);
-    }
-}
-
-/// The parent of every process, from `/proc/<pid>/stat` (Linux).
-#[cfg(target_os = "linux")]
-fn parents() -> Vec<(i32, i32)> {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    dir.filter_map(|e| {
-        let pid: i32 = e.ok()?.file_name().to_str()?.parse().ok()?;
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
-        let rest = stat.get(stat.rfind(')')? + 1..)?;
-        let ppid: i32 = rest.split_whitespace().nth(1)?.parse().ok()?;
-        Some((pid, ppid))
-    })
-    .collect()
-}
-
-/// Every process below `root` in the process tree (Linux; empty elsewhere).
-#[must_use]
-pub fn descendants(root: i32) -> Vec<i32> {
-    #[cfg(target_os = "linux")]
-    {
-        let all = parents();
-        let mut found = vec![root];
-        let mut i = 0;
-        while let Some(&p) = found.get(i) {
-            found.extend(all.iter().filter(|(_, pp)| *pp == p).map(|(c, _)| *c));
-            i += 1;
-        }
-        found.remove(0);
-        found
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = root;
-        Vec::new()
-    }
-}
-
-/// Rounds of freeze-and-walk before the tree is killed (each round stops the processes it
-/// found; a tree that still grows after this many rounds is killed as far as it was seen).
-const TREE_ROUNDS: usize = 32;
-
-/// SIGKILLs `root`, every process below it and its process group: the tree is frozen with
-/// SIGSTOP first, round by round until a walk finds nothing new, so that nothing forks away.
-fn kill_tree(root: i32) {
-    let mut seen: HashSet<i32> = HashSet::new();
-    signal_pid(root, libc::SIGSTOP);
-    for _ in 0..TREE_ROUNDS {
-        let fresh: Vec<i32> = descendants(root)
-            .into_iter()
-            .filter(|p| seen.insert(*p))
-            .collect();
-        if fresh.is_empty() {
-            break;
-        }
-        for p in &fresh {
-            signal_pid(*p, libc::SIGSTOP);
-        }
-    }
-    signal_group(root, libc::SIGKILL);
-    signal_pid(root, libc::SIGKILL);
-    for p in seen {
-        signal_pid(p, libc::SIGKILL);
-    }
-}
-
-/// SIGKILLs every server still running with its process tree and group (the host is
-/// exiting). Returns how many servers were ended.
+/// Kills every server still running with its process tree and group (the host is exiting).
+/// Returns how many servers were ended.
 pub fn kill_all_server_groups() -> usize {
-    let groups: Vec<i32> = live_groups(|g| g.drain().collect());
-    for pgid in &groups {
-        kill_tree(*pgid);
+    let trees: Vec<Arc<ProcessTree>> = live_trees(|t| t.drain().map(|(_, t)| t).collect());
+    for tree in &trees {
+        tree.kill();
     }
-    groups.len()
+    trees.len()
 }
 
 /// A running stdio server and its process group.
 #[derive(Debug)]
 pub struct ServerProcess {
     child: Child,
-    pgid: Option<i32>,
+    tree: Option<Arc<ProcessTree>>,
     stderr_tail: Arc<Mutex<Vec<u8>>>,
     stderr_reader: Option<tokio::task::JoinHandle<()>>,
 }
@@ -266,29 +188,13 @@ impl ServerProcess {
         if let Some(cwd) = &cfg.cwd {
             cmd.current_dir(cwd);
         }
-        #[cfg(unix)]
-        cmd.process_group(0);
-        #[cfg(target_os = "linux")]
-        // SAFETY: prctl is async-signal-safe; the closure touches no shared state.
-        unsafe {
-            cmd.pre_exec(|| {
-                // Die with the host even when it is killed without running exit hooks.
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                // Orphaned descendants (setsid, double fork) stay in the server's tree.
-                if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
+        ProcessTree::prepare_server(&mut cmd);
         let mut child = cmd.spawn().map_err(|e| McpError::Connect {
             message: format!("cannot start {}: {e}", cfg.command),
         })?;
-        let pgid = child.id().and_then(|id| i32::try_from(id).ok());
-        if let Some(pgid) = pgid {
-            live_groups(|g| g.insert(pgid));
+        let tree = ProcessTree::of_tokio_child(&child).map(Arc::new);
+        if let Some(tree) = &tree {
+            live_trees(|t| t.insert(tree.pid(), Arc::clone(tree)));
         }
         let stderr_tail = Arc::new(Mutex::new(Vec::new()));
         let mut stderr_reader = None;
@@ -310,7 +216,7 @@ impl ServerProcess {
         let (stdout, stdin) = (child.stdout.take(), child.stdin.take());
         let mut process = Self {
             child,
-            pgid,
+            tree,
             stderr_tail,
             stderr_reader,
         };
@@ -326,7 +232,7 @@ impl ServerProcess {
     /// The process id of the server (and of its process group).
     #[must_use]
     pub fn pid(&self) -> Option<i32> {
-        self.pgid
+        self.tree.as_ref().and_then(|t| i32::try_from(t.pid()).ok())
     }
 
     /// The last bytes the server wrote to stderr (with [`StderrMode::Pipe`]), after giving
@@ -347,11 +253,11 @@ impl ServerProcess {
     /// case so that no grandchild survives. The tree is recorded before the server may exit
     /// (once it has exited, its orphans are no longer below it).
     pub async fn shutdown(&mut self) {
-        let tree = self.pgid.map(descendants).unwrap_or_default();
+        let recorded = self.tree.as_ref().map(|t| t.record()).unwrap_or_default();
         let eof = Duration::from_millis(MCP_STDIO_EOF_GRACE_MS);
         if tokio::time::timeout(eof, self.child.wait()).await.is_err() {
-            if let Some(pgid) = self.pgid {
-                signal_group(pgid, libc::SIGTERM);
+            if let Some(tree) = &self.tree {
+                tree.terminate();
             }
             let term = Duration::from_millis(MCP_STDIO_TERM_GRACE_MS);
             if tokio::time::timeout(term, self.child.wait()).await.is_err() {
@@ -360,16 +266,14 @@ impl ServerProcess {
             }
         }
         self.kill_group();
-        for pid in tree {
-            kill_tree(pid);
-        }
+        recorded.kill();
     }
 
     /// SIGKILLs the server, its process tree and its group now (idempotent).
     pub fn kill_group(&mut self) {
-        if let Some(pgid) = self.pgid.take() {
-            kill_tree(pgid);
-            live_groups(|g| g.remove(&pgid));
+        if let Some(tree) = self.tree.take() {
+            tree.kill();
+            live_trees(|t| t.remove(&tree.pid()));
         }
         let _ = self.child.start_kill();
     }

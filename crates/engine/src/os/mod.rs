@@ -1,0 +1,15 @@
+//! The platform seams: everything that differs between Linux, macOS and Windows, one module
+//! per concern, each with one file per platform and the `cfg` only here, at the seam. The rest
+//! of the engine calls these and compiles unchanged everywhere.
+//!
+//! - [`files`]: opening a file to read without blocking on a FIFO or a device, file-type
+//!   names, private spill files, access checks and errno names as Node spells them.
+//! - [`pipes`]: waiting for a pipe to become readable and writing without blocking.
+//! - [`process_tree`]: a child and everything it starts, killed as one (process groups and
+//!   the parent-death signal on Unix, Job Objects on Windows).
+//! - [`shell`]: which shell runs a command line when the host names none.
+
+pub mod files;
+pub mod pipes;
+pub mod process_tree;
+pub mod shell;
