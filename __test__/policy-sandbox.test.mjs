@@ -107,6 +107,7 @@ optionalTest('bubblewrap: read-only root, writable roots, no network, group kill
   assert.deepEqual([metadata.mode, metadata.mtime], [0o644, 1_000_000], 'the read-only root denies metadata changes outside the roots')
   const sandbox = await createBubblewrapSandbox({ roots: [root] })
   assert.equal(sandbox.capabilities.filesystem.metadataChangesConfined, true)
+  assert.equal(sandbox.capabilities.filesystem.readOnlyRoot, true)
   assert.deepEqual(sandbox.capabilities.filesystem.unconfinedOutsideRoots, [])
   assert.equal(sandbox.capabilities.backend, 'bubblewrap')
   assert.equal(sandbox.capabilities.network, false)
@@ -157,6 +158,8 @@ test('landlock: writes confined to the roots, TCP denied', { skip: landlockAbiVe
   if (abi < 5) expected.push('ioctl on devices')
   if (abi < 9) expected.push('connect to pathname UNIX sockets')
   assert.equal(sandbox.capabilities.filesystem.metadataChangesConfined, false)
+  // Writes are confined, but a root whose metadata can change is not read-only.
+  assert.equal(sandbox.capabilities.filesystem.readOnlyRoot, false)
   assert.deepEqual(sandbox.capabilities.filesystem.unconfinedOutsideRoots, expected)
   assert.equal(Object.isFrozen(sandbox.capabilities.filesystem.unconfinedOutsideRoots), true)
   assert.equal(sandbox.capabilities.networkScope, abi < 9 ? 'tcp bind and connect denied; UDP and UNIX sockets are not restricted' : 'tcp bind and connect denied; UDP is not restricted')

@@ -95,6 +95,7 @@ export interface NativeSandboxCapabilities {
   /** Whether the sandbox may reach the network. */
   readonly network: boolean
   readonly filesystem?: {
+    /** Nothing outside `writablePaths` can change in any way: contents and metadata (false under Landlock, which cannot deny metadata changes). */
     readonly readOnlyRoot: boolean
     readonly writablePaths: readonly string[]
     readonly privateTmp: boolean

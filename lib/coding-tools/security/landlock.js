@@ -30,7 +30,7 @@ async function createLandlockSandbox(options) {
     backend: 'landlock',
     abi: g.abi,
     filesystem: Object.freeze({
-      readOnlyRoot: g.filesystemWritesConfined,
+      readOnlyRoot: g.readOnlyRoot,
       writablePaths: Object.freeze([...config.writable, '/dev/null', '/dev/zero', '/dev/tty']),
       privateTmp: false,
       metadataChangesConfined: g.metadataChangesConfined,

@@ -7,7 +7,10 @@ use landlock::{
     RulesetCreatedAttr, RulesetStatus, Scope, ABI,
 };
 
-use super::{check_support, network_scope, unconfined_outside_roots, Guarantees, LandlockError};
+use super::{
+    check_support, network_scope, read_only_root, unconfined_outside_roots, Guarantees,
+    LandlockError,
+};
 
 /// The kernel's Landlock ABI version, 0 when Landlock is unavailable.
 #[must_use]
@@ -92,13 +95,15 @@ pub fn restrict_self(writable: &[&Path], allow_network: bool) -> Result<Guarante
             message: format!("ruleset only {:?}", status.ruleset),
         });
     }
+    let unconfined = unconfined_outside_roots(version);
     Ok(Guarantees {
         abi: version,
         filesystem_writes_confined: true,
+        read_only_root: read_only_root(true, &unconfined),
         tcp_denied: !allow_network,
         ipc_scoped: scoped,
         metadata_changes_confined: false,
-        unconfined_outside_roots: unconfined_outside_roots(version),
+        unconfined_outside_roots: unconfined,
         network_scope: network_scope(version, !allow_network),
     })
 }

@@ -72,6 +72,10 @@ pub struct Guarantees {
     pub abi: i32,
     /// Writes only beneath the writable paths (plus `/dev/null`, `/dev/zero`, `/dev/tty`).
     pub filesystem_writes_confined: bool,
+    /// Nothing outside the writable paths can be changed in any way (`capabilities.filesystem
+    /// .readOnlyRoot`): writes confined and no call in `unconfined_outside_roots`. Always
+    /// `false` under Landlock, since metadata changes stay possible.
+    pub read_only_root: bool,
     /// TCP bind and connect denied (UDP and UNIX sockets are not covered by Landlock).
     pub tcp_denied: bool,
     /// Signals and abstract UNIX sockets confined to the sandbox (ABI 6+).
@@ -95,6 +99,13 @@ pub fn network_scope(version: i32, tcp_denied: bool) -> &'static str {
         (true, true) => "tcp bind and connect denied; UDP and UNIX sockets are not restricted",
         (true, false) => "tcp bind and connect denied; UDP is not restricted",
     }
+}
+
+/// Whether the root is read-only in every sense: writes confined, and no metadata change or
+/// other call left unconfined outside the writable paths.
+#[must_use]
+pub fn read_only_root(writes_confined: bool, unconfined: &[&str]) -> bool {
+    writes_confined && unconfined.is_empty()
 }
 
 /// The metadata-changing system-call families no Landlock ABI can deny.
