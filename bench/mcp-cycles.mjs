@@ -1,13 +1,16 @@
 // RSS over many MCP connect/call/close cycles, to show that a cycle leaves nothing behind.
-// Run: node --expose-gc bench/mcp-cycles.mjs [cycles] [stdio|http]
+// Run: node --expose-gc bench/mcp-cycles.mjs [cycles] [stdio|http|sh]
 // stdio (default) starts the misbehaving fixture server in its normal mode for every cycle;
-// http connects each cycle to one server-everything over Streamable HTTP on loopback.
+// http connects each cycle to one server-everything over Streamable HTTP on loopback; sh
+// starts the POSIX sh fixture server (a millisecond to start, so 1,000 cycles take seconds).
+// With MCP_CYCLES_JSON=1 the last line is the measurements as JSON (the memory test reads it).
 // Prints the RSS, V8 heap and external memory (after a full GC) at a few points and the RSS
 // growth per cycle after warm-up. A leak on the JS side shows in heapUsed; one on the native
 // side only in RSS. On Linux the anonymous part of the RSS is printed too: the file-backed
 // rest is code paged in as it first runs (V8 optimizing hot functions after the warm-up adds
 // a few MiB), shared and reclaimable, not memory the cycles hold.
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { connectMcpTools } from '../lib/mcp/index.mjs'
 import { misbehaving, startEverythingHttp } from '../__test__/fixtures/mcp-helpers.mjs'
 import { rssAfterGc } from './_stats.mjs'
@@ -19,10 +22,11 @@ const warmup = Number(process.env.MCP_CYCLES_WARMUP ?? Math.min(100, Math.floor(
 const ctx = { sessionId: 's', runId: 'r', toolCallId: 'c' }
 
 const server = kind === 'http' ? await startEverythingHttp() : undefined
-const transport = () =>
-  server === undefined
-    ? misbehaving()
-    : { type: 'streamable-http', url: server.url, allowedOrigins: [server.origin], allowLoopbackHttp: true }
+const SH_SERVER = fileURLToPath(new URL('../__test__/fixtures/mcp-sh-server.sh', import.meta.url))
+const transport = () => {
+  if (server !== undefined) return { type: 'streamable-http', url: server.url, allowedOrigins: [server.origin], allowLoopbackHttp: true }
+  return kind === 'sh' ? { type: 'stdio', command: '/bin/sh', args: [SH_SERVER] } : misbehaving()
+}
 
 async function cycle() {
   const bridge = await connectMcpTools({ serverId: 'rss', transport: transport() })
@@ -42,10 +46,19 @@ function rssAnon() {
   }
 }
 
+/** Open file descriptors of this process (NaN where /proc is missing). */
+function openFds() {
+  try {
+    return readdirSync('/proc/self/fd').length
+  } catch {
+    return NaN
+  }
+}
+
 function point(i) {
   const rss = rssAfterGc()
   const m = process.memoryUsage()
-  return { i, rss, anon: rssAnon(), heap: m.heapUsed / 1048576, external: m.external / 1048576 }
+  return { i, rss, anon: rssAnon(), heap: m.heapUsed / 1048576, external: m.external / 1048576, fds: openFds() }
 }
 
 const perCycle = (mib) => `${mib.toFixed(2)} MiB, ${((mib * 1024) / cycles).toFixed(2)} KiB per cycle`
@@ -61,10 +74,11 @@ try {
   const [start, end] = [points[0], point(cycles)]
   for (const p of points) {
     console.log(
-      `after ${String(p.i).padStart(5)} cycles: rss ${p.rss.toFixed(1)} MiB (anon ${p.anon.toFixed(1)}), heapUsed ${p.heap.toFixed(2)} MiB, external ${p.external.toFixed(2)} MiB`,
+      `after ${String(p.i).padStart(5)} cycles: rss ${p.rss.toFixed(1)} MiB (anon ${p.anon.toFixed(1)}), heapUsed ${p.heap.toFixed(2)} MiB, external ${p.external.toFixed(2)} MiB, ${p.fds} fds`,
     )
   }
-  console.log(`${kind}: growth over ${cycles} cycles (after ${warmup} warm-up): ${perCycle(end.rss - start.rss)}; anonymous: ${perCycle(end.anon - start.anon)}`)
+  if (process.env.MCP_CYCLES_JSON === '1') console.log(JSON.stringify({ cycles, warmup, start, end }))
+  else console.log(`${kind}: growth over ${cycles} cycles (after ${warmup} warm-up): ${perCycle(end.rss - start.rss)}; anonymous: ${perCycle(end.anon - start.anon)}`)
 } finally {
   await server?.stop()
 }
