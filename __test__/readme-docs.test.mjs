@@ -202,3 +202,11 @@ for (const b of fragments) {
     assert.deepEqual(mine, [], `README.md:${b.line}: the fragment does not type-check:\n${mine.join('\n')}`)
   })
 }
+
+test('bench/ratios.svg, which README.md shows, is what bench/chart.mjs draws from BENCHMARKS.md (run it after editing BENCHMARKS.md)', async () => {
+  const { ratiosFromBenchmarks, svg } = await import('../bench/chart.mjs')
+  const data = ratiosFromBenchmarks(fs.readFileSync(path.join(root, 'BENCHMARKS.md'), 'utf8'))
+  assert.ok(data.rows.length > 0, 'no ratios found in BENCHMARKS.md')
+  assert.equal(fs.readFileSync(path.join(root, 'bench', 'ratios.svg'), 'utf8'), svg(data))
+  assert.match(fs.readFileSync(README, 'utf8'), /\(bench\/ratios\.svg\)/)
+})
