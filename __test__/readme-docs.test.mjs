@@ -3,7 +3,8 @@
 // repository (it must exit 0 within its time limit), or marked as a fragment by the line
 // `<!-- fragment: assumes a, b, ... -->` just before it, and then type-checked with `tsc`
 // inside a harness that declares each assumed name with the type listed in ASSUMED below.
-// A failure names the block's line in README.md.
+// A failure names the block's line in README.md. It also checks that the chart README.md shows is
+// up to date and that every export of the .d.ts files carries a doc comment.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -209,4 +210,20 @@ test('bench/ratios.svg, which README.md shows, is what bench/chart.mjs draws fro
   assert.ok(data.rows.length > 0, 'no ratios found in BENCHMARKS.md')
   assert.equal(fs.readFileSync(path.join(root, 'bench', 'ratios.svg'), 'utf8'), svg(data))
   assert.match(fs.readFileSync(README, 'utf8'), /\(bench\/ratios\.svg\)/)
+})
+
+test('every exported function, class and constant of index.d.ts and lib/**/*.d.ts has a doc comment (editors show it)', () => {
+  const files = ['index.d.ts', ...fs.readdirSync(path.join(root, 'lib'), { recursive: true }).filter((f) => f.endsWith('.d.ts')).map((f) => path.join('lib', f))]
+  const bare = []
+  for (const rel of files) {
+    const lines = fs.readFileSync(path.join(root, rel), 'utf8').split('\n')
+    lines.forEach((line, i) => {
+      if (!/^export (declare )?(function|class|const) /.test(line)) return
+      // overloads and grouped declarations share the comment above the first of them
+      let j = i - 1
+      while (j >= 0 && /^export (declare )?function /.test(lines[j]) && lines[j].split('(')[0] === line.split('(')[0]) j--
+      if (!(j >= 0 && lines[j].trim().endsWith('*/'))) bare.push(`${rel}:${i + 1}: ${line.slice(0, 100)}`)
+    })
+  }
+  assert.deepEqual(bare, [], `exports without a doc comment:\n${bare.join('\n')}`)
 })
