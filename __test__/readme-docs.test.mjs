@@ -3,7 +3,8 @@
 // repository (it must exit 0 within its time limit), or marked as a fragment by the line
 // `<!-- fragment: assumes a, b, ... -->` just before it, and then type-checked with `tsc`
 // inside a harness that declares each assumed name with the type listed in ASSUMED below.
-// A failure names the block's line in README.md. It also checks that the chart README.md shows is
+// A complete block followed by "It prints:" and a ```text block must print that text (times
+// aside). A failure names the block's line in README.md. It also checks that the chart README.md shows is
 // up to date and that every export of the .d.ts files carries a doc comment.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -55,11 +56,20 @@ export function extractBlocks(markdown) {
     while (prev >= 0 && lines[prev].trim() === '') prev--
     const marker = prev >= 0 ? /^<!--\s*fragment(?::\s*assumes\s+([^>]*?))?\s*-->$/.exec(lines[prev].trim()) : null
     const lang = open[1] === 'javascript' ? 'js' : open[1] === 'typescript' ? 'ts' : open[1]
+    // "It prints ...:" and a ```text block right after: the output the block must print
+    let next = i + 1
+    while (next < lines.length && lines[next].trim() === '') next++
+    let prints
+    if (/^It prints\b.*:$/.test(lines[next] ?? '') && /^```text\s*$/.test(lines[next + 2] ?? '')) {
+      prints = []
+      for (let k = next + 3; k < lines.length && !/^```\s*$/.test(lines[k]); k++) prints.push(lines[k])
+    }
     blocks.push({
       line: start + 1,
       lang,
       code: body.join('\n') + '\n',
       fragment: marker ? (marker[1] ?? '').split(/[\s,]+/).filter(Boolean) : undefined,
+      prints,
     })
   }
   return blocks
@@ -103,11 +113,15 @@ function run(command, args, cwd, ms) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
+    let stdout = ''
     const keep = (d) => {
       out += d
       if (out.length > 64_000) out = out.slice(-32_000)
     }
-    child.stdout.on('data', keep)
+    child.stdout.on('data', (d) => {
+      if (stdout.length < 64_000) stdout += d
+      keep(d)
+    })
     child.stderr.on('data', keep)
     let timedOut = false
     const timer = setTimeout(() => {
@@ -118,7 +132,7 @@ function run(command, args, cwd, ms) {
     }, ms)
     child.on('error', (error) => {
       clearTimeout(timer)
-      resolve({ code: null, out: `${out}\n${error.message}`, timedOut })
+      resolve({ code: null, out: `${out}\n${error.message}`, stdout, timedOut })
     })
     child.on('close', (code, sig) => {
       clearTimeout(timer)
@@ -126,7 +140,7 @@ function run(command, args, cwd, ms) {
       try {
         process.kill(-child.pid, 'SIGKILL')
       } catch {}
-      resolve({ code, sig, out, timedOut })
+      resolve({ code, sig, out, stdout, timedOut })
     })
   })
 }
@@ -162,6 +176,11 @@ for (const b of complete) {
     const r = await run(process.execPath, args, scratch, BLOCK_TIMEOUT_MS)
     assert.ok(!r.timedOut, `README.md:${b.line}: the block did not finish within ${BLOCK_TIMEOUT_MS} ms\n${r.out.slice(-4000)}`)
     assert.equal(r.code, 0, `README.md:${b.line}: the block exited with ${r.code ?? r.sig}\n${r.out.slice(-4000)}`)
+    if (b.prints) {
+      // times vary from run to run: "52 ms" is compared as "N ms"
+      const norm = (text) => text.trimEnd().split('\n').map((l) => l.replace(/\d+(\.\d+)? ms\b/g, 'N ms'))
+      assert.deepEqual(norm(r.stdout), norm(b.prints.join('\n')), `README.md:${b.line}: the block printed something else than the README says`)
+    }
   })
 }
 
