@@ -71,7 +71,9 @@ export function ratiosFromBenchmarks(markdown) {
     for (const [bench, kase, , peerCell, ratio, target = ''] of t.rows) {
       if (!peerCell || !ratio) continue
       // a peer cell with only figures ("SDK" implied) is the previous row's peer
-      const peer = /^[\d(]/.test(peerName(peerCell)) ? lastPeer : peerName(peerCell)
+      // a case "against the <peer> (...)" names its peer in full ("bare" is "bare line-protocol client")
+      const named = /^against the (.+?)(?: \(|$)/.exec(kase)?.[1]
+      const peer = named ?? (/^[\d(]/.test(peerName(peerCell)) ? lastPeer : peerName(peerCell))
       lastPeer = peer
       // a row that reports several cases at once ("a / b / c") has one ratio per case
       const cases = kase.split(' / ')
