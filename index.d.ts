@@ -775,28 +775,54 @@ export interface Guardrails {
 export type RunLimitTracker = unknown
 
 export interface DispatchToolCallOptions {
+  /** The model's call. Required: a non-object rejects with a TypeError (`ERR_PRISM_INVALID_DISPATCH`). */
   readonly call: ToolCallContent
+  /** Where the call's tool is looked up (`unknown_tool` when missing). Required: absent rejects with a TypeError. */
   readonly registry: ToolRegistry
+  /**
+   * The host's context (`sessionId`, `runId`, `signal`, `metadata`, `progress`). `execute` gets a
+   * copy with `toolCallId` from the call and without `idempotencyKey`.
+   */
   readonly context: ToolExecutionContext
+  /** `{allow?, deny?}` or an array of them: exact names, deny wins (`tool_denied`). Default none. Compiled once per filter object. */
   readonly filter?: ToolFilterInput
+  /** Its `tool_call` middleware sees the call before every gate, `tool_result` the raw result. Default none. */
   readonly middleware?: MiddlewareRegistry
+  /** Runs after permission; a non-empty string or an `ErrorInfo` blocks (`validation_failed`). Default none. */
   readonly validate?: ToolValidator
+  /** The last hook before execution; a throw blocks (`execution_denied`), except the suspension codes, which reject. Default none. */
   readonly beforeExecute?: (call: ToolCallContent, tool: ToolDefinition, context: ToolExecutionContext) => void | Promise<void>
+  /** Receives every `tool_execution_*` event; awaited when it returns a promise. Default none. */
   readonly emit?: (event: AgentEvent) => void | Promise<void>
-  /** Strings replaced by `[REDACTED]` in error messages. */
+  /** Strings replaced by `[REDACTED]` in error names, messages, string codes, causes and validator `ErrorInfo`s. */
   readonly secrets?: readonly (string | undefined)[]
+  /** Asked with the key `tool:<name>:execute`; a denial blocks (`permission_denied`). Default none (allowed). */
   readonly permission?: PermissionPolicy
+  /** Asked for `tool:<name>`, capability `execute`, before `permission`; a denial blocks (`permission_denied`). Default none. */
   readonly trust?: TrustPolicy
+  /** `redact(value)` applied to successful results and ledger rows. Default none. */
   readonly redactor?: SecretRedactor
+  /** Gets `appendToolCall` rows (`started`, `finished`, `error`, `blocked`, progress); awaited. Default none. */
   readonly ledger?: RunLedger
+  /** Accepted for compatibility and ignored (the reference runtime's durable effects are out of scope). */
   readonly effectStore?: ToolEffectStore
+  /** Ownership fields copied into ledger rows. */
   readonly ownership?: OwnershipScope
+  /** The agent identity for the context. */
   readonly identity?: AgentIdentity
+  /** Accepted for compatibility and ignored (out of scope). */
   readonly guardrails?: Guardrails
+  /** Accepted for compatibility and ignored (out of scope). */
   readonly limitTracker?: RunLimitTracker
 }
 
+/**
+ * A registry in insertion order. `duplicate: "replace"` (default) keeps a replaced tool's
+ * position; `"error"` throws `Duplicate tool: <name>`. `get` returns the registered object
+ * itself; `resolve` throws `Unknown tool: <name>`.
+ */
 export function createToolRegistry(tools?: readonly ToolDefinition[], options?: ToolRegistryOptions): ToolRegistry
+/** The tools the filter lets through (exact names, deny wins, every non-empty `allow` must list the tool); all of them without a filter. */
 export function filterTools(tools: readonly ToolDefinition[], filter?: ToolFilterInput): readonly ToolDefinition[]
 /**
  * Runs a tool call through the frozen gates: `tool_call` middleware → lookup/filter/args →
@@ -806,6 +832,12 @@ export function filterTools(tools: readonly ToolDefinition[], filter?: ToolFilte
  * (`code: "ERR_PRISM_INVALID_DISPATCH"`).
  */
 export function dispatchToolCall(options: DispatchToolCallOptions): Promise<ToolResult>
+/**
+ * A `ToolValidator` over a schema adapter (`validate(schema, value)`): a failure blocks with the
+ * errors as `path: message` joined by `"; "`. A tool without `parameters` passes, or with
+ * `missingSchema: "reject"` fails (`Tool <name> has no parameters schema`). A bad
+ * `missingSchema` throws a TypeError at creation.
+ */
 export function createToolParameterValidator(validator: ToolArgumentValidator, options?: ToolParameterValidatorOptions): ToolValidator
 
 // ---------------------------------------------------------------------------------------------
@@ -837,14 +869,22 @@ export interface ExecutionDecision {
 export interface ExecutionPolicy {
   check(action: ExecutionAction): ExecutionDecision | Promise<ExecutionDecision>
 }
+/** A denied execution (`assertExecutionAllowed`); `code` `ERR_PRISM_EXECUTION_DENIED`. */
 export class ExecutionDeniedError extends Error {
   readonly code: 'ERR_PRISM_EXECUTION_DENIED'
   readonly action: ExecutionAction
   readonly decision: ExecutionDecision
   constructor(action: ExecutionAction, decision: ExecutionDecision)
 }
+/** The policy's decision for `action`; without a policy, `{ allowed: true }`. */
 export function checkExecution(policy: ExecutionPolicy | undefined, action: ExecutionAction): Promise<ExecutionDecision>
+/** `action` with the decision's `modified` fields laid over it (shallow). */
 export function applyExecutionDecision(action: ExecutionAction, decision: ExecutionDecision): ExecutionAction
+/**
+ * The action to perform: `action` itself without a policy, the modified action when allowed.
+ * Rejects with `ExecutionDeniedError` (`ERR_PRISM_EXECUTION_DENIED`; message the decision's
+ * reason, else `Execution denied for <kind>:<operation>`) when `allowed` is not `true`.
+ */
 export function assertExecutionAllowed(policy: ExecutionPolicy | undefined, action: ExecutionAction): Promise<ExecutionAction>
 
 export interface PermissionRequest {
@@ -861,14 +901,26 @@ export interface PermissionDecision {
 export interface PermissionPolicy {
   check(request: PermissionRequest): PermissionDecision | Promise<PermissionDecision>
 }
+/** A denied permission (`assertPermission`); `code` `ERR_PRISM_PERMISSION_DENIED`. */
 export class PermissionDeniedError extends Error {
   readonly code: 'ERR_PRISM_PERMISSION_DENIED'
   readonly request: PermissionRequest
   readonly decision: PermissionDecision
   constructor(request: PermissionRequest, decision: PermissionDecision)
 }
+/** The policy's decision; without a policy, `{ allowed: true }`. */
 export function checkPermission(policy: PermissionPolicy | undefined, request: PermissionRequest): Promise<PermissionDecision>
+/**
+ * Resolves when allowed (or without a policy); otherwise rejects with `PermissionDeniedError`
+ * (`ERR_PRISM_PERMISSION_DENIED`; message the decision's reason, else `Permission denied for <key>`).
+ */
 export function assertPermission(policy: PermissionPolicy | undefined, request: PermissionRequest): Promise<void>
+/**
+ * A policy over keys `<kind>:<target>:<action>` (`tool:<name>:execute` for dispatch): deny wins
+ * (`Permission denied: <key>`); with a non-empty `allow`, an unlisted key is refused
+ * (`Permission not allowed: <key>`); otherwise allowed. `true`/`false` give a constant decision.
+ * A list that is not iterable throws a TypeError.
+ */
 export function createStaticPermissionPolicy(options: { readonly allow?: readonly string[]; readonly deny?: readonly string[] } | boolean): PermissionPolicy
 
 export interface TrustRequest {
@@ -886,15 +938,23 @@ export interface TrustDecision {
 export interface TrustPolicy {
   check(request: TrustRequest): TrustDecision | Promise<TrustDecision>
 }
+/** An untrusted request (`assertTrusted`); `code` `ERR_PRISM_UNTRUSTED`. */
 export class TrustDeniedError extends Error {
   readonly code: 'ERR_PRISM_UNTRUSTED'
   readonly request: TrustRequest
   readonly decision: TrustDecision
   constructor(request: TrustRequest, decision: TrustDecision)
 }
+/** Whether the policy trusts the request (`true` without a policy). */
 export function isTrusted(policy: TrustPolicy | undefined, request: TrustRequest): Promise<boolean>
+/**
+ * Resolves when trusted (or without a policy); otherwise rejects with `TrustDeniedError`
+ * (`ERR_PRISM_UNTRUSTED`; message the decision's reason, else `Untrusted <kind>: <target>`).
+ */
 export function assertTrusted(policy: TrustPolicy | undefined, request: TrustRequest): Promise<void>
+/** A policy that always answers `decision` (a boolean becomes `{ trusted }`). */
 export function createStaticTrustPolicy(decision: boolean | TrustDecision): TrustPolicy
+/** The `ErrorInfo` (`name`, `message`, `code`, ...) of a permission, trust or execution denial. */
 export function denialToErrorInfo(error: unknown): ErrorInfo
 
 // ---------------------------------------------------------------------------------------------
@@ -928,7 +988,9 @@ export interface ExtensionEvent {
 export interface MiddlewareRegistryOptions {
   /** `"event"` (default): a throwing middleware is skipped and reported; `"throw"`: rethrown. */
   readonly errorPolicy?: 'event' | 'throw'
+  /** Strings replaced by `[REDACTED]` in reported errors. Default none. */
   readonly secrets?: readonly (string | undefined)[]
+  /** Gets the `extension_error` event of a middleware that threw (with `errorPolicy: "event"`). Default none. */
   readonly onError?: (event: ExtensionEvent) => void | Promise<void>
 }
 export interface MiddlewareRegistry {
@@ -937,6 +999,12 @@ export interface MiddlewareRegistry {
   run<T>(hook: MiddlewareHook, value: T): Promise<T>
   list(hook: MiddlewareHook): readonly Middleware[]
 }
+/**
+ * Middleware per hook, run in registration order; `next(v)` makes `v` current and a second
+ * `next()` is an error. `errorPolicy: "event"` (default) skips a throwing middleware and reports
+ * an `extension_error` to `onError` (its message redacted with `secrets`); `"throw"` rethrows.
+ * A bad `errorPolicy` throws a TypeError at creation.
+ */
 export function createMiddlewareRegistry(options?: MiddlewareRegistryOptions): MiddlewareRegistry
 
 // ---------------------------------------------------------------------------------------------

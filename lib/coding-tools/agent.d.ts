@@ -74,13 +74,17 @@ export type TransformImage = (input: TransformImageInput) => Promise<Buffer>
 
 /** What `ReadOperations.readText` is asked for: one page of lines starting at `offset` (1-based). */
 export interface ReadTextOptions {
+  /** The first line of the page (1-based). */
   readonly offset: number
   /** Lines wanted; absent: up to `maxLines`. */
   readonly limit?: number
+  /** The page's line cap; a page over it is an error. */
   readonly maxLines: number
+  /** The page's byte cap (each kept line with its LF); a page over it is an error. */
   readonly maxBytes: number
   /** Stop scanning after this many bytes. */
   readonly maxScanBytes: number
+  /** Aborted when the call is. */
   readonly signal?: AbortSignal
 }
 /** One page of text, as `ReadOperations.readText` returns it. */
@@ -132,8 +136,12 @@ export interface ReadPathSet {
 /** An empty read-path set. */
 export declare function createReadPathSet(): ReadPathSet
 export interface ReadBeforeWriteOptions {
-  /** Refuse to write or edit a path this session has not read. */
+  /**
+   * Refuse to write or edit a path not in `readPathSet` unless the call passes `force: true`
+   * (`Refusing write to <path>: not read in this session. Read first or pass force=true.`). Default false.
+   */
   requireReadBeforeWrite?: boolean
+  /** The paths read so far (any `{ has, add }`; share it with the read tool). */
   readPathSet?: ReadPathSet
 }
 /** The image type read and the model accept (`image/png`, `image/jpeg`, ...) from the magic bytes; null otherwise. */
@@ -142,12 +150,15 @@ export declare function detectSupportedImageMimeType(buffer: Buffer): string | n
 export declare function detectSupportedImageMimeTypeFromFile(filePath: string): Promise<string | null>
 
 export interface ReadToolOptions {
+  /** Asked before any side effect; a denial is an error result and nothing is read. Default none (allowed). */
   readonly executionPolicy?: ExecutionPolicy
   /** Default `DEFAULT_MAX_IMAGE_BYTES` (10,000,000); hard cap 32 MiB. */
   readonly maxImageBytes?: number
   /** Default 64 MiB; hard cap 1 GiB. */
   readonly maxScanBytes?: number
+  /** Applied to an image before it is returned; its output is bounded by `maxImageBytes` again. */
   readonly transformImage?: TransformImage
+  /** A host backend instead of the native file work (the page logic and limits still run in the engine). */
   readonly operations?: ReadOperations
   /** Default 2,000; hard cap 100,000. */
   readonly maxLines?: number
@@ -155,6 +166,7 @@ export interface ReadToolOptions {
   readonly maxBytes?: number
   /** Paths read successfully are added here (for `requireReadBeforeWrite`). */
   readonly readPathSet?: ReadPathSet
+  /** Asked for files that are not images, before the text page (`extract` resolving to null falls through). */
   readonly documentReader?: DocumentReader
 }
 
@@ -199,10 +211,13 @@ export interface WriteOperations {
   mkdir: (dir: string, options?: { signal?: AbortSignal }) => Promise<void>
 }
 export interface WriteToolOptions extends ReadBeforeWriteOptions {
+  /** Asked before any side effect (after the input bound); a denial creates nothing. Default none (allowed). */
   readonly executionPolicy?: ExecutionPolicy
+  /** A host backend instead of the native atomic write. */
   readonly operations?: WriteOperations
-  /** Default 8 MiB; hard cap 64 MiB. */
+  /** Bytes of `content`. Default 8 MiB; hard cap 64 MiB. */
   readonly maxInputBytes?: number
+  /** Gets `{ type: "file_changed", path, op, toolCallId }` after a write. */
   readonly onEvent?: (event: CodingLifecycleEvent) => void
 }
 
@@ -214,14 +229,17 @@ export interface EditOperations {
   statFile: (absolutePath: string, options?: { signal?: AbortSignal }) => Promise<{ size: number }>
 }
 export interface EditToolOptions extends ReadBeforeWriteOptions {
+  /** Asked before any side effect; a denial changes nothing. Default none (allowed). */
   readonly executionPolicy?: ExecutionPolicy
+  /** A host backend instead of the native file work (matching and diffs still run in the engine). */
   readonly operations?: EditOperations
-  /** Default 8 MiB; hard cap 64 MiB. */
+  /** Size of the file edited, checked before it is read. Default 8 MiB; hard cap 64 MiB. */
   readonly maxFileBytes?: number
-  /** Default 2 MiB; hard cap 16 MiB. */
+  /** Bytes of all `oldText`/`newText` of a call. Default 2 MiB; hard cap 16 MiB. */
   readonly maxInputBytes?: number
-  /** Default 100; hard cap 1,000. */
+  /** Replacements per call. Default 100; hard cap 1,000. */
   readonly maxEdits?: number
+  /** Gets `{ type: "file_changed", path, op, toolCallId }` after an edit. */
   readonly onEvent?: (event: CodingLifecycleEvent) => void
 }
 
@@ -235,9 +253,11 @@ export type BashSpawnHook = (context: BashSpawnContext) => BashSpawnContext
 export interface BashExecOptions {
   /** Receives stdout and stderr chunks as they arrive. */
   onData: (data: Buffer) => void
+  /** Aborted when the call is; the backend must end the command's whole process group. */
   signal?: AbortSignal
   /** Seconds. */
   timeout?: number
+  /** The command's environment (`process.env` or only the `envAllowlist` names). */
   env?: NodeJS.ProcessEnv
 }
 /** A host process backend for shell (used instead of the native path when given). */
@@ -245,12 +265,15 @@ export interface BashOperations {
   exec: (command: string, cwd: string, options: BashExecOptions) => Promise<{ exitCode: number | null }>
 }
 export interface ShellToolOptions {
+  /** Asked with `{ kind: "shell", command }` before anything is spawned; a denial spawns nothing. Default none (allowed). */
   readonly executionPolicy?: ExecutionPolicy
+  /** A host process backend (a sandbox's) instead of the native spawn. */
   readonly operations?: BashOperations
   /** Joined before the command with a newline. */
   readonly commandPrefix?: string
   /** The shell binary; default `$SHELL` if it exists, else `/bin/bash`, else `sh`. */
   readonly shellPath?: string
+  /** Rewrites `{ command, cwd, env }` before the policy is asked; a non-string `cwd` is an error result. */
   readonly spawnHook?: BashSpawnHook
   /** Only these environment variables reach the command (default: all of `process.env`). */
   readonly envAllowlist?: readonly string[]
@@ -275,7 +298,29 @@ export interface CodingToolDefinition extends ToolDefinition {
 export declare function detectSupportedImageMimeType(buffer: Buffer | Uint8Array): string | null
 /** The image MIME type of the file at `filePath` from its first 4,100 bytes, or null. */
 export declare function detectSupportedImageMimeTypeFromFile(filePath: string): Promise<string | null>
+/**
+ * The `read` tool: a page of a text file (`path`, `offset`, `limit`, `findText`, `findMode`)
+ * streamed without holding the file, or an image. Never throws: failures are error results. A
+ * limit that is not a positive safe integer within its hard cap throws at construction
+ * (`"<name> must be a positive safe integer at most <hard>"`, `ERR_PRISM_CODING_INVALID_LIMIT`).
+ */
 export declare function createReadTool(cwd: string, options?: ReadToolOptions): CodingToolDefinition
+/**
+ * The `write` tool: `mkdir -p` and an atomic write (`path`, `content`, `force`), serialised per
+ * real path. Never throws: failures are error results. A bad limit throws at construction.
+ */
 export declare function createWriteTool(cwd: string, options?: WriteToolOptions): CodingToolDefinition
+/**
+ * The `edit` tool: exact (else whitespace-tolerant) replacements of `edits: [{oldText, newText}]`,
+ * written atomically with a diff in `metadata`. Never throws: failures are error results. A bad
+ * limit throws at construction.
+ */
 export declare function createEditTool(cwd: string, options?: EditToolOptions): CodingToolDefinition
+/**
+ * The `shell` tool (exclusive: its turn runs one call at a time): `command` in its own process
+ * group, killed whole on timeout or abort; a tail of the output, the rest in a 0600 file. Never
+ * throws: failures are error results. A bad limit throws at construction, a `maxTotalOutputBytes`
+ * below `maxBytes` or a bad `tempFilePrefix` too (`ERR_PRISM_CODING_INVALID_OPTION`), and a
+ * non-string `cwd` a TypeError (`ERR_INVALID_ARG_TYPE`).
+ */
 export declare function createShellTool(cwd: string, options?: ShellToolOptions): CodingToolDefinition & { readonly exclusive: true }

@@ -14,9 +14,14 @@ export type ApprovalCacheScope = 'session' | 'run' | 'none'
 export interface CodingApprovalPolicyOptions {
   /** Trusted roots; no roots denies everything (`"no trusted roots configured"`). */
   readonly roots: readonly string[]
+  /**
+   * Asked when an action needs approval (`true` approves), with `approvalTimeoutMs` and the
+   * action's signal. Default none: anything needing approval is denied (`"approval required"`).
+   */
   readonly approve?: CodingApprovalFn
   /** Deny every kind but `read` (`"read-only mode"`). Default false. */
   readonly readOnly?: boolean
+  /** Host rules for shell commands, matched per simple command (first match wins). Default `[]`. */
   readonly commandRules?: readonly CommandRule[]
   /** Default `"none"` (no answer is reused); `"session"` keys by `metadata.sessionId`, `"run"` by `metadata.runId`. */
   readonly approvalCacheScope?: ApprovalCacheScope
@@ -30,6 +35,14 @@ export interface CodingApprovalPolicyOptions {
    */
   readonly allowRulesSkipApproval?: boolean
 }
+/**
+ * An `ExecutionPolicy` for the coding tools. `check(action)`, first deny wins: no roots, read-only
+ * mode, a path outside the roots by realpath (`path outside trusted roots: <path>`), for `shell`
+ * the command rules and redirection targets, then approval for `shell`, `write`, `edit`,
+ * `delete`, `move` or a `requireApproval` verdict (without `approve`: `"approval required"`).
+ * Allowed decisions are `{ allowed: true, exclusive: kind === "shell" }`. A synchronous throw
+ * from `approve` rejects `check()`; a timeout, an abort or a rejection denies.
+ */
 export function createCodingApprovalPolicy(options: CodingApprovalPolicyOptions): ExecutionPolicy
 
 export type CommandRuleAction = 'allow' | 'deny' | 'requireApproval'
@@ -43,6 +56,13 @@ export interface CommandRuleEvaluation {
   readonly action: CommandRuleAction
   readonly reason?: string
 }
+/**
+ * The verdict for a command line: per simple command the first matching host rule, else the
+ * default deny rules; any part denied gives `deny`, any `requireApproval` part or unanalysable
+ * syntax needs approval, allow rules covering every part (no file redirection) give `allow`;
+ * otherwise a compound command (`denyMetacharacters`, default true) or a file redirection needs
+ * approval. A command past a cap of the analysis is denied.
+ */
 export function evaluateCommandRules(command: string, rules: readonly CommandRule[] | undefined, options?: { denyMetacharacters?: boolean }): CommandRuleEvaluation
 
 /** One simple command of an explained command line and what decided it. */
@@ -64,13 +84,16 @@ export interface CommandExplanation extends CommandRuleEvaluation {
   readonly unsupported?: string
   readonly defaultDeny?: string
 }
+/** The verdict of `evaluateCommandRules` plus each part's text, argv, verdict and matching rule, the redirections, and why analysis gave up. */
 export function explainCommand(command: string, options?: { rules?: readonly CommandRule[]; commandRules?: readonly CommandRule[]; denyMetacharacters?: boolean }): CommandExplanation
 
+/** The reference's raw-string test for shell metacharacters (no parsing). */
 export function hasShellMetacharacters(command: string): boolean
 /** Lexical containment. */
 export function isPathInside(root: string, target: string): boolean
 /** Realpath containment; any error gives false. */
 export function isPathInsideReal(root: string, target: string): Promise<boolean>
+/** Whether `target` is inside any root by realpath (a missing final component by its parent; a dangling link by its target); any error gives false. */
 export function assertPathInsideRoots(roots: readonly string[], target: string): Promise<boolean>
 
 /** The shell tool's execution seam (the same type as the coding tools' `BashOperations`). */
@@ -180,6 +203,7 @@ export interface NativeSandboxAdapter {
 }
 /** Shell operations that run every command through `adapter.exec`; it carries the adapter's `capabilities`. */
 export function createSandboxBashOperations(adapter: SandboxAdapter | NativeSandboxAdapter): BashOperations
+/** A sandbox that cannot be created or a command it could not run; `code` `ERR_PRISM_SANDBOX_EXECUTION`. */
 export class SandboxExecutionError extends Error {
   readonly code: 'ERR_PRISM_SANDBOX_EXECUTION'
   constructor(message: string, options?: ErrorOptions)

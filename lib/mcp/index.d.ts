@@ -4,10 +4,12 @@ import type { ContentBlock, ErrorInfo, JsonObject, ToolDefinition, ToolEffectDec
 /** A server started as a child process, speaking MCP over its stdin/stdout. */
 export interface McpStdioTransport {
   readonly type: 'stdio'
+  /** The program to start (own process group; its whole tree ends with `close()`). */
   readonly command: string
   readonly args?: readonly string[]
-  /** Laid over the host's environment. */
+  /** Added to the variables the server inherits (only `HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`). */
   readonly env?: Readonly<Record<string, string>>
+  /** The server's working directory; default the host's. */
   readonly cwd?: string
   /** Default `"inherit"`; `"pipe"`/`"overlapped"` keep the last 4 KiB for connect errors. */
   readonly stderr?: 'inherit' | 'pipe' | 'ignore' | 'overlapped'
@@ -51,10 +53,16 @@ export interface McpToolEffectPolicyInput {
 export type McpToolEffectPolicy = (input: McpToolEffectPolicyInput) => ToolEffectDeclaration | undefined
 
 export interface ConnectMcpToolsOptions {
+  /** Required; `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`, else `Error`. Names the tools `mcp:<serverId>:<name>`. */
   readonly serverId: string
+  /** Required: stdio or Streamable HTTP. A bad one throws `ERR_PRISM_MCP_INVALID_TRANSPORT`. */
   readonly transport: McpTransportConfig
-  /** Default `mcp:<serverId>:`; used verbatim. */
+  /** Default `mcp:<serverId>:`; used verbatim. A duplicate prefixed name throws `McpToolNameCollisionError`. */
   readonly namePrefix?: string
+  /**
+   * Each tool's effect declaration; default `{ kind: "external_mutation", idempotency:
+   * "unsupported" }`. An invalid declaration throws `McpBridgeError`.
+   */
   readonly effect?: McpToolEffectPolicy
   /** MCP Apps are out of scope: `true` throws "MCP Apps extension was not negotiated". */
   readonly mcpApps?: boolean
@@ -216,6 +224,16 @@ export interface McpToolMappingContext {
   readonly effectForRemoteTool?: (remote: McpListedTool) => ToolEffectDeclaration
 }
 
+/**
+ * Connects a server (stdio or Streamable HTTP) with the native client, lists its tools and
+ * resolves to `{ tools, refresh(), close(), serverPid, protocolVersion }`; the tools are
+ * `ToolDefinition`s named `<namePrefix><remote name>`. Rejects with `McpBridgeError` (a limit
+ * out of range: `"<name> must be a positive safe integer <= <hard>"`; connect failures with
+ * `code` `ERR_PRISM_MCP_CONNECT`, `ERR_PRISM_MCP_CONNECT_TIMEOUT`, `ERR_PRISM_MCP_NOT_PUBLIC`,
+ * ...), `McpUnsupportedCapabilityError` for `auth`, `sessionId`, `resolveHostname` or `mcpApps`,
+ * or a TypeError (`ERR_INVALID_ARG_TYPE`) for a wrong-typed option. Aborting `signal` during
+ * connect closes the bridge and rejects with its reason.
+ */
 export function connectMcpTools(options: ConnectMcpToolsOptions): Promise<McpToolBridge>
 /** A bridge over a host's own connected JS SDK client (the client does the I/O). */
 export function attachMcpToolBridge(
@@ -227,7 +245,6 @@ export function attachMcpToolBridge(
 export function listAllMcpTools(client: McpSdkClient, signal?: AbortSignal, input?: McpClientLimitsInput): Promise<McpListedTool[]>
 /** Tool definitions for listed tools; throws `McpToolNameCollisionError` on a duplicate prefixed name. */
 export function mapMcpToolsToDefinitions(remoteTools: readonly McpListedTool[], context: McpToolMappingContext): ToolDefinition[]
-/** A JS SDK transport for the config, after the same checks as `connectMcpTools` (URL, origins, https). */
 /**
  * Checks a transport configuration as connectMcpTools does and returns a frozen copy of it
  * (a description for connectMcpTools, not a JS SDK Transport). Throws `McpBridgeError`.
@@ -238,30 +255,47 @@ export type ListedMcpTool = McpListedTool
 export type McpHostClient = McpSdkBridgeClient
 export type McpToolDefinitionContext = McpToolMappingContext
 
+/** `mcp:<serverId>:`, after `assertValidServerId`. */
 export function defaultMcpNamePrefix(serverId: string): string
+/** `prefix + remoteName` (no separator added). */
 export function formatMcpToolName(prefix: string, remoteName: string): string
+/** Throws `Error` unless `serverId` matches `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`. */
 export function assertValidServerId(serverId: string): void
+/**
+ * MCP content blocks as prism blocks within `maxResultBytes` (text cut on a UTF-8 boundary,
+ * images kept only if they fit, unknown types skipped). Options that are not an object, or
+ * without `maxResultBytes`, throw a TypeError (`ERR_INVALID_ARG_TYPE`); a `maxResultBytes` out of
+ * range throws `McpBridgeError`.
+ */
 export function mapMcpContentToBlocks(
   content: readonly unknown[] | undefined,
   options: { readonly maxResultBytes: number },
 ): { content: ContentBlock[]; truncated: boolean; bytesUsed: number }
+/** A plain-text summary of `content`, at most `maxBytes` UTF-8 bytes (default 8 KiB). */
 export function summarizeMcpContent(content: readonly unknown[] | undefined, maxBytes?: number): string
+/** The message of `error` (any thrown value), at most `maxBytes` UTF-8 bytes. */
 export function boundedMcpErrorMessage(error: unknown, maxBytes: number): string
+/** `{ name: "McpToolError", message, code }`; `code` defaults to `ERR_PRISM_MCP_TOOL`. */
 export function mcpCallError(message: string, code?: string): ErrorInfo
+/** UTF-8 bytes of `value`. */
 export function estimateUtf8Bytes(value: string): number
 
+/** A bridge failure (bad option, connect or listing failure); native ones carry an `ERR_PRISM_MCP_*` `code`. */
 export class McpBridgeError extends Error {
   constructor(message: string, options?: { cause?: unknown })
 }
+/** Two remote tools map to the same prefixed name. */
 export class McpToolNameCollisionError extends McpBridgeError {
   constructor(prefixedName: string, remoteName: string)
   readonly prefixedName: string
   readonly remoteName: string
 }
+/** Any use of a closed bridge (`tools`, `execute`, `refresh`). */
 export class McpBridgeClosedError extends McpBridgeError {
   constructor(message?: string)
   readonly code: 'ERR_PRISM_MCP_CLOSED'
 }
+/** An option this bridge does not support (OAuth `auth`, `sessionId`, `resolveHostname`, `mcpApps`). */
 export class McpUnsupportedCapabilityError extends Error {
   constructor(message: string)
   readonly code: 'ERR_PRISM_MCP_UNSUPPORTED_CAPABILITY'
@@ -273,37 +307,67 @@ export interface McpLimitBounds {
 }
 /** Every limit by option name (including `maxResponseBytes`). */
 export const MCP_LIMITS: Readonly<Record<string, McpLimitBounds>>
+/** `callTimeoutMs` when unset: 60,000 (1 min). */
 export const DEFAULT_CALL_TIMEOUT_MS: number
 /** `maxTotalTimeoutMs` when unset (10 min). */
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS: number
+/** `maxResultBytes` when unset: 10,000,000. */
 export const DEFAULT_MAX_RESULT_BYTES: number
+/** `listCacheTtlMs` when unset: 30,000. */
 export const DEFAULT_LIST_CACHE_TTL_MS: number
+/** `maxListPages` when unset: 20. */
 export const DEFAULT_MAX_LIST_PAGES: number
+/** `maxTools` when unset: 500. */
 export const DEFAULT_MAX_TOOLS: number
+/** `maxCursorBytes` when unset: 4 KiB. */
 export const DEFAULT_MAX_CURSOR_BYTES: number
+/** `maxToolNameBytes` when unset: 256. */
 export const DEFAULT_MAX_TOOL_NAME_BYTES: number
+/** `maxToolDescriptionBytes` when unset: 16 KiB. */
 export const DEFAULT_MAX_TOOL_DESCRIPTION_BYTES: number
+/** `maxToolSchemaBytes` when unset: 256 KiB. */
 export const DEFAULT_MAX_TOOL_SCHEMA_BYTES: number
+/** `maxTotalToolSchemaBytes` when unset: 4 MiB. */
 export const DEFAULT_MAX_TOTAL_TOOL_SCHEMA_BYTES: number
+/** `maxJsonDepth` when unset: 64. */
 export const DEFAULT_MAX_JSON_DEPTH: number
+/** `maxJsonProperties` when unset: 10,000. */
 export const DEFAULT_MAX_JSON_PROPERTIES: number
+/** Streamable HTTP `maxResponseBytes` when unset: 16 MiB. */
 export const DEFAULT_MAX_HTTP_RESPONSE_BYTES: number
+/** The largest `maxListPages`: 100. */
 export const HARD_MAX_LIST_PAGES: number
+/** The largest `maxTools`: 5,000. */
 export const HARD_MAX_TOOLS: number
+/** The largest `maxCursorBytes`: 16 KiB. */
 export const HARD_MAX_CURSOR_BYTES: number
+/** The largest `maxToolNameBytes`: 1,024. */
 export const HARD_MAX_TOOL_NAME_BYTES: number
+/** The largest `maxToolDescriptionBytes`: 64 KiB. */
 export const HARD_MAX_TOOL_DESCRIPTION_BYTES: number
+/** The largest `maxToolSchemaBytes`: 1 MiB. */
 export const HARD_MAX_TOOL_SCHEMA_BYTES: number
+/** The largest `maxTotalToolSchemaBytes`: 16 MiB. */
 export const HARD_MAX_TOTAL_TOOL_SCHEMA_BYTES: number
+/** The largest `maxJsonDepth`: 128. */
 export const HARD_MAX_JSON_DEPTH: number
+/** The largest `maxJsonProperties`: 100,000. */
 export const HARD_MAX_JSON_PROPERTIES: number
+/** The largest `maxResultBytes`: 16 MiB. */
 export const HARD_MAX_RESULT_BYTES: number
+/** The largest `callTimeoutMs`: 30 min. */
 export const HARD_CALL_TIMEOUT_MS: number
 /** The largest `maxTotalTimeoutMs` (24 h). */
 export const HARD_MAX_TOTAL_TIMEOUT_MS: number
+/** The largest `listCacheTtlMs`: 24 h. */
 export const HARD_LIST_CACHE_TTL_MS: number
+/** The largest Streamable HTTP `maxResponseBytes`: 64 MiB. */
 export const HARD_MAX_HTTP_RESPONSE_BYTES: number
+/** Declared for the reference's types; not defined at run time here (MCP Apps and capabilities beyond tools are out of scope). */
 export const HARD_MAX_CAPABILITY_BYTES: number
+/** Declared for the reference's types; not defined at run time here. */
 export const HARD_MAX_CAPABILITY_ITEMS: number
+/** Declared for the reference's types; not defined at run time here. */
 export const HARD_MAX_CAPABILITY_PAGES: number
+/** Declared for the reference's types; not defined at run time here. */
 export const HARD_MAX_SESSIONS: number

@@ -48,7 +48,18 @@ export interface JsonSchemaArgumentValidator extends ToolArgumentValidator {
 /** A ToolValidator that also reports its compile counters. */
 export type JsonSchemaToolValidator = ToolValidator & { readonly stats: () => JsonSchemaValidatorStats }
 
-/** Throws `RangeError("<opt> must be a positive safe integer no greater than <hard>")` for a bad bound. */
+/**
+ * A `ToolArgumentValidator` whose `validate(schema, value)` never throws: `{ ok: true }` or
+ * `{ ok: false, errors: [{ path, message }] }` with Ajv's messages, plus `stats()`. Throws
+ * `RangeError("<opt> must be a positive safe integer no greater than <hard>")` (code
+ * `ERR_PRISM_VALIDATION_INVALID_LIMIT`) for a bad bound.
+ */
 export function createJsonSchemaArgumentValidator(options?: JsonSchemaToolValidatorOptions): JsonSchemaArgumentValidator
+/**
+ * A `ToolValidator` for `dispatchToolCall({ validate })`: the tool's `parameters` checked with
+ * `createJsonSchemaArgumentValidator(options)`, a failure blocking with `path: message` joined by
+ * `"; "` (`validation_failed`); carries the same `stats`. Throws the same `RangeError` for a bad bound.
+ */
 export function createJsonSchemaToolArgumentValidator(options?: JsonSchemaToolValidatorOptions): JsonSchemaToolValidator
+/** The package this entry replaces. */
 export declare const packageName: '@arnilo/prism-tool-validator-json-schema'
