@@ -661,6 +661,12 @@ export interface EngineConstants {
   codingAbortedMessage: string
   /** Milliseconds `autoRefresh: true` waits after `list_changed` (`MCP_AUTO_REFRESH_DEBOUNCE_MS`). */
   mcpAutoRefreshDebounceMs: number
+  /**
+   * `[default, hard]` caps the reference exports for MCP capability listings and sessions,
+   * by name (`capabilityBytes`, `capabilityItems`, `capabilityPages`, `sessions`); unchecked
+   * here (tools only), see `MCP_CAPABILITY_BYTES`.
+   */
+  mcpReferenceCaps: Array<ReferenceCap>
 }
 
 /**
@@ -1066,6 +1072,16 @@ export declare function positiveIntegerMessage(name: string): string
 
 /** The `tool_execution_progress` event of a call. */
 export declare function progressEvent(call: unknown, sessionId: unknown, runId: unknown, progress: unknown, metadata: unknown): unknown
+
+/** One `[default, hard]` pair of [`EngineConstants::mcp_reference_caps`]. */
+export interface ReferenceCap {
+  /** The cap's name. */
+  name: string
+  /** Its default. */
+  default: number
+  /** Its hard maximum. */
+  hard: number
+}
 
 /**
  * The configured `toolConcurrency` resolved as the reference does: a finite number >= 1

@@ -27,6 +27,15 @@ test('constants and the limit table', () => {
   assert.equal(mcp.HARD_MAX_RESULT_BYTES, 16 * 1024 * 1024)
   assert.equal(mcp.HARD_CALL_TIMEOUT_MS, 30 * 60_000)
   assert.equal(mcp.HARD_LIST_CACHE_TTL_MS, 24 * 60 * 60_000)
+  // the reference's caps for capability listings and sessions: exported with its numbers, unchecked (tools only)
+  assert.deepEqual(
+    [mcp.DEFAULT_MAX_CAPABILITY_BYTES, mcp.DEFAULT_MAX_CAPABILITY_ITEMS, mcp.DEFAULT_MAX_CAPABILITY_PAGES, mcp.DEFAULT_MAX_SESSIONS],
+    [1024 * 1024, 500, 20, 32],
+  )
+  assert.deepEqual(
+    [mcp.HARD_MAX_CAPABILITY_BYTES, mcp.HARD_MAX_CAPABILITY_ITEMS, mcp.HARD_MAX_CAPABILITY_PAGES, mcp.HARD_MAX_SESSIONS],
+    [8 * 1024 * 1024, 5_000, 100, 512],
+  )
   assert.equal(mcp.HARD_MAX_JSON_DEPTH, mcp.MCP_LIMITS.maxJsonDepth.hard)
   assert.equal(mcp.DEFAULT_MAX_LIST_PAGES, 20)
   assert.equal(mcp.HARD_MAX_HTTP_RESPONSE_BYTES, mcp.MCP_LIMITS.maxResponseBytes.hard)

@@ -22,6 +22,29 @@ pub struct EngineConstants {
     pub coding_aborted_message: String,
     /// Milliseconds `autoRefresh: true` waits after `list_changed` (`MCP_AUTO_REFRESH_DEBOUNCE_MS`).
     pub mcp_auto_refresh_debounce_ms: u32,
+    /// `[default, hard]` caps the reference exports for MCP capability listings and sessions,
+    /// by name (`capabilityBytes`, `capabilityItems`, `capabilityPages`, `sessions`); unchecked
+    /// here (tools only), see `MCP_CAPABILITY_BYTES`.
+    pub mcp_reference_caps: Vec<ReferenceCap>,
+}
+
+/// One `[default, hard]` pair of [`EngineConstants::mcp_reference_caps`].
+#[napi(object)]
+pub struct ReferenceCap {
+    /// The cap's name.
+    pub name: String,
+    /// Its default.
+    pub default: u32,
+    /// Its hard maximum.
+    pub hard: u32,
+}
+
+fn reference_cap(name: &str, [default, hard]: [u64; 2]) -> ReferenceCap {
+    ReferenceCap {
+        name: name.to_owned(),
+        default: u32::try_from(default).unwrap_or(u32::MAX),
+        hard: u32::try_from(hard).unwrap_or(u32::MAX),
+    }
 }
 
 /// The engine's constants (read once at load).
@@ -37,6 +60,12 @@ pub fn engine_constants() -> EngineConstants {
             .to_owned(),
         mcp_auto_refresh_debounce_ms: u32::try_from(l::MCP_AUTO_REFRESH_DEBOUNCE_MS)
             .unwrap_or(u32::MAX),
+        mcp_reference_caps: vec![
+            reference_cap("capabilityBytes", l::MCP_CAPABILITY_BYTES),
+            reference_cap("capabilityItems", l::MCP_CAPABILITY_ITEMS),
+            reference_cap("capabilityPages", l::MCP_CAPABILITY_PAGES),
+            reference_cap("sessions", l::MCP_SESSIONS),
+        ],
     }
 }
 

@@ -363,11 +363,19 @@ export const HARD_MAX_TOTAL_TIMEOUT_MS: number
 export const HARD_LIST_CACHE_TTL_MS: number
 /** The largest Streamable HTTP `maxResponseBytes`: 64 MiB. */
 export const HARD_MAX_HTTP_RESPONSE_BYTES: number
-/** Declared for the reference's types; not defined at run time here (MCP Apps and capabilities beyond tools are out of scope). */
+/** The reference's default for a capability listing's bytes (1 MiB). This package bridges tools only, so nothing checks it; the number is exported so that imports resolve to the same value. */
+export const DEFAULT_MAX_CAPABILITY_BYTES: number
+/** The reference's default for a capability listing's items (500); unchecked here (tools only). */
+export const DEFAULT_MAX_CAPABILITY_ITEMS: number
+/** The reference's default for a capability listing's pages (20); unchecked here (tools only). */
+export const DEFAULT_MAX_CAPABILITY_PAGES: number
+/** The reference's default for an MCP server's sessions (32); unchecked here (tools only). */
+export const DEFAULT_MAX_SESSIONS: number
+/** The reference's largest capability listing in bytes (8 MiB); unchecked here (tools only). */
 export const HARD_MAX_CAPABILITY_BYTES: number
-/** Declared for the reference's types; not defined at run time here. */
+/** The reference's largest capability listing in items (5,000); unchecked here (tools only). */
 export const HARD_MAX_CAPABILITY_ITEMS: number
-/** Declared for the reference's types; not defined at run time here. */
+/** The reference's largest capability listing in pages (100); unchecked here (tools only). */
 export const HARD_MAX_CAPABILITY_PAGES: number
-/** Declared for the reference's types; not defined at run time here. */
+/** The reference's most sessions of an MCP server (512); unchecked here (tools only). */
 export const HARD_MAX_SESSIONS: number

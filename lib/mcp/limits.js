@@ -26,6 +26,9 @@ function limitInput(options) {
   return out
 }
 
+/** The reference's caps for capability listings and sessions: exported, unchecked (tools only). */
+const REFERENCE_CAPS = Object.fromEntries(require('../engine-words.js').CONSTANTS.mcpReferenceCaps.map((c) => [c.name, c]))
+
 const hard = (name) => MCP_LIMITS[name].hard
 const dflt = (name) => MCP_LIMITS[name].default
 
@@ -49,6 +52,14 @@ module.exports = {
   DEFAULT_MAX_JSON_DEPTH: dflt('maxJsonDepth'),
   DEFAULT_MAX_JSON_PROPERTIES: dflt('maxJsonProperties'),
   DEFAULT_MAX_HTTP_RESPONSE_BYTES: dflt('maxResponseBytes'),
+  DEFAULT_MAX_CAPABILITY_BYTES: REFERENCE_CAPS.capabilityBytes.default,
+  DEFAULT_MAX_CAPABILITY_ITEMS: REFERENCE_CAPS.capabilityItems.default,
+  DEFAULT_MAX_CAPABILITY_PAGES: REFERENCE_CAPS.capabilityPages.default,
+  DEFAULT_MAX_SESSIONS: REFERENCE_CAPS.sessions.default,
+  HARD_MAX_CAPABILITY_BYTES: REFERENCE_CAPS.capabilityBytes.hard,
+  HARD_MAX_CAPABILITY_ITEMS: REFERENCE_CAPS.capabilityItems.hard,
+  HARD_MAX_CAPABILITY_PAGES: REFERENCE_CAPS.capabilityPages.hard,
+  HARD_MAX_SESSIONS: REFERENCE_CAPS.sessions.hard,
   HARD_MAX_LIST_PAGES: hard('maxListPages'),
   HARD_MAX_TOOLS: hard('maxTools'),
   HARD_MAX_CURSOR_BYTES: hard('maxCursorBytes'),

@@ -336,6 +336,18 @@ pub const MCP_STDIO_EOF_GRACE_MS: u64 = 50;
 /// Milliseconds `autoRefresh: true` waits after a `list_changed` notification before it
 /// lists again (the facade's timer; `autoRefresh.debounceMs` overrides it).
 pub const MCP_AUTO_REFRESH_DEBOUNCE_MS: u64 = 100;
+/// The reference's caps for MCP capabilities beyond tools (resources, prompts) and for a
+/// server's sessions: `[default, hard]` of a capability listing's bytes, items and pages and
+/// of sessions. This package bridges tools only, so nothing here checks them; they are
+/// exported with the reference's names and numbers so that a host importing them gets the same
+/// values.
+pub const MCP_CAPABILITY_BYTES: [u64; 2] = [1024 * 1024, 8 * 1024 * 1024];
+/// See [`MCP_CAPABILITY_BYTES`]: items of a capability listing.
+pub const MCP_CAPABILITY_ITEMS: [u64; 2] = [500, 5_000];
+/// See [`MCP_CAPABILITY_BYTES`]: pages of a capability listing.
+pub const MCP_CAPABILITY_PAGES: [u64; 2] = [20, 100];
+/// See [`MCP_CAPABILITY_BYTES`]: sessions of an MCP server.
+pub const MCP_SESSIONS: [u64; 2] = [32, 512];
 /// Milliseconds between SIGTERM and SIGKILL of a stdio server's process group.
 pub const MCP_STDIO_TERM_GRACE_MS: u64 = 500;
 /// Milliseconds an unpinned connect waits for the answer to its `server/discover` probe
