@@ -639,9 +639,6 @@ export declare function dispatchPlan(hooks: number): Array<number>
 /** The dispatch vocabulary (see [`NativeDispatchVocabulary`]). */
 export declare function dispatchVocabulary(): NativeDispatchVocabulary
 
-/** `"Duplicate tool: <name>"`, the message of a registration refused by `duplicate: "error"`. */
-export declare function duplicateToolMessage(name: string): string
-
 /** The engine's constants (read once at load). */
 export declare function engineConstants(): EngineConstants
 
@@ -1097,10 +1094,22 @@ export declare function resolveToolConcurrency(value: number): number
 export declare function staticPermissionTable(allow: Array<string>, deny: Array<string>, allowHadOtherEntries: boolean): NativePermissionTable
 
 /**
+ * Throws the refusal of a registration under `duplicate: "error"`: an `Error` with code
+ * `ERR_PRISM_DUPLICATE_TOOL` and message `Duplicate tool: <name>`.
+ */
+export declare function throwDuplicateTool(name: string): void
+
+/**
  * The ErrorInfo of a thrown value (`{ name, message, code, cause, retryAfterMs? }`), with
  * `secrets` replaced in the name, message, string code and cause.
  */
 export declare function thrownErrorInfo(error: unknown, secrets: unknown): unknown
+
+/**
+ * Throws the miss of a registry lookup: an `Error` with code `ERR_PRISM_UNKNOWN_TOOL` and
+ * message `Unknown tool: <name>`.
+ */
+export declare function throwUnknownTool(name: string): void
 
 /**
  * `undefined` when `execute` resolved to a result object, otherwise the TypeError to fail
@@ -1113,9 +1122,6 @@ export declare function toolResultError(call: unknown, value: unknown): unknown
  * `max(1, min(toolConcurrency, calls))` (non-finite or < 1 concurrency counts as 1).
  */
 export declare function turnConcurrency(toolConcurrency: number, calls: number, anyExclusive: boolean): number
-
-/** `"Unknown tool: <name>"`, the message of a registry lookup that misses. */
-export declare function unknownToolMessage(name: string): string
 
 /** `"Untrusted <kind>: <target>"`, a trust denial's message when its decision has no reason. */
 export declare function untrustedMessage(kind: string, target: string): string

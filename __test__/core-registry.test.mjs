@@ -22,11 +22,11 @@ test('registry keeps insertion order and replaces in place', () => {
   assert.deepEqual(r.list(), [second, other])
   assert.equal(r.get('a'), second)
   assert.equal(r.get('missing'), undefined)
-  assert.throws(() => r.resolve('missing'), { message: 'Unknown tool: missing' })
+  assert.throws(() => r.resolve('missing'), { name: 'Error', message: 'Unknown tool: missing', code: 'ERR_PRISM_UNKNOWN_TOOL' })
 })
 
 test('duplicate "error" throws in the constructor and in register', () => {
-  assert.throws(() => createToolRegistry([tool('a'), tool('a')], { duplicate: 'error' }), { message: 'Duplicate tool: a' })
+  assert.throws(() => createToolRegistry([tool('a'), tool('a')], { duplicate: 'error' }), { name: 'Error', message: 'Duplicate tool: a', code: 'ERR_PRISM_DUPLICATE_TOOL' })
   const r = createToolRegistry([tool('a')], { duplicate: 'error' })
   assert.throws(() => r.register(tool('a')), { message: 'Duplicate tool: a' })
 })

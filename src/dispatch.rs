@@ -24,7 +24,10 @@ use prism_engine::tools::dispatch::{
 };
 use prism_engine::tools::filter::{allows, ToolFilter};
 use prism_engine::tools::redact::{redact_secrets, REDACTED};
+use prism_engine::tools::registry::RegistryError;
 use prism_engine::tools::{BlockedReason, Gate, HookSet, DISPATCH_ORDER};
+
+use crate::errors::NativeError;
 
 type V = sys::napi_value;
 
@@ -530,16 +533,18 @@ pub fn dispatch_vocabulary() -> NativeDispatchVocabulary {
     }
 }
 
-/// `"Duplicate tool: <name>"`, the message of a registration refused by `duplicate: "error"`.
+/// Throws the refusal of a registration under `duplicate: "error"`: an `Error` with code
+/// `ERR_PRISM_DUPLICATE_TOOL` and message `Duplicate tool: <name>`.
 #[napi]
-pub fn duplicate_tool_message(name: String) -> String {
-    prism_engine::tools::registry::RegistryError::Duplicate { name }.to_string()
+pub fn throw_duplicate_tool(env: Env, name: String) -> Result<()> {
+    Err(NativeError::from(RegistryError::Duplicate { name }).into_js(&env))
 }
 
-/// `"Unknown tool: <name>"`, the message of a registry lookup that misses.
+/// Throws the miss of a registry lookup: an `Error` with code `ERR_PRISM_UNKNOWN_TOOL` and
+/// message `Unknown tool: <name>`.
 #[napi]
-pub fn unknown_tool_message(name: String) -> String {
-    prism_engine::tools::blocked::unknown_tool_message(&name)
+pub fn throw_unknown_tool(env: Env, name: String) -> Result<()> {
+    Err(NativeError::from(RegistryError::Unknown { name }).into_js(&env))
 }
 
 /// The blocked `[event, result]` of a denial at `gate` (`Gate as u8`: trust, permission,

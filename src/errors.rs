@@ -19,6 +19,7 @@ use prism_engine::mcp::McpError;
 use prism_engine::policy::approval::ApprovalError;
 use prism_engine::policy::beneath::BeneathError;
 use prism_engine::policy::landlock::LandlockError;
+use prism_engine::tools::registry::RegistryError;
 
 /// An engine error that crosses to JavaScript: a stable code and a message.
 pub(crate) trait Coded: std::fmt::Display {
@@ -42,7 +43,8 @@ coded!(
     CodingError,
     BeneathError,
     LandlockError,
-    ApprovalError
+    ApprovalError,
+    RegistryError
 );
 
 /// An engine error on its way to JavaScript (`Send`, so a future can carry it back to the

@@ -19,7 +19,8 @@ function createToolRegistry(tools = [], options = {}) {
   const registry = {
     register(tool) {
       const name = toolName(tool)
-      if (duplicate === 'error' && byName.has(name)) throw new Error(native.duplicateToolMessage(name))
+      // The engine's error: `code` ERR_PRISM_DUPLICATE_TOOL, the reference's message.
+      if (duplicate === 'error' && byName.has(name)) native.throwDuplicateTool(name)
       byName.set(name, tool)
     },
     get(name) {
@@ -27,7 +28,8 @@ function createToolRegistry(tools = [], options = {}) {
     },
     resolve(name) {
       const tool = byName.get(name)
-      if (tool === undefined) throw new Error(native.unknownToolMessage(String(name)))
+      // The engine's error: `code` ERR_PRISM_UNKNOWN_TOOL, the reference's message.
+      if (tool === undefined) native.throwUnknownTool(String(name))
       return tool
     },
     list() {
