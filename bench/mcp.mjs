@@ -22,6 +22,8 @@ const SERVERS = {
 const SERVER = SERVERS[process.env.MCP_BENCH_SERVER ?? 'everything']
 const STDIO = { ...SERVER.stdio, stderr: 'ignore' }
 // Warm-up turns of 64 calls per client before the throughput is timed (MCP_BENCH_WARM_TURNS).
+// MCP_BENCH_PROTOCOL pins the bridge's protocol revision (default: negotiated).
+const PROTOCOL = process.env.MCP_BENCH_PROTOCOL || undefined
 const WARM_TURNS = Number(process.env.MCP_BENCH_WARM_TURNS ?? 200)
 
 const median = (xs) => {
@@ -45,7 +47,7 @@ async function loadNative() {
   const { connectMcpTools } = await import('../lib/mcp/index.mjs')
   return {
     async connect() {
-      const bridge = await connectMcpTools({ serverId: 'bench', transport: { type: 'stdio', ...STDIO } })
+      const bridge = await connectMcpTools({ serverId: 'bench', transport: { type: 'stdio', ...STDIO }, protocolVersion: PROTOCOL })
       const echo = bridge.tools.find((t) => t.name === `mcp:bench:${SERVER.tool}`)
       let n = 0
       return {
