@@ -25,6 +25,7 @@
 //! [`shell::analyze`] and [`verdict::judge`].
 
 pub mod approval;
+mod arith;
 pub mod beneath;
 pub mod brace;
 pub mod containment;

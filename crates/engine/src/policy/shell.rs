@@ -31,6 +31,7 @@ use std::ops::Range;
 use serde::Serialize;
 use tree_sitter::{Node, Parser, Tree, TreeCursor};
 
+use super::arith;
 use super::brace::{self, Braces};
 use super::deny_rules::{self, is_block_device, is_download, is_shell, Matcher};
 use super::plain;
@@ -613,13 +614,6 @@ fn holds_code(value: &str) -> bool {
     value.contains("$(") || value.contains('`')
 }
 
-/// Whether arithmetic text (`$((...))`, `((...))`, a `[[ -eq ]]` operand, a subscript) has
-/// something bash evaluates that the analysis does not model: a quote, a subscript or a
-/// substitution.
-fn arithmetic_unmodelled(t: &str) -> bool {
-    t.contains(['\'', '"', '`', '[']) || t.contains("$(") || t.contains("${")
-}
-
 /// Lexically normalises an absolute path (`/dev/./sda`, `//dev/../dev/sda` are `/dev/sda`).
 fn normalize_absolute(p: &str) -> Option<String> {
     if !p.starts_with('/') {
@@ -781,7 +775,6 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             | "parenthesized_expression"
             | "postfix_expression"
             | "ternary_expression"
-            | "expansion"
             | "simple_expansion"
             | "string"
             | "concatenation"
@@ -790,6 +783,18 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             | "brace_expression"
             | "translated_string" => {
                 self.out.metacharacters = true;
+                self.children(node);
+            }
+            "expansion" => {
+                self.expansion(node);
+                self.out.metacharacters = true;
+                self.children(node);
+            }
+            "function_definition" => {
+                // Unsupported, and its body is analysed as code: a deny rule inside it applies
+                // (it runs when called, here or in a child shell after `export -f`).
+                self.out
+                    .unsupported("unsupported shell syntax: function_definition");
                 self.children(node);
             }
             "raw_string" | "ansi_c_string" | "comment" => self.literal(node),
@@ -856,16 +861,38 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             .unwrap_or(t);
         let inner = if node.kind() == "c_style_for_statement" {
             // Only the `((...))` header is arithmetic.
-            node.child_by_field_name("body")
+            let header = node
+                .child_by_field_name("body")
                 .and_then(|b| t.get(..b.start_byte().saturating_sub(node.start_byte())))
-                .unwrap_or(t)
+                .unwrap_or(t);
+            header
+                .find("((")
+                .and_then(|k| header.get(k + 2..))
+                .unwrap_or(header)
         } else {
             inner
         };
-        if arithmetic_unmodelled(inner) {
+        self.arith(inner, "arithmetic");
+    }
+
+    /// Makes the command unsupported when the arithmetic text `expr` can run code (see
+    /// [`arith`]); `context` names where it is.
+    fn arith(&mut self, expr: &str, context: &str) {
+        if let Some(risk) = arith::risk(expr, self.src) {
+            self.out.unsupported(risk.reason(context));
+        }
+    }
+
+    /// `${x:off:len}` (offset and length are arithmetic) and `${!x}` (the value of `x` names
+    /// the variable read, a subscript included).
+    fn expansion(&mut self, node: Node<'t>) {
+        let t = text(node, self.src);
+        if arith::indirect(t) {
             self.out.unsupported(
-                "arithmetic with a quote, subscript or substitution (bash may run code in it)",
+                "an indirect expansion ${!name} (the value names a variable whose subscript bash evaluates)",
             );
+        } else if let Some(part) = arith::substring_part(t) {
+            self.arith(part, "a substring offset");
         }
     }
 
@@ -874,14 +901,10 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
     fn test_command(&mut self, node: Node<'t>) {
         let t = text(node, self.src);
         if t.starts_with("((") {
-            if arithmetic_unmodelled(t.get(2..).unwrap_or("")) {
-                self.out.unsupported(
-                    "arithmetic with a quote, subscript or substitution (bash may run code in it)",
-                );
-            }
+            self.arith(t.get(2..).unwrap_or(""), "arithmetic");
             return;
         }
-        if !t.starts_with("[[") {
+        if !t.starts_with('[') {
             return;
         }
         let mut stack = vec![node];
@@ -900,12 +923,27 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                 if matches!(op, "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge") {
                     for side in ["left", "right"] {
                         if let Some(s) = n.child_by_field_name(side) {
-                            if text(s, self.src).contains(['[', '`']) {
-                                self.out.unsupported(
-                                    "an arithmetic test operand with a subscript (bash may run code in it)",
-                                );
-                            }
+                            let operand = static_value(s, self.src)
+                                .map_or_else(|| text(s, self.src).to_string(), Cow::into_owned);
+                            self.arith(&operand, "an arithmetic test operand");
                         }
+                    }
+                }
+            }
+            if n.kind() == "unary_expression" {
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| text(o, self.src))
+                    .unwrap_or("");
+                if matches!(op, "-v" | "-R") {
+                    let mut cursor = n.walk();
+                    let operand = n
+                        .named_children(&mut cursor)
+                        .find(|c| c.kind() != "test_operator");
+                    if let Some(o) = operand {
+                        let value = static_value(o, self.src)
+                            .map_or_else(|| text(o, self.src).to_string(), Cow::into_owned);
+                        self.variable_operand(&value);
                     }
                 }
             }
@@ -920,11 +958,15 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
     /// `${a[...]}`, `a[...]=`: the index of an indexed array is arithmetic.
     fn subscript(&mut self, node: Node<'t>) {
         if let Some(index) = node.child_by_field_name("index") {
-            if arithmetic_unmodelled(text(index, self.src)) {
-                self.out.unsupported(
-                    "a subscript with a quote, subscript or substitution (bash may run code in it)",
-                );
-            }
+            self.arith(text(index, self.src), "a subscript");
+        }
+    }
+
+    /// A word bash reads as a variable name (`-v NAME`, `unset NAME`, `read NAME`): its
+    /// subscript, if any, is arithmetic.
+    fn variable_operand(&mut self, word: &str) {
+        if let Some(index) = arith::subscript(word) {
+            self.arith(index, "a subscript");
         }
     }
 
@@ -937,6 +979,21 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                 .unsupported("an assigned value holds command text (bash may evaluate it)");
         }
         let argv: Vec<String> = t.split_whitespace().map(String::from).collect();
+        if node.kind() == "declaration_command" {
+            self.declaration(node, &argv);
+        }
+        if node.kind() == "unset_command" {
+            // `unset 'a[i]'`: the subscript of a name is arithmetic.
+            let mut cursor = node.walk();
+            let kids: Vec<Node> = node.named_children(&mut cursor).collect();
+            for kid in kids {
+                let v = static_value(kid, self.src)
+                    .map_or_else(|| text(kid, self.src).to_string(), Cow::into_owned);
+                if !v.starts_with('-') {
+                    self.variable_operand(&v);
+                }
+            }
+        }
         let name = argv
             .first()
             .map(|a| wrappers::program(a).to_string())
@@ -949,6 +1006,49 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             deny: None,
         });
         self.children(node);
+    }
+
+    /// `declare -i NAME=VALUE` (also `typeset`, `local`, `export`, `readonly`): every value
+    /// assigned to NAME, here and later, is arithmetic, so NAME must be known numeric in the
+    /// line; `declare -n NAME=VALUE` makes VALUE a variable name, whose subscript is
+    /// arithmetic.
+    fn declaration(&mut self, node: Node<'t>, argv: &[String]) {
+        let flags: String = argv
+            .iter()
+            .skip(1)
+            .filter(|a| a.starts_with(['-', '+']))
+            .map(String::as_str)
+            .collect();
+        let (integer, nameref) = (flags.contains('i'), flags.contains('n'));
+        if !integer && !nameref {
+            return;
+        }
+        let mut cursor = node.walk();
+        let kids: Vec<Node> = node.named_children(&mut cursor).collect();
+        for kid in kids {
+            let (name, value) = match kid.kind() {
+                "variable_assignment" => (
+                    kid.child_by_field_name("name").map(|n| text(n, self.src)),
+                    kid.child_by_field_name("value"),
+                ),
+                "variable_name" => (Some(text(kid, self.src)), None),
+                _ => continue,
+            };
+            if integer {
+                if let Some(name) = name {
+                    if !arith::known_numeric(self.src, name) {
+                        self.out.unsupported(format!(
+                            "declare -i {name}: a value assigned to it is evaluated as arithmetic and is not known to be a number"
+                        ));
+                    }
+                }
+            }
+            if let (true, Some(v)) = (nameref, value) {
+                let v = static_value(v, self.src)
+                    .map_or_else(|| text(v, self.src).to_string(), Cow::into_owned);
+                self.variable_operand(&v);
+            }
+        }
     }
 
     /// Adds a part, within the output budget (past it the part is kept for the default deny
@@ -1231,7 +1331,12 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                 self.out.metacharacters = true;
                 self.scan_children(node);
             }
-            "simple_expansion" | "expansion" | "translated_string" => {
+            "expansion" => {
+                self.expansion(node);
+                self.out.metacharacters = true;
+                self.scan_children(node);
+            }
+            "simple_expansion" | "translated_string" => {
                 self.out.metacharacters = true;
                 self.scan_children(node);
             }
@@ -1522,6 +1627,9 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                     self.out
                         .unsupported(format!("the prefix {n}= can change what runs"));
                 }
+                if let Some(assignments) = argv.get(1..start) {
+                    self.exported_functions(assignments);
+                }
                 if argv
                     .get(1..start)
                     .is_some_and(|a| a.iter().any(|w| w.contains('=') && holds_code(w)))
@@ -1626,13 +1734,9 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                 }
             }
             "trap" => self.trap(words, &argv),
-            "let" if argv.iter().skip(1).any(|a| arithmetic_unmodelled(a)) => {
-                self.out.unsupported(
-                    "let with a quote, subscript or substitution (bash may run code in it)",
-                );
-            }
             _ => {}
         }
+        self.builtin_arithmetic(name, &argv);
         for (a, b) in wrappers::find_exec_ranges(&argv) {
             self.emit(words.get(a..b).unwrap_or_default(), true, hops + 1);
         }
@@ -1640,6 +1744,73 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             part.argv = argv;
         }
         Some(own)
+    }
+
+    /// The arithmetic in a builtin's arguments: `let EXPR...`, the operands of `test` and `[`
+    /// (`-eq` ..., `-v NAME`), `printf`'s numeric arguments, the subscripts of the names
+    /// `unset`, `read`, `mapfile`, `wait -p`, `getopts` and `printf -v` assign.
+    fn builtin_arithmetic(&mut self, name: &str, argv: &[String]) {
+        let args: Vec<&str> = argv.iter().skip(1).map(String::as_str).collect();
+        match name {
+            "let" => {
+                for a in &args {
+                    self.arith(a, "let");
+                }
+            }
+            "test" | "[" => {
+                for o in arith::test_operands(&args) {
+                    self.arith(o, "an arithmetic test operand");
+                }
+                for pair in args.windows(2) {
+                    if let [op, operand] = pair {
+                        if matches!(*op, "-v" | "-R") {
+                            self.variable_operand(operand);
+                        }
+                    }
+                }
+            }
+            "printf" => {
+                let mut rest: &[&str] = &args;
+                if let ["-v", var, tail @ ..] = rest {
+                    self.variable_operand(var);
+                    rest = tail;
+                }
+                if let ["--", tail @ ..] = rest {
+                    rest = tail;
+                }
+                if let [format, values @ ..] = rest {
+                    // A format that is not a static word could hold any conversion.
+                    if arith::printf_numeric(format) || format.contains('$') {
+                        for v in values {
+                            self.arith(v, "a numeric printf argument");
+                        }
+                    }
+                }
+            }
+            "unset" | "read" | "mapfile" | "readarray" | "wait" | "getopts" => {
+                for a in args.iter().filter(|a| !a.starts_with('-')) {
+                    self.variable_operand(a);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `env 'BASH_FUNC_f%%=() { BODY; }' bash -c f`: bash imports the function from the
+    /// environment and runs its body, which is analysed as code (still unsupported).
+    fn exported_functions(&mut self, assignments: &[String]) {
+        for a in assignments {
+            let Some((name, value)) = a.split_once('=') else {
+                continue;
+            };
+            if !name.starts_with("BASH_FUNC_") {
+                continue;
+            }
+            self.out
+                .unsupported(format!("the prefix {name}= can change what runs"));
+            let body = value.trim_start().strip_prefix("()").unwrap_or(value);
+            self.nested(body);
+        }
     }
 
     /// `trap [--] ACTION SIGNAL...`: the action is a command string bash runs later.
@@ -2248,11 +2419,61 @@ pub(super) mod tests {
             "echo '$(id) `id`'",
             "echo \"\\$(id)\"",
             "echo $((1 + 2))",
-            "[[ $x -eq 0 ]]",
+            "x=1; [[ $x -eq 0 ]]",
+            "for i in 1 2 3; do echo $((i * 2)); done",
+            "i=0; while ((i < 3)); do ((i++)); done",
+            "printf '%s\\n' hello",
             "cat <<EOF\nhello $(date)\nEOF",
             "echo ${x:-default}",
         ] {
             assert!(!unsupported(cmd), "{cmd:?}: {:?}", analyze(cmd));
+        }
+    }
+
+    #[test]
+    fn rejects_a_variable_in_arithmetic_whose_value_is_not_known_numeric() {
+        for cmd in [
+            "[[ $x -eq 0 ]]",
+            "[[ -v 'a[$(id)]' ]] || ls",
+            "[ -v 'a[$(id)]' ]",
+            "test -v 'a[$(id)]'",
+            "[ \"$x\" -eq 0 ]",
+            "test $x -lt 1",
+            "for x in 'a[$(id)]'; do ls $((x)); done",
+            "ls $((x))",
+            "ls $[x]",
+            "((x))",
+            "let x",
+            "let y=x+1",
+            "x=5; read x; echo $((x))",
+            "echo $(($1 + 1))",
+            "declare -i y=x",
+            "declare -i n; n=x",
+            "declare -n r='a[i]'",
+            "a[x]=1",
+            "echo ${a[x]}",
+            "echo ${s:x:1}",
+            "echo ${!x}",
+            "printf %d x",
+            "printf '%d\\n' \"$n\"",
+            "unset 'a[i]'",
+            "read 'a[i]'",
+            "for ((i=x; i<3; i++)); do :; done",
+        ] {
+            assert!(unsupported(cmd), "{cmd:?}: {:?}", analyze(cmd));
+        }
+    }
+
+    #[test]
+    fn rejects_and_analyses_exported_and_defined_functions() {
+        for cmd in [
+            "env 'BASH_FUNC_x%%=() { sudo id; }' bash -c x",
+            "f() { sudo id; }; export -f f; bash -c f",
+            "ls -la; f() { sudo x; }",
+        ] {
+            let a = analyze(cmd);
+            assert!(a.unsupported.is_some(), "{cmd:?}: {a:?}");
+            assert!(a.denies().any(|d| d == "sudo"), "{cmd:?}: {a:?}");
         }
     }
 
