@@ -50,9 +50,29 @@ pub fn is_a_directory() -> std::io::Error {
     platform::is_a_directory()
 }
 
+/// Node's description of each errno name the coding tools use (the platforms decide which
+/// name an error has, this table what it says).
+const NODE_ERRNO_DESCRIPTIONS: [(&str, &str); 11] = [
+    ("ENOENT", "no such file or directory"),
+    ("EACCES", "permission denied"),
+    ("EPERM", "operation not permitted"),
+    ("EISDIR", "illegal operation on a directory"),
+    ("ENOTDIR", "not a directory"),
+    ("EEXIST", "file already exists"),
+    ("ENOSPC", "no space left on device"),
+    ("EROFS", "read-only file system"),
+    ("ELOOP", "too many symbolic links encountered"),
+    ("ENAMETOOLONG", "name too long"),
+    ("ENXIO", "no such device or address"),
+];
+
 /// The errno name and Node's description of `err`, for the errors the coding tools name
 /// (`ENOENT`, `EACCES`, ...); `None` for any other.
 #[must_use]
 pub fn errno_name(err: &std::io::Error) -> Option<(&'static str, &'static str)> {
-    platform::errno_name(err)
+    let name = platform::errno_code(err)?;
+    NODE_ERRNO_DESCRIPTIONS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .copied()
 }

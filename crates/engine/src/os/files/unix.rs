@@ -38,19 +38,19 @@ pub(super) fn is_a_directory() -> std::io::Error {
     std::io::Error::from_raw_os_error(libc::EISDIR)
 }
 
-pub(super) fn errno_name(err: &std::io::Error) -> Option<(&'static str, &'static str)> {
+pub(super) fn errno_code(err: &std::io::Error) -> Option<&'static str> {
     Some(match err.raw_os_error()? {
-        libc::ENOENT => ("ENOENT", "no such file or directory"),
-        libc::EACCES => ("EACCES", "permission denied"),
-        libc::EPERM => ("EPERM", "operation not permitted"),
-        libc::EISDIR => ("EISDIR", "illegal operation on a directory"),
-        libc::ENOTDIR => ("ENOTDIR", "not a directory"),
-        libc::EEXIST => ("EEXIST", "file already exists"),
-        libc::ENOSPC => ("ENOSPC", "no space left on device"),
-        libc::EROFS => ("EROFS", "read-only file system"),
-        libc::ELOOP => ("ELOOP", "too many symbolic links encountered"),
-        libc::ENAMETOOLONG => ("ENAMETOOLONG", "name too long"),
-        libc::ENXIO => ("ENXIO", "no such device or address"),
+        libc::ENOENT => "ENOENT",
+        libc::EACCES => "EACCES",
+        libc::EPERM => "EPERM",
+        libc::EISDIR => "EISDIR",
+        libc::ENOTDIR => "ENOTDIR",
+        libc::EEXIST => "EEXIST",
+        libc::ENOSPC => "ENOSPC",
+        libc::EROFS => "EROFS",
+        libc::ELOOP => "ELOOP",
+        libc::ENAMETOOLONG => "ENAMETOOLONG",
+        libc::ENXIO => "ENXIO",
         _ => return None,
     })
 }

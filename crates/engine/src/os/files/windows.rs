@@ -28,16 +28,16 @@ pub(super) fn is_a_directory() -> std::io::Error {
     ErrorKind::IsADirectory.into()
 }
 
-pub(super) fn errno_name(err: &std::io::Error) -> Option<(&'static str, &'static str)> {
+pub(super) fn errno_code(err: &std::io::Error) -> Option<&'static str> {
     Some(match err.kind() {
-        ErrorKind::NotFound => ("ENOENT", "no such file or directory"),
-        ErrorKind::PermissionDenied => ("EACCES", "permission denied"),
-        ErrorKind::IsADirectory => ("EISDIR", "illegal operation on a directory"),
-        ErrorKind::NotADirectory => ("ENOTDIR", "not a directory"),
-        ErrorKind::AlreadyExists => ("EEXIST", "file already exists"),
-        ErrorKind::StorageFull => ("ENOSPC", "no space left on device"),
-        ErrorKind::ReadOnlyFilesystem => ("EROFS", "read-only file system"),
-        ErrorKind::InvalidFilename => ("ENAMETOOLONG", "name too long"),
+        ErrorKind::NotFound => "ENOENT",
+        ErrorKind::PermissionDenied => "EACCES",
+        ErrorKind::IsADirectory => "EISDIR",
+        ErrorKind::NotADirectory => "ENOTDIR",
+        ErrorKind::AlreadyExists => "EEXIST",
+        ErrorKind::StorageFull => "ENOSPC",
+        ErrorKind::ReadOnlyFilesystem => "EROFS",
+        ErrorKind::InvalidFilename => "ENAMETOOLONG",
         _ => return None,
     })
 }
