@@ -13,12 +13,12 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createToolRegistry, dispatchToolCall } from '../index.mjs'
+import { createJsonSchemaToolArgumentValidator } from '../lib/validation/json-schema.mjs'
+import { connectMcpTools } from '../lib/mcp/index.mjs'
+import { createReadTool, createShellTool } from '../lib/coding-tools/agent.mjs'
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..')
-const { createToolRegistry, dispatchToolCall } = await import(path.join(root, 'index.mjs'))
-const { createJsonSchemaToolArgumentValidator } = await import(path.join(root, 'lib/validation/json-schema.mjs'))
-const { connectMcpTools } = await import(path.join(root, 'lib/mcp/index.mjs'))
-const { createReadTool, createShellTool } = await import(path.join(root, 'lib/coding-tools/agent.mjs'))
 
 const ctx = { sessionId: 'smoke', runId: 'run', toolCallId: 'c' }
 const part = async (name, fn) => {
