@@ -1,6 +1,7 @@
 'use strict'
 // The MCP limits, read from the engine (crates/engine/src/limits.rs) so they exist once.
 const native = require('../native.js')
+const { CONSTANTS } = require('../engine-words.js')
 
 /** `{ <optionName>: { default, hard } }` for every MCP limit. */
 const MCP_LIMITS = Object.freeze(
@@ -8,7 +9,7 @@ const MCP_LIMITS = Object.freeze(
 )
 
 /** Debounce of `autoRefresh: true` after a `list_changed` notification. */
-const DEFAULT_AUTO_REFRESH_DEBOUNCE_MS = require('../engine-words.js').CONSTANTS.mcpAutoRefreshDebounceMs
+const DEFAULT_AUTO_REFRESH_DEBOUNCE_MS = CONSTANTS.mcpAutoRefreshDebounceMs
 
 /** The bridge-level limit options (every limit but the HTTP transport's `maxResponseBytes`). */
 const LIMIT_OPTIONS = Object.freeze(Object.keys(MCP_LIMITS).filter((name) => name !== 'maxResponseBytes'))
@@ -27,7 +28,7 @@ function limitInput(options) {
 }
 
 /** The reference's caps for capability listings and sessions: exported, unchecked (tools only). */
-const REFERENCE_CAPS = Object.fromEntries(require('../engine-words.js').CONSTANTS.mcpReferenceCaps.map((c) => [c.name, c]))
+const REFERENCE_CAPS = Object.fromEntries(CONSTANTS.mcpReferenceCaps.map((c) => [c.name, c]))
 
 const hard = (name) => MCP_LIMITS[name].hard
 const dflt = (name) => MCP_LIMITS[name].default
