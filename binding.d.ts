@@ -694,6 +694,13 @@ export interface FacadeWords {
 export declare function failedOutcome(call: unknown, error: unknown, secrets: unknown, sessionId: unknown, runId: unknown, startMs: number): unknown
 
 /**
+ * Whether a command word that is a glob (`tou?h`, `/usr/bin/sud[o]`) could expand to the
+ * literal `word` of a host rule: for the program word (`program` true) its last path
+ * component may meet the word's. Cautious: a "no" is certain, a "yes" may not be.
+ */
+export declare function globWordCouldBe(glob: string, word: string, program: boolean): boolean
+
+/**
  * Whether `target` is `root` or beneath it; both absolute and lexically normalised (the facade
  * passes them through `path.resolve`).
  */
@@ -884,7 +891,7 @@ export interface NativeAnalysisLayoutWords {
   bufferWords: number
   /** The analysis flag bits, by name (`metacharacters`, `unsupported`, `deny`, `refused`). */
   flags: Record<string, number>
-  /** The part flag bits, by name (`derived`, `deny`, `nameIsProgram`). */
+  /** The part flag bits, by name (`derived`, `deny`, `nameIsProgram`, `open`, `denyOpen`). */
   partFlags: Record<string, number>
 }
 
@@ -1018,7 +1025,7 @@ export interface NativeValidationIssue {
 export interface NativeVerdictWords {
   /**
    * The one-character code of each part match, by name (`unmatched`, `allow`,
-   * `requireApproval`, `deny`, `defaultDeny`).
+   * `requireApproval`, `deny`, `defaultDeny`, `openDeny`, `openDefaultDeny`).
    */
   partCodes: Record<string, string>
   /**
@@ -1030,7 +1037,7 @@ export interface NativeVerdictWords {
   actions: Array<string>
   /**
    * The reason kinds by code: `rule`, `defaultDeny`, `refused`, `unanalyzed`,
-   * `metacharacters`, `redirect`, `none`.
+   * `metacharacters`, `redirect`, `none`, `open`.
    */
   reasons: Array<string>
   /**

@@ -884,6 +884,7 @@ module.exports.engineConstants = nativeBinding.engineConstants
 module.exports.executionDeniedMessage = nativeBinding.executionDeniedMessage
 module.exports.facadeWords = nativeBinding.facadeWords
 module.exports.failedOutcome = nativeBinding.failedOutcome
+module.exports.globWordCouldBe = nativeBinding.globWordCouldBe
 module.exports.isPathInside = nativeBinding.isPathInside
 module.exports.isRethrownError = nativeBinding.isRethrownError
 module.exports.landlockAbiVersion = nativeBinding.landlockAbiVersion

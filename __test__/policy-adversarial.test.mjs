@@ -55,6 +55,27 @@ test('with allowRulesSkipApproval, only the allow cases run without approval', a
   }
 })
 
+test('a deny is final: an approve-everything host is never asked about a command a deny rule could match', async () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'prism-adv-deny-')))
+  try {
+    let asked = 0
+    const policy = createCodingApprovalPolicy({ roots: [root], commandRules: RULES, approve: () => (asked++, true) })
+    const denied = corpus.filter((c) => c.expected === 'deny')
+    for (const c of denied) {
+      const d = await policy.check({ kind: 'shell', operation: 'exec', command: c.command, paths: [root], metadata: { cwd: root } })
+      assert.equal(d.allowed, false, c.command)
+    }
+    assert.equal(asked, 0, 'the approval callback was asked about a denied command')
+    // The same host does approve what only needs a person.
+    const ask = corpus.find((c) => c.expected === 'requireApproval')
+    const d = await policy.check({ kind: 'shell', operation: 'exec', command: ask.command, paths: [root], metadata: { cwd: root } })
+    assert.equal(d.allowed, true)
+    assert.equal(asked, 1)
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+})
+
 const which = (name) => spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim()
 const STUBS = ['hidden', 'sudo', 'touch', 'id', 'curl', 'wget']
 

@@ -195,7 +195,12 @@ test('evaluateCommandRules: first host rule wins per part, then defaults, then m
   assert.deepEqual(evaluateCommandRules('ls | wc -l', [], { denyMetacharacters: false }), { action: 'allow' })
   assert.deepEqual(evaluateCommandRules('ls > f', [], { denyMetacharacters: false }), { action: 'requireApproval', reason: 'command redirects to a file' })
   assert.deepEqual(evaluateCommandRules('ls > /dev/null 2>&1', [], { denyMetacharacters: false }), { action: 'allow' })
-  assert.equal(evaluateCommandRules('$X', [], { denyMetacharacters: false }).action, 'requireApproval')
+  // A program name bash decides at run time could be a denied one: a deny, naming the word.
+  assert.deepEqual(evaluateCommandRules('$X', [], { denyMetacharacters: false }), { action: 'deny', reason: 'command word "$X" may expand to a command that deny rule sudo matches' })
+  assert.deepEqual(evaluateCommandRules('/usr/bin/tou?h f', [{ pattern: 'touch', action: 'deny', reason: 'no' }]), { action: 'deny', reason: 'command word "/usr/bin/tou?h" may expand to a command that deny rule "touch" (no) matches' })
+  assert.equal(evaluateCommandRules('/usr/bin/l? f', [{ pattern: 'touch', action: 'deny' }]).action, 'requireApproval')
+  assert.equal(evaluateCommandRules('git push $X', [{ pattern: 'git push --force', action: 'deny' }]).action, 'deny')
+  assert.equal(evaluateCommandRules('git push "$X" main', [{ pattern: 'git pull', action: 'deny' }]).action, 'requireApproval')
   assert.match(evaluateCommandRules('f() { ls; }', []).reason, /^command could not be analyzed: /)
   const g = /^ls/g
   for (let i = 0; i < 3; i++) assert.equal(evaluateCommandRules('ls', [{ pattern: g, action: 'deny' }]).action, 'deny')

@@ -54,7 +54,7 @@ pub struct NativeAnalysisLayoutWords {
     pub buffer_words: u32,
     /// The analysis flag bits, by name (`metacharacters`, `unsupported`, `deny`, `refused`).
     pub flags: HashMap<String, u32>,
-    /// The part flag bits, by name (`derived`, `deny`, `nameIsProgram`).
+    /// The part flag bits, by name (`derived`, `deny`, `nameIsProgram`, `open`, `denyOpen`).
     pub part_flags: HashMap<String, u32>,
 }
 
@@ -82,6 +82,8 @@ pub fn analysis_layout_words() -> NativeAnalysisLayoutWords {
             ("derived", l::PART_DERIVED),
             ("deny", l::PART_DENY),
             ("nameIsProgram", l::PART_NAME_IS_PROGRAM),
+            ("open", l::PART_OPEN),
+            ("denyOpen", l::PART_DENY_OPEN),
         ]),
     }
 }
@@ -103,7 +105,7 @@ pub fn analyze_shell_command_async(
 #[napi(object)]
 pub struct NativeVerdictWords {
     /// The one-character code of each part match, by name (`unmatched`, `allow`,
-    /// `requireApproval`, `deny`, `defaultDeny`).
+    /// `requireApproval`, `deny`, `defaultDeny`, `openDeny`, `openDefaultDeny`).
     pub part_codes: HashMap<String, String>,
     /// The bit of each fact in `commandVerdict`'s `flags`, by name (`refused`, `deny`,
     /// `unsupported`, `fileRedirects`, `metacharacters`, `denyMetacharacters`).
@@ -111,7 +113,7 @@ pub struct NativeVerdictWords {
     /// The actions by code.
     pub actions: Vec<String>,
     /// The reason kinds by code: `rule`, `defaultDeny`, `refused`, `unanalyzed`,
-    /// `metacharacters`, `redirect`, `none`.
+    /// `metacharacters`, `redirect`, `none`, `open`.
     pub reasons: Vec<String>,
     /// The engine's fixed text of each reason code (empty where the text is the host rule's or
     /// the analysis's own; for `unanalyzed`, the start the analysis's `unsupported` follows).
@@ -134,6 +136,8 @@ pub fn command_verdict_words() -> NativeVerdictWords {
     let name = |m: PartMatch| match m {
         PartMatch::Unmatched => "unmatched",
         PartMatch::DefaultDeny => "defaultDeny",
+        PartMatch::OpenRule => "openDeny",
+        PartMatch::OpenDefaultDeny => "openDefaultDeny",
         PartMatch::Rule(a) => a.as_str(),
     };
     let reason_name = |r: Reason| match r {
@@ -144,9 +148,11 @@ pub fn command_verdict_words() -> NativeVerdictWords {
         Reason::Metacharacters => "metacharacters",
         Reason::Redirect => "redirect",
         Reason::None => "none",
+        Reason::Open { .. } => "open",
     };
     let all_reasons: Vec<Reason> = std::iter::once(Reason::Rule { part: 0 })
         .chain(Reason::FIXED)
+        .chain(std::iter::once(Reason::Open { part: 0 }))
         .collect();
     NativeVerdictWords {
         part_codes: PartMatch::CODES
@@ -215,13 +221,28 @@ pub fn command_verdict(parts: String, flags: u32) -> napi::Result<u32> {
         .and_then(|i| u32::try_from(i).ok())
         .unwrap_or(0);
     let part = match v.reason {
-        Reason::Rule { part } => u32::try_from(part).unwrap_or(0).min(0x00ff_ffff),
+        Reason::Rule { part } | Reason::Open { part } => {
+            u32::try_from(part).unwrap_or(0).min(0x00ff_ffff)
+        }
         _ => 0,
     };
     Ok(action
         | v.reason.code() << 2
         | u32::from(v.covered_by_allow_rules) << VERDICT_COVERED_SHIFT
         | part << 8)
+}
+
+/// Whether a command word that is a glob (`tou?h`, `/usr/bin/sud[o]`) could expand to the
+/// literal `word` of a host rule: for the program word (`program` true) its last path
+/// component may meet the word's. Cautious: a "no" is certain, a "yes" may not be.
+#[napi]
+pub fn glob_word_could_be(glob: String, word: String, program: bool) -> bool {
+    use prism_engine::policy::open_word::{glob_could_be, program_could_be};
+    if program {
+        program_could_be(&glob, &word)
+    } else {
+        glob_could_be(&glob, &word)
+    }
 }
 
 /// Where `command_verdict` puts its `covered` bit.

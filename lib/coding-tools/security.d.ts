@@ -61,7 +61,9 @@ export interface CommandRuleEvaluation {
  * default deny rules; any part denied gives `deny`, any `requireApproval` part or unanalysable
  * syntax needs approval, allow rules covering every part (no file redirection) give `allow`;
  * otherwise a compound command (`denyMetacharacters`, default true) or a file redirection needs
- * approval. A command past a cap of the analysis is denied.
+ * approval. A command past a cap of the analysis is denied, and so is one whose glob,
+ * expansion or substitution (in a program name, a command string or an operand a rule
+ * inspects) could become what a deny rule matches: a deny is never put to an approval.
  */
 export function evaluateCommandRules(command: string, rules: readonly CommandRule[] | undefined, options?: { denyMetacharacters?: boolean }): CommandRuleEvaluation
 
@@ -75,6 +77,11 @@ export interface ExplainedPart {
   readonly rule?: { readonly index: number; readonly pattern: string; readonly action: CommandRuleAction; readonly reason?: string }
   /** The id of the default deny rule it matched (`sudo`, `rm-recursive-wide`, ...). */
   readonly defaultDeny?: string
+  /**
+   * When the deny came through a word bash decides at run time (a glob, an expansion, a
+   * substitution): that word's index in the command's words and its text as written.
+   */
+  readonly open?: { readonly index: number; readonly text: string }
 }
 export interface CommandExplanation extends CommandRuleEvaluation {
   readonly parts: readonly ExplainedPart[]

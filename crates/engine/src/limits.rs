@@ -519,6 +519,11 @@ pub const POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES: usize = 1024;
 /// arithmetic operands that could run code; past it the command is refused. Fixed at 512.
 pub const POLICY_ANALYSIS_MAX_TEST_NODES: usize = 512;
 
+/// The most steps (pattern length times candidate length) spent deciding whether a glob in a
+/// command word could expand to a name a deny rule matches; past it the answer is "it could"
+/// (fail closed: the command is denied). Fixed at 64 Ki.
+pub const POLICY_OPEN_WORD_MAX_STEPS: usize = 64 * 1024;
+
 /// Commands longer than this (UTF-8 bytes) are analysed off the JavaScript thread by
 /// `policy.check` (the synchronous `evaluateCommandRules` and `explainCommand` analyse on the
 /// calling thread at any length). Fixed at 16 KiB.

@@ -323,6 +323,8 @@ const WORDS: &[&str] = &[
     "\"$HOME\"",
     "$HOME",
     "$X*",
+    "$CMD",
+    "\"$CMD\"",
     "\"a $B c\"",
     "env",
     "X=1",
@@ -378,6 +380,12 @@ const ODD_WORDS: &[&str] = &[
     "`id`",
     "<x",
     ">/dev/sda",
+    "$((x))",
+    "$((1+2))",
+    "$[x]",
+    "tou?h",
+    "sud[o]",
+    "/usr/bin/s?",
 ];
 
 /// Separators and openers between the generated words (most of them where the fast path reads
@@ -581,4 +589,95 @@ fn the_fast_path_agrees_with_the_grammar_on_generated_lines() {
         compared * 10 >= cases,
         "{compared} of {cases} lines took the fast path"
     );
+}
+
+/// Denied commands whose program word the generator below respells.
+const DENIED: &[(&str, &str)] = &[
+    ("sudo", " id"),
+    ("doas", " id"),
+    ("rm", " -rf /"),
+    ("chmod", " 777 x"),
+    ("mkfs.ext4", " /dev/x"),
+    ("dd", " if=/dev/zero of=x"),
+    ("wipefs", " -a /dev/x"),
+];
+
+/// `name` spelled as a glob bash could expand back to it: some characters become `?`, `*`
+/// or a bracket expression holding them, with a directory in front now and then.
+fn globbed(rng: &mut fastrand::Rng, name: &str) -> String {
+    let mut out = String::new();
+    if rng.bool() {
+        out.push_str(
+            rng.choice(["/usr/bin/", "/bin/", "/usr/*/", "/*/"])
+                .unwrap_or("/"),
+        );
+    }
+    let mut changed = false;
+    for c in name.chars() {
+        match rng.u8(..6) {
+            0 => out.push('?'),
+            1 if !out.ends_with('*') => out.push('*'),
+            2 => {
+                out.push('[');
+                out.push(c);
+                if rng.bool() {
+                    out.push('z');
+                }
+                out.push(']');
+            }
+            _ => {
+                out.push(c);
+                continue;
+            }
+        }
+        changed = true;
+    }
+    if !changed {
+        out.push('*');
+    }
+    out
+}
+
+#[test]
+fn a_program_word_bash_could_expand_to_a_denied_program_is_denied() {
+    common::fuzz::run("shell_open_program", |rng| {
+        let (name, rest) = rng.choice(DENIED).copied().unwrap_or(("sudo", " id"));
+        let program = match rng.u8(..8) {
+            0 => "$CMD".to_string(),
+            1 => "\"$CMD\"".to_string(),
+            2 => "$(echo x)".to_string(),
+            _ => globbed(rng, name),
+        };
+        let command = format!("{program}{rest}");
+        let cmd = match rng.u8(..6) {
+            0 => format!("ls; {command}"),
+            1 => format!("echo $({command})"),
+            2 => format!("timeout 5 {command}"),
+            3 => format!("true && {command} || true"),
+            _ => command,
+        };
+        let a = analyze(&cmd);
+        assert!(
+            a.denies().next().is_some() || a.refused.is_some(),
+            "{cmd:?} is not denied: {a:?}"
+        );
+    });
+}
+
+#[test]
+fn an_operand_bash_decides_at_run_time_meets_the_rules_that_inspect_it() {
+    common::fuzz::run("shell_open_operand", |rng| {
+        let operand = rng
+            .choice(["`pwd`", "$(pwd)", "\"$(pwd)\"", "$X", "\"$X\"", "${X:-y}"])
+            .unwrap_or("$X");
+        let (cmd, denied) = match rng.u8(..4) {
+            0 => (format!("rm -rf {operand}"), true),
+            1 => (format!("chmod {operand} f"), true),
+            2 => (format!("dd of=x {operand}"), true),
+            // Quoted, the word is one operand: not a mode (the mode comes first).
+            _ => (format!("chmod +x \"{}\"", operand.trim_matches('"')), false),
+        };
+        let a = analyze(&cmd);
+        assert_eq!(a.denies().next().is_some(), denied, "{cmd:?}: {a:?}");
+    });
 }

@@ -3,7 +3,7 @@
 // the engine writes numbers into one reused buffer and returns the few strings that are not
 // spans of the command; this file turns them into the analysis object. Its shape is the JSON
 // crossing's: `{parts, redirects, metacharacters, unsupported?, deny?, refused?}`, each part
-// `{text, argv, name, derived?, deny?}`, each redirect `{op, target, write}`.
+// `{text, argv, name, derived?, deny?, open?, denyOpen?}`, each redirect `{op, target, write}`.
 const { analyzeShellCommandInto, analysisLayoutWords } = require('../../native.js')
 
 // The layout's numbers, from the engine (read once).
@@ -51,11 +51,18 @@ function analyzeIntoBuffer(command) {
     const text = str()
     const name = pf & P.nameIsProgram ? undefined : str()
     const partDeny = pf & P.deny ? str() : undefined
+    let open
+    if (pf & P.open) {
+      const word = BUF[at++]
+      open = { index: word >>> 1, any: (word & 1) === 1, text: str() }
+    }
     const argv = new Array(argc)
     for (let j = 0; j < argc; j++) argv[j] = str()
     const part = { text, argv, name: name === undefined ? argv[0] : name }
     if (pf & P.derived) part.derived = true
     if (partDeny !== undefined) part.deny = partDeny
+    if (open !== undefined) part.open = open
+    if (pf & P.denyOpen) part.denyOpen = true
     parts[i] = part
   }
   const nRedirects = BUF[at++]

@@ -2,7 +2,7 @@
 // Command rules over the parsed command (API.md section 9, Decision 7): the native shell
 // analysis yields every simple command once; host rules (strings and JavaScript RegExps) and
 // the default deny rules then apply to each of them.
-const { analyzeShellCommandAsync, commandVerdict, commandVerdictWords } = require('../../native.js')
+const { analyzeShellCommandAsync, commandVerdict, commandVerdictWords, globWordCouldBe } = require('../../native.js')
 const { analyzeIntoBuffer, fromJson } = require('./analysis-layout.js')
 
 // The codes of the verdict crossing, from the engine (read once).
@@ -56,6 +56,28 @@ function compileRule(rule) {
   }
 }
 
+/**
+ * Whether a deny rule could match `part` through its open word (a glob or expansion bash
+ * resolves when the command runs), given that it does not match as written. A string rule
+ * could when the words before the open one match and the open word could be the rule's word
+ * at its place (an expansion could be anything, and may split into the rest; a glob could be
+ * what it matches). A RegExp cannot be checked against every value: it could match when the
+ * program word is open, and sees open operands as written.
+ */
+function compileOpenRule(rule) {
+  const p = rule.pattern
+  if (typeof p !== 'string') return (part) => part.open.index === 0
+  const want = p.trim().split(/\s+/).filter(Boolean)
+  return (part) => {
+    const { index, any } = part.open
+    if (index >= want.length) return false
+    for (let i = 0; i < index; i++) {
+      if (part.argv[i] !== want[i] && !(i === 0 && part.name === want[0])) return false
+    }
+    return any || globWordCouldBe(part.argv[index], want[index], index === 0)
+  }
+}
+
 const compiled = new WeakMap()
 
 /** The rules with their matchers, validated once per rules array. */
@@ -68,7 +90,8 @@ function validateRules(rules) {
     if (!r || (typeof r.pattern !== 'string' && !(r.pattern instanceof RegExp)) || !ACTIONS.has(r.action)) {
       throw new TypeError(say('commandRuleShape'))
     }
-    return { rule: r, pattern: r.pattern, action: r.action, matches: compileRule(r) }
+    const couldMatch = r.action === 'deny' ? compileOpenRule(r) : null
+    return { rule: r, pattern: r.pattern, action: r.action, matches: compileRule(r), couldMatch }
   })
   compiled.set(rules, out)
   return out
@@ -82,13 +105,24 @@ function validateRules(rules) {
  */
 function judge(analysis, rules, denyMetacharacters) {
   const parts = analysis.parts.map((part) => {
-    const index = rules.findIndex((r) => r.matches(part))
-    if (index >= 0) return { part, verdict: rules[index].rule.action, rule: rules[index].rule, index }
-    if (part.deny) return { part, verdict: 'deny', defaultDeny: part.deny }
-    return { part, verdict: 'unmatched' }
+    // The first rule that matches as written, or a deny rule that could match what an open
+    // word becomes (a deny must hold for every value).
+    for (let index = 0; index < rules.length; index++) {
+      const r = rules[index]
+      if (r.matches(part)) return { part, verdict: r.action, rule: r.rule, index, code: CODE[r.action] }
+      if (part.open !== undefined && r.couldMatch !== null && r.couldMatch(part)) {
+        return { part, verdict: 'deny', rule: r.rule, index, open: part.open, code: CODE.openDeny }
+      }
+    }
+    if (part.deny) {
+      const p = { part, verdict: 'deny', defaultDeny: part.deny, code: part.denyOpen ? CODE.openDefaultDeny : CODE.defaultDeny }
+      if (part.denyOpen) p.open = part.open
+      return p
+    }
+    return { part, verdict: 'unmatched', code: CODE.unmatched }
   })
   let codes = ''
-  for (const p of parts) codes += p.rule ? CODE[p.rule.action] : p.defaultDeny ? CODE.defaultDeny : CODE.unmatched
+  for (const p of parts) codes += p.code
   const flags =
     (analysis.refused ? FLAG.refused : 0) |
     (analysis.deny ? FLAG.deny : 0) |
@@ -107,6 +141,12 @@ function judge(analysis, rules, denyMetacharacters) {
     case 'refused':
       evaluation = { action, reason: analysis.refused }
       break
+    case 'open': {
+      const p = parts[v >>> 8]
+      const rule = p.rule ? JSON.stringify(String(p.rule.pattern)) + (p.rule.reason ? ` (${p.rule.reason})` : '') : p.defaultDeny
+      evaluation = { action, reason: WORDS.reasonTexts[reason].replace('{word}', () => JSON.stringify(p.open.text)).replace('{rule}', () => rule) }
+      break
+    }
     case 'unanalyzed':
       evaluation = { action, reason: WORDS.reasonTexts[reason] + analysis.unsupported }
       break
@@ -139,6 +179,7 @@ function explainCommand(command, options) {
       verdict: p.verdict,
       ...(p.rule ? { rule: { index: p.index, pattern: String(p.rule.pattern), action: p.rule.action, reason: p.rule.reason } } : {}),
       ...(p.defaultDeny ? { defaultDeny: p.defaultDeny } : {}),
+      ...(p.open ? { open: { index: p.open.index, text: p.open.text } } : {}),
     })),
     redirects: analysis.redirects.length ? analysis.redirects : [],
     metacharacters: analysis.metacharacters,

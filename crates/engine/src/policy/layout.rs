@@ -14,7 +14,7 @@
 //! [0] length of the layout      [1] analysis flags (FLAG_*)     [2] number of parts
 //! unsupported?, deny?, refused?                  (strings, present by their flags)
 //! per part: part flags (PART_*), argv length, text, name? (unless PART_NAME_IS_PROGRAM),
-//!           deny?, argv strings
+//!           deny?, open word? (index << 1 | any, text), argv strings
 //! number of redirects; per redirect: op, target (may be NULL), write (0 or 1)
 //! ```
 //!
@@ -45,6 +45,10 @@ pub const PART_DERIVED: u32 = 1;
 pub const PART_DENY: u32 = 2;
 /// Part flag: the part's name is its first word, so no name string is written.
 pub const PART_NAME_IS_PROGRAM: u32 = 4;
+/// Part flag: an open word follows the deny id (a number, `index << 1 | any`, then its text).
+pub const PART_OPEN: u32 = 8;
+/// Part flag: the default deny rule matched only through a value of the open word.
+pub const PART_DENY_OPEN: u32 = 16;
 
 /// Writes `analysis` of `command` into `out` and returns the extras, or `None` when the
 /// layout does not fit in `out` (or an offset would not fit in 31 bits); then the caller
@@ -92,6 +96,12 @@ pub fn write(analysis: &Analysis, command: &str, out: &mut [u32]) -> Option<Stri
         if name_is_program {
             pf |= PART_NAME_IS_PROGRAM;
         }
+        if part.open.is_some() {
+            pf |= PART_OPEN;
+        }
+        if part.deny_open {
+            pf |= PART_DENY_OPEN;
+        }
         w.push(pf)?;
         w.push(u32::try_from(part.argv.len()).ok()?)?;
         w.hint = w.span(&part.text, w.hint)?.unwrap_or(w.hint);
@@ -101,6 +111,10 @@ pub fn write(analysis: &Analysis, command: &str, out: &mut [u32]) -> Option<Stri
         }
         if let Some(id) = part.deny {
             w.extra(id)?;
+        }
+        if let Some(open) = &part.open {
+            w.push(u32::try_from(open.index).ok()?.checked_mul(2)? | u32::from(open.any))?;
+            w.span(&open.text, at)?;
         }
         for word in &part.argv {
             // Words are in order: the next one is searched from where this one ends.
@@ -276,6 +290,13 @@ pub fn read_json(layout: &[u32], command: &str, extras: &str) -> Option<serde_js
         } else {
             None
         };
+        let open = if pf & PART_OPEN != 0 {
+            let word = next()?;
+            let (s, e) = (next()?, next()?);
+            Some(json!({"index": word >> 1, "any": word & 1 == 1, "text": string(s, e)?}))
+        } else {
+            None
+        };
         let mut argv = vec![];
         for _ in 0..argc {
             let (s, e) = (next()?, next()?);
@@ -291,6 +312,12 @@ pub fn read_json(layout: &[u32], command: &str, extras: &str) -> Option<serde_js
         }
         if let Some(d) = deny {
             part.insert("deny".into(), d);
+        }
+        if let Some(o) = open {
+            part.insert("open".into(), o);
+        }
+        if pf & PART_DENY_OPEN != 0 {
+            part.insert("denyOpen".into(), Value::Bool(true));
         }
         parts.push(Value::Object(part));
     }

@@ -32,6 +32,7 @@ pub mod containment;
 pub mod deny_rules;
 pub mod landlock;
 pub mod layout;
+pub mod open_word;
 mod plain;
 pub mod shell;
 pub mod verdict;

@@ -34,6 +34,7 @@ use tree_sitter::{Node, Parser, Tree, TreeCursor};
 use super::arith;
 use super::brace::{self, Braces};
 use super::deny_rules::{self, is_block_device, is_download, is_shell, Matcher};
+use super::open_word;
 use super::plain;
 use super::wrappers::{self, is_dangerous_env, Inner, Shell};
 use crate::limits::{
@@ -61,6 +62,26 @@ pub struct SimpleCommand {
     /// The id of the default deny rule it matches.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deny: Option<&'static str>,
+    /// Its first word whose value bash decides when it runs (a glob, an expansion, a
+    /// substitution), if any: a deny rule must hold for whatever that word becomes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub open: Option<OpenWord>,
+    /// Whether `deny` matched only through a value the open word could take (left out of the
+    /// JSON when false).
+    #[serde(rename = "denyOpen", skip_serializing_if = "std::ops::Not::not")]
+    pub deny_open: bool,
+}
+
+/// A word of a simple command whose value bash decides when it runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OpenWord {
+    /// Its index in the command's words (0: the program).
+    pub index: usize,
+    /// True when it could be any text (an expansion or a substitution); false when it is a
+    /// glob, which could be any name it matches (see [`open_word`](super::open_word)).
+    pub any: bool,
+    /// Its source text, as the command wrote it.
+    pub text: String,
 }
 
 /// A redirection to or from a file (`/dev/null`, `/dev/std*`, `/dev/fd/*` and descriptor
@@ -382,7 +403,52 @@ fn run(src: &str, ctx: Ctx, out: &mut Analysis) {
     if root.has_error() || w.misread_group {
         w.leading_braces();
     }
+    if root.has_error() {
+        w.misread_globs();
+    }
     w.misread_lines();
+}
+
+/// `src` with each `?` and each bracket expression that is part of a word (`[s]udo`, no blank
+/// inside, touching a word character) replaced by `*`.
+fn star_globs(src: &str) -> String {
+    let b = src.as_bytes();
+    let word =
+        |c: Option<&u8>| c.is_some_and(|c| !c.is_ascii_whitespace() && !b";&|()<>".contains(c));
+    let mut out = String::with_capacity(src.len());
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'?' {
+            out.push('*');
+            i += 1;
+            continue;
+        }
+        if c == b'[' {
+            let close = b
+                .get(i + 1..)
+                .and_then(|rest| {
+                    rest.iter()
+                        .position(|&x| x == b']' || x.is_ascii_whitespace())
+                })
+                .map(|k| i + 1 + k)
+                .filter(|&k| b.get(k) == Some(&b']') && k > i + 1);
+            if let Some(k) = close {
+                if word(i.checked_sub(1).and_then(|p| b.get(p))) || word(b.get(k + 1)) {
+                    out.push('*');
+                    i = k + 1;
+                    continue;
+                }
+            }
+        }
+        // Copy up to the next byte that may start a glob (always a character boundary).
+        let next = b
+            .get(i + 1..)
+            .and_then(|rest| rest.iter().position(|&x| x == b'?' || x == b'['))
+            .map_or(b.len(), |k| i + 1 + k);
+        out.push_str(src.get(i..next).unwrap_or(""));
+        i = next;
+    }
+    out
 }
 
 /// `src` with each word that begins with `{` and brace-expands replaced by the words bash
@@ -606,6 +672,48 @@ fn is_pattern(node: Node, src: &str) -> bool {
         "brace_expression" | "extglob_pattern" => true,
         _ => false,
     }
+}
+
+/// The first of `words` whose value bash decides when it runs: an expansion or substitution
+/// (any text), or a glob (any name it matches; an extended glob or an unexpanded brace counts
+/// as any text).
+fn open_word(words: &[Word<'_>]) -> Option<OpenWord> {
+    words.iter().enumerate().find_map(|(index, w)| {
+        let any = w.value.is_none() || (w.pattern && w.raw.contains(['(', '{']));
+        (any || w.pattern).then(|| OpenWord {
+            index,
+            any,
+            text: w.raw.to_string(),
+        })
+    })
+}
+
+/// Whether an open word may split into several words (an unquoted expansion).
+fn may_split(w: &Word<'_>) -> bool {
+    w.value.is_none() && !(w.raw.starts_with('"') && w.raw.ends_with('"'))
+}
+
+/// The default deny rule a command matches through a value its open words could take (its
+/// first open word is `open`): the program word becoming a denied program, or an operand
+/// becoming what a rule looks for (`rm -rf `pwd``).
+fn open_deny(words: &[Word<'_>], argv: &[String], open: &OpenWord) -> Option<&'static str> {
+    if open.index == 0 {
+        let glob = (!open.any).then(|| argv.first().map_or("", String::as_str));
+        if let Some(id) = deny_rules::check_open_program(argv, glob) {
+            return Some(id);
+        }
+    }
+    let operands: Vec<(usize, bool)> = words
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, w)| w.value.is_none())
+        .map(|(i, w)| (i, may_split(w)))
+        .collect();
+    if operands.is_empty() {
+        return None;
+    }
+    deny_rules::check_open_operands(argv, &operands)
 }
 
 /// Whether a static value holds command text that bash could run when it evaluates the value
@@ -1004,6 +1112,8 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             name,
             derived: self.ctx.derived,
             deny: None,
+            open: None,
+            deny_open: false,
         });
         self.children(node);
     }
@@ -1593,10 +1703,17 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             .get(first.start..last.end)
             .unwrap_or("")
             .to_string();
-        let deny = deny_rules::check_argv(&argv);
+        let open = open_word(words);
+        let mut deny = deny_rules::check_argv(&argv);
+        let mut deny_open = false;
+        if let (None, Some(o)) = (deny, &open) {
+            deny = open_deny(words, &argv, o);
+            deny_open = deny.is_some();
+        }
         let own = self.out.parts.len();
         let name = argv.first().map_or("", |a| wrappers::program(a));
         let argv_bytes = argv.iter().map(String::len).sum::<usize>();
+        let glob_program = open.as_ref().is_some_and(|o| o.index == 0 && !o.any);
         // The part's argv is moved in at the end, after the checks below have read it.
         let store_argv = self.push_sized(
             SimpleCommand {
@@ -1605,9 +1722,14 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                 name: name.to_string(),
                 derived,
                 deny,
+                open,
+                deny_open,
             },
             argv_bytes,
         );
+        if glob_program {
+            self.respell_program(words, &argv, hops);
+        }
         if name == "git" {
             self.git_options(&argv);
         }
@@ -1641,9 +1763,11 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             }
             Some(Inner::Word(i)) => match words.get(i).and_then(|w| w.value.clone()) {
                 Some(script) => self.nested(&script),
-                None => self
-                    .out
-                    .unsupported("a command string that is not a static word"),
+                None => {
+                    self.out
+                        .unsupported("a command string that is not a static word");
+                    self.open_code(own, words, i);
+                }
             },
             Some(Inner::Attached { index, text }) => {
                 if words.get(index).is_some_and(|w| w.value.is_some()) {
@@ -1651,6 +1775,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                 } else {
                     self.out
                         .unsupported("a command string that is not a static word");
+                    self.open_code(own, words, index);
                 }
             }
             Some(Inner::Joined(i)) => {
@@ -1658,9 +1783,12 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                     words.iter().skip(i).map(|w| w.value.as_deref()).collect();
                 match args {
                     Some(args) => self.nested(&args.join(" ")),
-                    None => self
-                        .out
-                        .unsupported("a command string that is not a static word"),
+                    None => {
+                        self.out
+                            .unsupported("a command string that is not a static word");
+                        let at = (i..words.len()).find(|&j| words[j].value.is_none());
+                        self.open_code(own, words, at.unwrap_or(i));
+                    }
                 }
             }
             Some(Inner::Split {
@@ -1704,9 +1832,11 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
         match wrappers::shell_invocation(&argv) {
             Some(Shell::String(i)) => match words.get(i).and_then(|w| w.value.clone()) {
                 Some(script) => self.nested(&script),
-                None => self
-                    .out
-                    .unsupported("a shell -c string that is not a static word"),
+                None => {
+                    self.out
+                        .unsupported("a shell -c string that is not a static word");
+                    self.open_code(own, words, i);
+                }
             },
             Some(Shell::Stdin) => self
                 .out
@@ -1730,10 +1860,14 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                     .collect();
                 match args {
                     Some(args) => self.nested(&args.join(" ")),
-                    None => self.out.unsupported("eval of an expansion"),
+                    None => {
+                        self.out.unsupported("eval of an expansion");
+                        let at = (skip..words.len()).find(|&j| words[j].value.is_none());
+                        self.open_code(own, words, at.unwrap_or(skip));
+                    }
                 }
             }
-            "trap" => self.trap(words, &argv),
+            "trap" => self.trap(own, words, &argv),
             _ => {}
         }
         self.builtin_arithmetic(name, &argv);
@@ -1744,6 +1878,78 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             part.argv = argv;
         }
         Some(own)
+    }
+
+    /// A program word that is a glob (`/usr/bin/tou?h`, `/bin/s?`): the command is analysed
+    /// again under each name the analysis knows (wrappers, shells, `eval`, the programs the
+    /// default rules look at, downloaders) that the glob could expand to, so what that program
+    /// would run, and the rules, are seen. The parts found are derived.
+    fn respell_program(&mut self, words: &[Word<'_>], argv: &[String], hops: usize) {
+        let Some(glob) = argv.first() else {
+            return;
+        };
+        let mut tried: Vec<&str> = Vec::new();
+        for name in wrappers::known_programs().chain(deny_rules::known_programs()) {
+            if name.contains('*')
+                || tried.contains(&name)
+                || !open_word::program_could_be(glob, name)
+            {
+                continue;
+            }
+            tried.push(name);
+            let mut next: Vec<Word<'_>> = Vec::with_capacity(words.len());
+            for (i, w) in words.iter().enumerate() {
+                let value: Option<Cow<'_, str>> = if i == 0 {
+                    Some(Cow::Borrowed(name))
+                } else {
+                    w.value.clone()
+                };
+                next.push(Word {
+                    value,
+                    raw: w.raw.clone(),
+                    start: w.start,
+                    end: w.end,
+                    pattern: i != 0 && w.pattern,
+                });
+            }
+            let from = self.out.parts.len();
+            self.emit(&next, true, hops + 1);
+            // What the respelling found was reached through the glob.
+            for p in self.out.parts.iter_mut().skip(from) {
+                if p.open.is_none() {
+                    p.open = words.first().map(|w| OpenWord {
+                        index: 0,
+                        any: false,
+                        text: w.raw.to_string(),
+                    });
+                    p.deny_open = p.deny.is_some();
+                }
+            }
+        }
+    }
+
+    /// A command string bash builds at run time (`bash -c "$S"`, `eval $X`, `watch "$C"`,
+    /// the `index`th word): it could run any program, so the command is denied by the first
+    /// default rule any program could match, through that word.
+    fn open_code(&mut self, own: usize, words: &[Word<'_>], index: usize) {
+        let Some(part) = self.out.parts.get_mut(own) else {
+            return;
+        };
+        if part.deny.is_some() {
+            return;
+        }
+        let Some(id) = deny_rules::check_open_program(&[], None) else {
+            return;
+        };
+        part.deny = Some(id);
+        part.deny_open = true;
+        part.open = Some(OpenWord {
+            index,
+            any: true,
+            text: words
+                .get(index)
+                .map_or_else(String::new, |w| w.raw.to_string()),
+        });
     }
 
     /// The arithmetic in a builtin's arguments: `let EXPR...`, the operands of `test` and `[`
@@ -1814,7 +2020,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
     }
 
     /// `trap [--] ACTION SIGNAL...`: the action is a command string bash runs later.
-    fn trap(&mut self, words: &[Word<'_>], argv: &[String]) {
+    fn trap(&mut self, own: usize, words: &[Word<'_>], argv: &[String]) {
         // The action runs later, when a signal arrives: never a plain command.
         self.out.metacharacters = true;
         let mut i = 1;
@@ -1828,9 +2034,11 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
         if argv.len() > i + 1 && argv.get(i).is_some_and(|a| a != "-") {
             match words.get(i).and_then(|w| w.value.clone()) {
                 Some(action) => self.nested(&action),
-                None => self
-                    .out
-                    .unsupported("a trap action that is not a static word"),
+                None => {
+                    self.out
+                        .unsupported("a trap action that is not a static word");
+                    self.open_code(own, words, i);
+                }
             }
         }
     }
@@ -1977,7 +2185,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
         }
         self.out.unsupported("a line continuation inside a word");
         let joined = self.src.replace("\\\n", "");
-        self.respelled(&joined, true, |p| p.deny.is_some());
+        self.respelled_unseen(&joined, true);
     }
 
     /// A word that begins with `{` where bash reads a word: the grammar takes the `{` for the
@@ -2000,16 +2208,38 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
         }
     }
 
+    /// A glob the grammar misreads in a line that does not parse (`cu?l x | sh`, `[s]udo id`:
+    /// the grammar drops the word's start). The line is analysed again with each `?` and
+    /// each bracket expression inside a word read as `*`, which matches every name they do
+    /// and more, so its commands meet the deny rules (the line is unsupported already: this
+    /// can only make the verdict stricter).
+    fn misread_globs(&mut self) {
+        if self.capped || !self.src.contains(['?', '[']) {
+            return;
+        }
+        let respelled = star_globs(self.src);
+        if respelled != self.src {
+            self.respelled_new(&respelled);
+        }
+    }
+
     /// [`Walker::respelled`], keeping the parts this walk has not reported already.
     fn respelled_new(&mut self, text: &str) {
+        self.respelled_unseen(text, self.ctx.derived);
+    }
+
+    /// [`Walker::respelled`] of parts `derived` or not, keeping those this walk has not
+    /// reported already (a host rule meets each command the respelling shows) and every part a
+    /// default rule denies there.
+    fn respelled_unseen(&mut self, text: &str, derived: bool) {
         let seen: std::collections::HashSet<(String, Vec<String>)> = self
             .out
             .parts
             .iter()
             .map(|p| (p.text.clone(), p.argv.clone()))
             .collect();
-        self.respelled(text, self.ctx.derived, |p| {
-            !seen.contains(&(p.text.clone(), p.argv.clone()))
+        self.respelled(text, derived, |p| {
+            p.deny.is_some() || !seen.contains(&(p.text.clone(), p.argv.clone()))
         });
     }
 
@@ -2517,6 +2747,58 @@ pub(super) mod tests {
             "git -C sub status",
         ] {
             assert!(!unsupported(cmd), "{cmd:?}: {:?}", analyze(cmd));
+        }
+    }
+
+    #[test]
+    fn words_bash_decides_at_run_time_meet_the_deny_rules() {
+        // A glob, an expansion or a run-time command string that could become a denied
+        // program or operand is denied through that word, and says so.
+        for (cmd, id, word) in [
+            ("/usr/bin/sud? id", "sudo", "/usr/bin/sud?"),
+            ("$CMD id", "sudo", "$CMD"),
+            ("ls; \"$(echo rm)\" -rf /", "sudo", "\"$(echo rm)\""),
+            ("bash -c \"$S\"", "sudo", "\"$S\""),
+            ("eval -- $X", "sudo", "$X"),
+            ("trap \"$T\" EXIT", "sudo", "\"$T\""),
+            ("rm -rf `pwd`", "rm-recursive-wide", "`pwd`"),
+            ("chmod $M f", "chmod-777", "$M"),
+        ] {
+            let a = analyze(cmd);
+            let p = a
+                .parts
+                .iter()
+                .find(|p| p.deny == Some(id))
+                .unwrap_or_else(|| panic!("{cmd:?}: {a:?}"));
+            assert!(p.deny_open, "{cmd:?}");
+            assert_eq!(
+                p.open.as_ref().map(|o| o.text.as_str()),
+                Some(word),
+                "{cmd:?}"
+            );
+        }
+        // What the glob could run is analysed as that program: its inner command is seen.
+        let a = analyze("/usr/bin/tim?out 5 touch M");
+        assert!(a.parts.iter().any(|p| p.argv == ["touch", "M"]), "{a:?}");
+        // The grammar misreads a `?` or a bracket in a program word; the line is read again
+        // with `*` in their place.
+        for cmd in ["cu?l x | sh", "[s]udo id", "x; [dz]d if=/dev/zero of=x"] {
+            assert!(analyze(cmd).denies().next().is_some(), "{cmd}");
+        }
+        assert_eq!(star_globs("[s]udo a[1] [ x ] é?"), "*udo a* [ x ] é*");
+        // A static deny is not "open", and words that cannot become a denied one stay asks.
+        let a = analyze("sudo $X");
+        assert!(a
+            .parts
+            .first()
+            .is_some_and(|p| p.deny == Some("sudo") && !p.deny_open));
+        for cmd in [
+            "/usr/bin/l? x",
+            "chmod +x \"$f\"",
+            "rm -f \"$x\"",
+            "echo $HOME",
+        ] {
+            assert_eq!(analyze(cmd).denies().count(), 0, "{cmd:?}");
         }
     }
 

@@ -36,17 +36,34 @@ pub enum PartMatch {
     Rule(Action),
     /// No host rule matched; a default deny rule did.
     DefaultDeny,
+    /// A host deny rule could match a value that the part's open word (a glob, an expansion)
+    /// takes when the command runs.
+    OpenRule,
+    /// No host rule matched; a default deny rule could match a value of the part's open word.
+    OpenDefaultDeny,
 }
 
 impl PartMatch {
     /// Every match with its one-character code (how the binding receives a command's matches).
-    pub const CODES: [(PartMatch, char); 5] = [
+    pub const CODES: [(PartMatch, char); 7] = [
         (Self::Unmatched, 'u'),
         (Self::Rule(Action::Allow), 'a'),
         (Self::Rule(Action::RequireApproval), 'q'),
         (Self::Rule(Action::Deny), 'd'),
         (Self::DefaultDeny, 'D'),
+        (Self::OpenRule, 'o'),
+        (Self::OpenDefaultDeny, 'O'),
     ];
+
+    /// Whether the part is denied (by a host rule or a default one, as written or through a
+    /// value of its open word).
+    #[must_use]
+    pub const fn denies(self) -> bool {
+        matches!(
+            self,
+            Self::Rule(Action::Deny) | Self::DefaultDeny | Self::OpenRule | Self::OpenDefaultDeny
+        )
+    }
 
     /// The match whose code is `c`.
     #[must_use]
@@ -75,6 +92,12 @@ pub enum Reason {
     Redirect,
     /// An allow with no reason (nothing needed a rule).
     None,
+    /// A deny rule could match what part `part`'s open word becomes when the command runs:
+    /// [`OPEN_WORD_REASON`], with the word and the rule put in.
+    Open {
+        /// Index of the simple command in the analysis's parts.
+        part: usize,
+    },
 }
 
 impl Reason {
@@ -88,11 +111,16 @@ impl Reason {
         Self::None,
     ];
 
-    /// The reason's code: `0` for a rule's, else its index in [`Reason::FIXED`] plus one.
+    /// The code of [`Reason::Open`], after every fixed reason's.
+    pub const OPEN_CODE: u32 = 7;
+
+    /// The reason's code: `0` for a rule's, [`Reason::OPEN_CODE`] for an open word's, else its
+    /// index in [`Reason::FIXED`] plus one.
     #[must_use]
     pub fn code(self) -> u32 {
         match self {
             Self::Rule { .. } => 0,
+            Self::Open { .. } => Self::OPEN_CODE,
             other => Self::FIXED
                 .iter()
                 .position(|r| *r == other)
@@ -109,6 +137,7 @@ impl Reason {
             Self::Unanalyzed => Some(UNANALYZED_PREFIX),
             Self::Metacharacters => Some(METACHARACTER_REASON),
             Self::Redirect => Some(REDIRECT_REASON),
+            Self::Open { .. } => Some(OPEN_WORD_REASON),
             Self::Rule { .. } | Self::Refused | Self::None => None,
         }
     }
@@ -148,6 +177,11 @@ pub struct Facts {
 pub const DEFAULT_DENY_REASON: &str = "command matches default deny pattern";
 /// The reason of a command with metacharacters that no allow rule covers.
 pub const METACHARACTER_REASON: &str = "command contains shell metacharacters";
+/// The reason of a command denied because a word bash decides at run time could become what a
+/// deny rule matches: `{word}` is the word as written, `{rule}` the rule (a host rule's
+/// pattern, and its reason, or a default rule's id).
+pub const OPEN_WORD_REASON: &str =
+    "command word {word} may expand to a command that deny rule {rule} matches";
 /// The reason of a command that writes to a file through a redirection.
 pub const REDIRECT_REASON: &str = "command redirects to a file";
 
@@ -182,6 +216,10 @@ pub fn judge(parts: &[PartMatch], facts: &Facts) -> Verdict {
     // Past a cap the analysis saw only part of the command: a deny, not an approval.
     if facts.refused {
         return verdict(Action::Deny, Reason::Refused);
+    }
+    // A word bash decides when the command runs could become what a deny rule matches.
+    if let Some(i) = parts.iter().position(|p| p.denies()) {
+        return verdict(Action::Deny, Reason::Open { part: i });
     }
     if facts.deny {
         return verdict(Action::Deny, Reason::DefaultDeny);
@@ -244,6 +282,25 @@ mod tests {
         let v = judge(&[ALLOW, PartMatch::DefaultDeny], &facts());
         assert_eq!(v.reason, Reason::DefaultDeny);
         assert_eq!(v.reason.fixed_text(), Some(DEFAULT_DENY_REASON));
+    }
+
+    #[test]
+    fn a_deny_through_an_open_word_is_final_and_names_its_part() {
+        for open in [PartMatch::OpenRule, PartMatch::OpenDefaultDeny] {
+            let v = judge(&[ALLOW, ASK, open], &facts());
+            assert_eq!(
+                (v.action, v.reason),
+                (Action::Deny, Reason::Open { part: 2 })
+            );
+            assert_eq!(v.reason.code(), Reason::OPEN_CODE);
+            assert_eq!(v.reason.fixed_text(), Some(OPEN_WORD_REASON));
+            // Whatever else the analysis says, it stays a deny.
+            let unsupported = Facts {
+                unsupported: true,
+                ..facts()
+            };
+            assert_eq!(judge(&[open], &unsupported).action, Action::Deny);
+        }
     }
 
     #[test]

@@ -1092,6 +1092,43 @@ pub const WRAPPERS: &[Wrapper] = &[
     },
 ];
 
+/// Builtins whose arguments the analysis reads as code or arithmetic (`eval`, `trap`, `.`,
+/// `let`, `test`, ...), besides the wrappers and shells.
+const CODE_BUILTINS: &[&str] = &[
+    "eval",
+    "trap",
+    "source",
+    ".",
+    "find",
+    "git",
+    "let",
+    "test",
+    "[",
+    "printf",
+    "unset",
+    "read",
+    "mapfile",
+    "readarray",
+    "wait",
+    "getopts",
+    "declare",
+    "typeset",
+    "local",
+    "export",
+    "readonly",
+];
+
+/// Every program name whose words the analysis reads specially: the wrappers, the shells and
+/// the builtins that run code. A program word that is a glob is analysed again as each of
+/// these it could expand to.
+pub fn known_programs() -> impl Iterator<Item = &'static str> {
+    WRAPPERS
+        .iter()
+        .flat_map(|w| w.names.iter().copied())
+        .chain(SHELLS.iter().copied())
+        .chain(CODE_BUILTINS.iter().copied())
+}
+
 /// The wrapper table for `argv0`'s program name.
 #[must_use]
 pub fn wrapper(argv0: &str) -> Option<&'static Wrapper> {
