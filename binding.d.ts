@@ -191,6 +191,29 @@ export declare class NativeToolFilter {
   allows(name: string): boolean
 }
 
+/**
+ * One provider turn's scheduler: `advance(io, finished)` records finished calls and writes
+ * the next steps as numbers (see `turnStepWords()`).
+ */
+export declare class NativeTurn {
+  /**
+   * A turn of `calls` calls under the configured `toolConcurrency` (`NaN` when it is not a
+   * number); `anyExclusive` when a call must run alone. Throws `ERR_PRISM_TURN_TOO_LARGE`
+   * past the most calls a step can name.
+   */
+  constructor(toolConcurrency: number, calls: number, anyExclusive: boolean)
+  /** How many calls may be in flight at once. */
+  get concurrency(): number
+  /**
+   * One crossing: records the calls whose indexes fill `io[0..finished]` as finished, then
+   * writes the next steps into `io` (each a number: its kind, whether to check the abort
+   * signal first, the call) up to and with the first wait or done, or until `io` is full,
+   * and returns how many. Throws `ERR_PRISM_TURN_SCHEDULER` for a finished call that was
+   * not in flight.
+   */
+  advance(io: Uint32Array, finished: number): number
+}
+
 /** The numbers of the `analyzeShellCommandInto` layout. */
 export declare function analysisLayoutWords(): NativeAnalysisLayoutWords
 
@@ -1015,6 +1038,26 @@ export interface NativeToolFilterInput {
   deny?: Array<string>
 }
 
+/** The numbers of a `NativeTurn` step. */
+export interface NativeTurnStepWords {
+  /** Kind: dispatch the call. */
+  start: number
+  /** Kind: wait for a call in flight to finish. */
+  wait: number
+  /** Kind: append the call's result. */
+  append: number
+  /** Kind: the turn is over. */
+  done: number
+  /** The mask of the kind. */
+  kindMask: number
+  /** Flag: check the abort signal first. */
+  checkAbort: number
+  /** Where the call's index starts (shift right by it). */
+  indexShift: number
+  /** Words of the buffer to lend `advance` (plus one): the most steps one crossing carries. */
+  ioWords: number
+}
+
 /** One `{ path?, message }` error. */
 export interface NativeValidationIssue {
   path?: string
@@ -1124,11 +1167,8 @@ export declare function throwUnknownTool(name: string): void
  */
 export declare function toolResultError(call: unknown, value: unknown): unknown
 
-/**
- * How many calls of one turn run at once: 1 when any call is exclusive, otherwise
- * `max(1, min(toolConcurrency, calls))` (non-finite or < 1 concurrency counts as 1).
- */
-export declare function turnConcurrency(toolConcurrency: number, calls: number, anyExclusive: boolean): number
+/** The numbers of a `NativeTurn` step (read once at load). */
+export declare function turnStepWords(): NativeTurnStepWords
 
 /** `"Untrusted <kind>: <target>"`, a trust denial's message when its decision has no reason. */
 export declare function untrustedMessage(kind: string, target: string): string

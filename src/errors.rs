@@ -16,6 +16,7 @@ use napi::Env;
 use prism_engine::coding::error::CodingError;
 use prism_engine::limits::LimitError;
 use prism_engine::mcp::McpError;
+use prism_engine::parallel::turn::TurnError;
 use prism_engine::policy::approval::ApprovalError;
 use prism_engine::policy::beneath::BeneathError;
 use prism_engine::policy::landlock::LandlockError;
@@ -44,7 +45,8 @@ coded!(
     BeneathError,
     LandlockError,
     ApprovalError,
-    RegistryError
+    RegistryError,
+    TurnError
 );
 
 /// An engine error on its way to JavaScript (`Send`, so a future can carry it back to the

@@ -15,4 +15,5 @@ mod mcp;
 mod mcp_host_client;
 mod policy;
 mod tools;
+mod turn;
 mod validation;

@@ -23,15 +23,6 @@ pub fn resolve_tool_concurrency(value: f64) -> f64 {
     prism_engine::parallel::tool_concurrency_value(Some(value))
 }
 
-/// How many calls of one turn run at once: 1 when any call is exclusive, otherwise
-/// `max(1, min(toolConcurrency, calls))` (non-finite or < 1 concurrency counts as 1).
-#[napi]
-pub fn turn_concurrency(tool_concurrency: f64, calls: u32, any_exclusive: bool) -> u32 {
-    let n =
-        prism_engine::parallel::turn_concurrency(tool_concurrency, calls as usize, any_exclusive);
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
 /// A static permission policy as data: every listed key once with its decision (`reasons[i]`
 /// is `null` when `keys[i]` is allowed, else the denial's reason), and whether a key on
 /// neither list passes. The JS policy looks keys up in it; every rule is the engine's.

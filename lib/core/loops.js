@@ -1,8 +1,9 @@
 'use strict'
 // Parallel in-order dispatch of one provider turn, and the single-shot loop.
 //
-// The concurrency rule of a turn comes from the engine (`parallel::turn_concurrency`, one
-// crossing per turn); the worker pool itself awaits host callbacks, so it runs here.
+// Which calls of a turn start, when the abort signal is checked and which results append are
+// the engine's turn scheduler's decisions (`parallel::turn`); this file drives it over the
+// host's callbacks (a crossing per start and per completion) and holds no rule of its own.
 const native = require('../native.js')
 const { CONSTANTS, say } = require('../engine-words.js')
 const RUN_ABORTED = CONSTANTS.runAbortedMessage
@@ -39,9 +40,14 @@ function toolMessage(r) {
   }
 }
 
+// The numbers of a scheduler step, from the engine (read once).
+const STEP = native.turnStepWords()
+
 /**
- * Dispatches one turn's calls with at most `ctx.toolConcurrency` in flight (1 when any call is
- * exclusive) and appends their results to `ctx.history` in call order.
+ * Dispatches one turn's calls and appends their results to `ctx.history` in call order, as the
+ * engine's turn scheduler (`NativeTurn`) directs: which calls start (at most
+ * `ctx.toolConcurrency` in flight, 1 when any call is exclusive), when the abort signal is
+ * checked, and which result appends next. This driver only calls the host's callbacks.
  */
 async function dispatchToolCallsInOrder(calls, ctx) {
   if (!Array.isArray(calls)) throw new TypeError(say('inOrderCalls'))
@@ -57,35 +63,70 @@ async function dispatchToolCallsInOrder(calls, ctx) {
       }
     }
   }
-  const concurrency = native.turnConcurrency(Number(ctx.toolConcurrency), n, exclusive)
-  if (concurrency === 1) {
-    for (const call of calls) {
-      const message = toolMessage(await ctx.dispatchToolCall(call))
-      if (message === undefined) continue
-      ctx.history.push(message)
-      await ctx.appendMessage(message)
-    }
-    return
-  }
-  const results = new Array(n)
-  let next = 0
+  const turn = new native.NativeTurn(Number(ctx.toolConcurrency), n, exclusive)
   const signal = ctx.signal
-  const worker = async () => {
-    while (next < n) {
-      throwIfAborted(signal)
-      const i = next++
-      results[i] = await ctx.dispatchToolCall(calls[i])
+  const results = new Array(n)
+  // Steps come back in `io`; finished calls go to the engine through it too.
+  const io = new Uint32Array(Math.min(n, STEP.ioWords) + 1)
+  const finished = []
+  // The first dispatch that failed ends the turn with its error.
+  let failed = false
+  let failure
+  let wake = null
+  const settled = () => {
+    if (wake !== null) {
+      const w = wake
+      wake = null
+      w()
     }
   }
-  const workers = new Array(concurrency)
-  for (let w = 0; w < concurrency; w++) workers[w] = worker()
-  await Promise.all(workers)
-  for (let i = 0; i < n; i++) {
-    throwIfAborted(signal)
-    const message = toolMessage(results[i])
-    if (message === undefined) continue
-    ctx.history.push(message)
-    await ctx.appendMessage(message)
+  const run = async (i) => {
+    try {
+      results[i] = await ctx.dispatchToolCall(calls[i])
+      finished.push(i)
+    } catch (e) {
+      if (!failed) {
+        failed = true
+        failure = e
+      }
+    }
+    settled()
+  }
+  let head = 0
+  for (;;) {
+    let k = 0
+    while (head < finished.length && k < io.length) io[k++] = finished[head++]
+    if (head === finished.length) {
+      finished.length = 0
+      head = 0
+    }
+    const m = turn.advance(io, k)
+    for (let j = 0; j < m; j++) {
+      const step = io[j]
+      const kind = step & STEP.kindMask
+      const i = step >>> STEP.indexShift
+      if (kind === STEP.start) {
+        if (step & STEP.checkAbort) throwIfAborted(signal)
+        run(i)
+      } else if (kind === STEP.wait) {
+        if (failed) throw failure
+        if (finished.length === head) {
+          await new Promise((resolve) => {
+            wake = resolve
+          })
+          if (failed) throw failure
+        }
+      } else if (kind === STEP.append) {
+        if (step & STEP.checkAbort) throwIfAborted(signal)
+        const message = toolMessage(results[i])
+        results[i] = undefined
+        if (message === undefined) continue
+        ctx.history.push(message)
+        await ctx.appendMessage(message)
+      } else {
+        return
+      }
+    }
   }
 }
 

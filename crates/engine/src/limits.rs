@@ -524,6 +524,14 @@ pub const POLICY_ANALYSIS_MAX_TEST_NODES: usize = 512;
 /// (fail closed: the command is denied). Fixed at 64 Ki.
 pub const POLICY_OPEN_WORD_MAX_STEPS: usize = 64 * 1024;
 
+/// The most tool calls one provider turn may hold: a scheduler step names a call's index in
+/// 29 bits. Past it the turn is refused (`ERR_PRISM_TURN_TOO_LARGE`). Fixed at 2^29.
+pub const MAX_TURN_CALLS: usize = 1 << 29;
+
+/// Words of the buffer a Node driver lends its turn scheduler: the most steps, or finished
+/// calls, one crossing carries (a longer turn takes more crossings). Fixed at 1 Ki.
+pub const TURN_IO_WORDS: u32 = 1024;
+
 /// Commands longer than this (UTF-8 bytes) are analysed off the JavaScript thread by
 /// `policy.check` (the synchronous `evaluateCommandRules` and `explainCommand` analyse on the
 /// calling thread at any length). Fixed at 16 KiB.

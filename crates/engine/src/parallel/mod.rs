@@ -1,11 +1,14 @@
 //! Bounded, in-order parallel dispatch: the tool-concurrency rules of one provider turn.
 //!
-//! The JavaScript loop asks [`turn_concurrency`] once per turn and runs its worker pool over
-//! the host's callbacks; [`dispatch_in_order`] is the same scheduler for Rust hosts.
+//! One scheduler, [`turn::TurnScheduler`], decides which calls start and which results append;
+//! the Node binding drives it over the host's JavaScript callbacks, [`dispatch_in_order`] on
+//! tokio for Rust hosts.
 
 use std::future::Future;
 
-use futures::stream::{self, StreamExt};
+pub mod turn;
+
+use futures::stream::StreamExt;
 
 /// The message a run's scheduler throws when its signal is aborted without an `Error` reason.
 pub const RUN_ABORTED_MESSAGE: &str = "Agent run aborted";
@@ -44,9 +47,9 @@ pub fn turn_concurrency(tool_concurrency: f64, calls: usize, any_exclusive: bool
         .max(1)
 }
 
-/// Runs `dispatch` over `calls` with at most `concurrency` in flight and returns the results
-/// in call order, whatever order they finish in. A slow call holds only its own slot: the
-/// others keep claiming the next call (a worker pool, not a head-of-line buffer).
+/// Runs `dispatch` over `calls` on the [`turn::TurnScheduler`] (at most `concurrency` in
+/// flight) and returns the results in call order, whatever order they finish in. A slow call
+/// holds only its own slot: the others keep starting the next call.
 pub async fn dispatch_in_order<C, F, Fut, R>(
     calls: Vec<C>,
     concurrency: usize,
@@ -56,18 +59,42 @@ where
     F: FnMut(C) -> Fut,
     Fut: Future<Output = R>,
 {
+    use futures::stream::FuturesUnordered;
+    use turn::{Step, TurnScheduler};
+
     let len = calls.len();
+    let mut pending: Vec<Option<C>> = calls.into_iter().map(Some).collect();
     let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(len).collect();
-    let mut done = stream::iter(calls.into_iter().enumerate())
-        .map(|(i, call)| {
-            let fut = dispatch(call);
-            async move { (i, fut.await) }
-        })
-        .buffer_unordered(concurrency.max(1));
-    while let Some((i, r)) = done.next().await {
-        slots[i] = Some(r);
+    let mut out = Vec::with_capacity(len);
+    let mut flying = FuturesUnordered::new();
+    let mut turn = TurnScheduler::new(concurrency as f64, len, false);
+    loop {
+        match turn.step() {
+            Step::Start { index, .. } => {
+                if let Some(call) = pending.get_mut(index).and_then(Option::take) {
+                    let fut = dispatch(call);
+                    flying.push(async move { (index, fut.await) });
+                }
+            }
+            Step::Wait => match flying.next().await {
+                Some((index, r)) => {
+                    if let Some(slot) = slots.get_mut(index) {
+                        *slot = Some(r);
+                    }
+                    // The scheduler started it, so it is in flight.
+                    let _ = turn.complete(index);
+                }
+                None => break,
+            },
+            Step::Append { index, .. } => {
+                if let Some(r) = slots.get_mut(index).and_then(Option::take) {
+                    out.push(r);
+                }
+            }
+            Step::Done => break,
+        }
     }
-    slots.into_iter().flatten().collect()
+    out
 }
 
 #[cfg(test)]
