@@ -486,6 +486,8 @@ export interface CodingReadResult {
   error?: string
   /** The engine's error code. */
   errorCode?: string
+  /** Whether the failure is a missing file (`ENOENT`), as the engine decides it. */
+  missing?: boolean
   /** An image's MIME type. */
   mimeType?: string
   /** An image's bytes. */

@@ -108,6 +108,15 @@ test('read argument errors, in order, with the common error shape', async () => 
   assert.equal(missing.error.code, undefined)
   assert.equal(missing.metadata, undefined)
   assert.match(missing.error.message, /^ENOENT: no such file or directory/)
+  // A missing path (the engine says ENOENT) is tried in its macOS spellings: the screenshot
+  // name with a narrow no-break space before PM is read when the plain-space one is asked for.
+  file('Shot at 1.02.03\u202FPM.txt', 'found')
+  assert.equal(text(await read.execute({ path: 'Shot at 1.02.03 PM.txt' }, ctx)), 'found')
+  // Another failure (a directory) is not a missing file: no variant is tried.
+  fs.mkdirSync(path.join(dir, 'Dir at 1.02.03 PM.txt'), { recursive: true })
+  file('Dir at 1.02.03\u202FPM.txt', 'not this')
+  const notFile = await read.execute({ path: 'Dir at 1.02.03 PM.txt' }, ctx)
+  assert.ok(notFile.error, 'a directory is an error, not the variant')
 })
 
 test('text pages: trailing LF kept, line and byte footers, limit footer, first-line overflow', async () => {

@@ -172,6 +172,8 @@ pub struct CodingReadResult {
     pub error: Option<String>,
     /// The engine's error code.
     pub error_code: Option<String>,
+    /// Whether the failure is a missing file (`ENOENT`), as the engine decides it.
+    pub missing: Option<bool>,
     /// An image's MIME type.
     pub mime_type: Option<String>,
     /// An image's bytes.
@@ -210,7 +212,10 @@ pub fn coding_read<'env>(
         .await?;
         let mut out = empty_read_result();
         match outcome {
-            Err(e) => (out.error, out.error_code) = error_fields(&e),
+            Err(e) => {
+                (out.error, out.error_code) = error_fields(&e);
+                out.missing = Some(e.is_missing());
+            }
             Ok(ReadOutcome::Image { mime_type, data }) => {
                 out.mime_type = Some(mime_type.to_owned());
                 out.data = Some(data.into());
@@ -233,6 +238,7 @@ fn empty_read_result() -> CodingReadResult {
     CodingReadResult {
         error: None,
         error_code: None,
+        missing: None,
         mime_type: None,
         data: None,
         document: None,

@@ -141,8 +141,7 @@ async function readOnce(req, abs) {
   }
   if (context?.signal?.aborted) return fail(ABORTED)
   if (r.error) {
-    const missing = r.errorCode === 'ERR_PRISM_CODING_IO' && r.error.startsWith('ENOENT')
-    return { ...fail(r.error), missing }
+    return { ...fail(r.error), missing: r.missing === true }
   }
   if (r.mimeType) return imageResult(r, cfg.maxImageBytes, options.transformImage, toolCallId, target)
   const text = r.content + r.footer

@@ -147,6 +147,13 @@ impl CodingError {
         }
     }
 
+    /// Whether the failure says the file does not exist (an `ENOENT` filesystem error): the
+    /// read tool then reports the path as missing.
+    #[must_use]
+    pub fn is_missing(&self) -> bool {
+        matches!(self, Self::Io { code, .. } if code == "ENOENT")
+    }
+
     /// An [`CodingError::Io`] from a `std::io::Error` of `syscall` on `path`.
     #[must_use]
     pub fn io(err: &std::io::Error, syscall: &'static str, path: &std::path::Path) -> Self {
