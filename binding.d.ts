@@ -640,7 +640,8 @@ export declare function codingWriteSummary(bytes: number, lines: number, path: s
 /**
  * The verdict on an analysed command, in one cheap crossing: `parts` holds one code per
  * simple command (`commandVerdictWords().partCodes`), `flags` the analysis's facts
- * (`commandVerdictWords().flags`). Returns `action | reason << 2 | covered << 5 | part << 8`:
+ * (`commandVerdictWords().flags`). Returns the action, reason, `covered` bit and deciding part
+ * packed as `commandVerdictWords().layout` says:
  * the action and reason codes index `actions` and `reasons`, `covered` is 1 when host allow
  * rules alone cover the command, and `part` is the index of the part whose host rule decided.
  */
@@ -1066,6 +1067,22 @@ export interface NativeValidationIssue {
   message: string
 }
 
+/** The fields of a `commandVerdict` number: `(v >>> shift) & mask` for each. */
+export interface NativeVerdictLayout {
+  /** Shift of the action code (an index into `actions`). */
+  actionShift: number
+  /** Mask of the action code. */
+  actionMask: number
+  /** Shift of the reason code (an index into `reasons`). */
+  reasonShift: number
+  /** Mask of the reason code. */
+  reasonMask: number
+  /** Shift of the bit that says host allow rules alone cover the command. */
+  coveredShift: number
+  /** Shift of the index of the part whose rule decided (no mask: the rest of the number). */
+  partShift: number
+}
+
 /** The words of the compact `commandVerdict` crossing (read once at load). */
 export interface NativeVerdictWords {
   /**
@@ -1090,6 +1107,8 @@ export interface NativeVerdictWords {
    * the analysis's own; for `unanalyzed`, the start the analysis's `unsupported` follows).
    */
   reasonTexts: Array<string>
+  /** How a `commandVerdict` number is laid out: its fields, their shifts and masks. */
+  layout: NativeVerdictLayout
 }
 
 /** `"Tool <name> must have an execute function"`. */

@@ -118,6 +118,25 @@ pub struct NativeVerdictWords {
     /// The engine's fixed text of each reason code (empty where the text is the host rule's or
     /// the analysis's own; for `unanalyzed`, the start the analysis's `unsupported` follows).
     pub reason_texts: Vec<String>,
+    /// How a `commandVerdict` number is laid out: its fields, their shifts and masks.
+    pub layout: NativeVerdictLayout,
+}
+
+/// The fields of a `commandVerdict` number: `(v >>> shift) & mask` for each.
+#[napi(object)]
+pub struct NativeVerdictLayout {
+    /// Shift of the action code (an index into `actions`).
+    pub action_shift: u32,
+    /// Mask of the action code.
+    pub action_mask: u32,
+    /// Shift of the reason code (an index into `reasons`).
+    pub reason_shift: u32,
+    /// Mask of the reason code.
+    pub reason_mask: u32,
+    /// Shift of the bit that says host allow rules alone cover the command.
+    pub covered_shift: u32,
+    /// Shift of the index of the part whose rule decided (no mask: the rest of the number).
+    pub part_shift: u32,
 }
 
 const FLAG_NAMES: [&str; 6] = [
@@ -176,12 +195,21 @@ pub fn command_verdict_words() -> NativeVerdictWords {
             .iter()
             .map(|r| r.fixed_text().unwrap_or_default().to_owned())
             .collect(),
+        layout: NativeVerdictLayout {
+            action_shift: VERDICT_ACTION_SHIFT,
+            action_mask: VERDICT_ACTION_MASK,
+            reason_shift: VERDICT_REASON_SHIFT,
+            reason_mask: VERDICT_REASON_MASK,
+            covered_shift: VERDICT_COVERED_SHIFT,
+            part_shift: VERDICT_PART_SHIFT,
+        },
     }
 }
 
 /// The verdict on an analysed command, in one cheap crossing: `parts` holds one code per
 /// simple command (`commandVerdictWords().partCodes`), `flags` the analysis's facts
-/// (`commandVerdictWords().flags`). Returns `action | reason << 2 | covered << 5 | part << 8`:
+/// (`commandVerdictWords().flags`). Returns the action, reason, `covered` bit and deciding part
+/// packed as `commandVerdictWords().layout` says:
 /// the action and reason codes index `actions` and `reasons`, `covered` is 1 when host allow
 /// rules alone cover the command, and `part` is the index of the part whose host rule decided.
 #[napi]
@@ -226,10 +254,10 @@ pub fn command_verdict(parts: String, flags: u32) -> napi::Result<u32> {
         }
         _ => 0,
     };
-    Ok(action
-        | v.reason.code() << 2
+    Ok(action << VERDICT_ACTION_SHIFT
+        | (v.reason.code() & VERDICT_REASON_MASK) << VERDICT_REASON_SHIFT
         | u32::from(v.covered_by_allow_rules) << VERDICT_COVERED_SHIFT
-        | part << 8)
+        | part << VERDICT_PART_SHIFT)
 }
 
 /// Whether a command word that is a glob (`tou?h`, `/usr/bin/sud[o]`) could expand to the
@@ -245,8 +273,18 @@ pub fn glob_word_could_be(glob: String, word: String, program: bool) -> bool {
     }
 }
 
+/// Where `command_verdict` puts its action code, and the code's mask.
+const VERDICT_ACTION_SHIFT: u32 = 0;
+const VERDICT_ACTION_MASK: u32 = 3;
+/// Where `command_verdict` puts its reason code, and the code's mask.
+const VERDICT_REASON_SHIFT: u32 = 2;
+const VERDICT_REASON_MASK: u32 = 7;
+// Every reason code fits its field.
+const _: () = assert!(prism_engine::policy::verdict::Reason::OPEN_CODE <= VERDICT_REASON_MASK);
 /// Where `command_verdict` puts its `covered` bit.
 const VERDICT_COVERED_SHIFT: u32 = 5;
+/// Where `command_verdict` puts the deciding part's index.
+const VERDICT_PART_SHIFT: u32 = 8;
 
 /// The action of a `command_verdict` number, by its low two bits (packed and unpacked here,
 /// and named in this order by `command_verdict_words`).
@@ -258,7 +296,8 @@ const VERDICT_ACTIONS: [prism_engine::policy::verdict::Action; 3] = [
 
 /// The action and the `covered` bit of a number `command_verdict` returned.
 fn unpack_verdict(v: u32) -> Option<(prism_engine::policy::verdict::Action, bool)> {
-    let action = *VERDICT_ACTIONS.get(usize::try_from(v & 3).ok()?)?;
+    let code = (v >> VERDICT_ACTION_SHIFT) & VERDICT_ACTION_MASK;
+    let action = *VERDICT_ACTIONS.get(usize::try_from(code).ok()?)?;
     Some((action, (v >> VERDICT_COVERED_SHIFT) & 1 != 0))
 }
 

@@ -10,6 +10,7 @@ const WORDS = commandVerdictWords()
 const { say } = require('../../engine-words.js')
 const CODE = WORDS.partCodes
 const FLAG = WORDS.flags
+const V = WORDS.layout
 
 const ACTIONS = new Set(WORDS.actions)
 
@@ -131,18 +132,19 @@ function judge(analysis, rules, denyMetacharacters) {
     (analysis.metacharacters === true ? FLAG.metacharacters : 0) |
     (denyMetacharacters !== false ? FLAG.denyMetacharacters : 0)
   const v = commandVerdict(codes, flags)
-  const action = WORDS.actions[v & 3]
-  const reason = (v >> 2) & 7
+  const action = WORDS.actions[(v >>> V.actionShift) & V.actionMask]
+  const reason = (v >>> V.reasonShift) & V.reasonMask
+  const part = v >>> V.partShift
   let evaluation
   switch (WORDS.reasons[reason]) {
     case 'rule':
-      evaluation = { action, reason: parts[v >>> 8].rule.reason }
+      evaluation = { action, reason: parts[part].rule.reason }
       break
     case 'refused':
       evaluation = { action, reason: analysis.refused }
       break
     case 'open': {
-      const p = parts[v >>> 8]
+      const p = parts[part]
       const rule = p.rule ? JSON.stringify(String(p.rule.pattern)) + (p.rule.reason ? ` (${p.rule.reason})` : '') : p.defaultDeny
       evaluation = { action, reason: WORDS.reasonTexts[reason].replace('{word}', () => JSON.stringify(p.open.text)).replace('{rule}', () => rule) }
       break
@@ -157,7 +159,7 @@ function judge(analysis, rules, denyMetacharacters) {
       evaluation = { action, reason: WORDS.reasonTexts[reason] }
   }
   // `verdict`: the engine's number itself, which the approval machine reads back.
-  return { evaluation, parts, coveredByAllowRules: (v & 32) !== 0, verdict: v }
+  return { evaluation, parts, coveredByAllowRules: ((v >>> V.coveredShift) & 1) !== 0, verdict: v }
 }
 
 /** `{action, reason?}` for `command` under `rules` (first matching host rule per part wins). */
