@@ -99,3 +99,13 @@ test('coding failures carry ERR_PRISM_CODING_* codes on the native result', asyn
     code: 'ERR_PRISM_CODING_IMAGE_TOO_LARGE',
   })
 })
+
+test('a value outside the facade-binding contract is ERR_PRISM_INTERNAL with the engine words, never a Node-API status', () => {
+  const native = require('../binding.js')
+  for (const [f, words] of [
+    [() => native.commandVerdict('Z', 0), /^no part match code 'Z'$/],
+    [() => new native.NativeApprovalPolicy(1, false, false, false, 'bogus'), /^no approval cache scope "bogus"$/],
+  ]) {
+    assert.throws(f, (e) => e.code === 'ERR_PRISM_INTERNAL' && words.test(e.message))
+  }
+})

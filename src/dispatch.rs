@@ -27,7 +27,7 @@ use prism_engine::tools::redact::{redact_secrets, REDACTED};
 use prism_engine::tools::registry::RegistryError;
 use prism_engine::tools::{BlockedReason, Gate, HookSet, DISPATCH_ORDER};
 
-use crate::errors::NativeError;
+use crate::errors::{facade_bug, NativeError};
 
 type V = sys::napi_value;
 
@@ -748,7 +748,7 @@ pub fn ledger_row<'a>(
     let js = Js(env.raw());
     let d = row.raw();
     let status = RowStatus::from_code(status)
-        .ok_or_else(|| Error::new(Status::InvalidArg, format!("no ledger status {status}")))?;
+        .ok_or_else(|| facade_bug(env, format!("no ledger status {status}")))?;
     let call = js.get(d, c"call")?;
     let o = js.object()?;
     js.set(o, c"id", js.get(d, c"id")?)?;

@@ -90,6 +90,13 @@ pub(crate) fn to_js(env: &Env, e: impl Into<NativeError>) -> napi::Error {
     e.into().into_js(env)
 }
 
+/// The facade handed the binding a value outside their contract (a code no table has, a
+/// malformed internal argument): a bug, thrown as `ERR_PRISM_INTERNAL` with `message` saying
+/// which, never a Node-API status string.
+pub(crate) fn facade_bug(env: &Env, message: String) -> napi::Error {
+    NativeError::internal(message).into_js(env)
+}
+
 /// Runs `fut` on the runtime and returns its promise: a value resolves it; a
 /// [`NativeError`] rejects it with the coded JavaScript error, built back on the JavaScript
 /// thread (a rejection from an `async fn` could carry only a `napi::Status` as its code).

@@ -22,7 +22,7 @@ use prism_engine::policy::approval::{
     ALLOW_WRITE_BENEATH,
 };
 
-use crate::errors::{spawn_coded, to_js, NativeError};
+use crate::errors::{facade_bug, spawn_coded, to_js, NativeError};
 
 /// The shell analysis of `command` as JSON: `{parts: [{text, argv, name, derived?, deny?}],
 /// redirects?: [{op, target, write}], metacharacters, unsupported?, deny?, refused?}` (a
@@ -213,17 +213,13 @@ pub fn command_verdict_words() -> NativeVerdictWords {
 /// the action and reason codes index `actions` and `reasons`, `covered` is 1 when host allow
 /// rules alone cover the command, and `part` is the index of the part whose host rule decided.
 #[napi]
-pub fn command_verdict(parts: String, flags: u32) -> napi::Result<u32> {
+pub fn command_verdict(env: Env, parts: String, flags: u32) -> napi::Result<u32> {
     use prism_engine::policy::verdict::{judge, Facts, PartMatch, Reason};
     let parts = parts
         .chars()
         .map(|c| {
-            PartMatch::from_code(c).ok_or_else(|| {
-                napi::Error::new(
-                    napi::Status::InvalidArg,
-                    format!("no part match code {c:?}"),
-                )
-            })
+            PartMatch::from_code(c)
+                .ok_or_else(|| facade_bug(&env, format!("no part match code {c:?}")))
         })
         .collect::<napi::Result<Vec<_>>>()?;
     let bit = |name: &str| {
@@ -556,18 +552,15 @@ impl NativeApprovalPolicy {
     /// `allowRulesSkipApproval`, and `approvalCacheScope` (one of `approvalWords().cacheScopes`).
     #[napi(constructor)]
     pub fn new(
+        env: Env,
         roots: u32,
         read_only: bool,
         has_approve: bool,
         allow_rules_skip_approval: bool,
         cache_scope: String,
     ) -> napi::Result<Self> {
-        let cache = CacheScope::from_name(&cache_scope).ok_or_else(|| {
-            napi::Error::new(
-                napi::Status::InvalidArg,
-                format!("no approval cache scope {cache_scope:?}"),
-            )
-        })?;
+        let cache = CacheScope::from_name(&cache_scope)
+            .ok_or_else(|| facade_bug(&env, format!("no approval cache scope {cache_scope:?}")))?;
         Ok(Self {
             policy: Policy {
                 roots: roots as usize,
@@ -605,12 +598,8 @@ impl NativeApprovalPolicy {
     #[napi]
     pub fn feed(&self, env: Env, state: f64, location: u32) -> napi::Result<f64> {
         let check = state_of(&env, state)?;
-        let location = Location::from_code(location).ok_or_else(|| {
-            napi::Error::new(
-                napi::Status::InvalidArg,
-                format!("no location code {location}"),
-            )
-        })?;
+        let location = Location::from_code(location)
+            .ok_or_else(|| facade_bug(&env, format!("no location code {location}")))?;
         next(&env, check.feed(&self.policy, Input::Location(location)))
     }
 
@@ -626,12 +615,8 @@ impl NativeApprovalPolicy {
         redirects: u32,
     ) -> napi::Result<f64> {
         let check = state_of(&env, state)?;
-        let (action, covered) = unpack_verdict(verdict).ok_or_else(|| {
-            napi::Error::new(
-                napi::Status::InvalidArg,
-                format!("no command verdict {verdict}"),
-            )
-        })?;
+        let (action, covered) = unpack_verdict(verdict)
+            .ok_or_else(|| facade_bug(&env, format!("no command verdict {verdict}")))?;
         next(
             &env,
             check.feed(

@@ -7,9 +7,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::errors::to_js;
+use crate::errors::{facade_bug, to_js};
 use napi::bindgen_prelude::Either;
-use napi::{Env, Error, Status};
+use napi::Env;
 use napi_derive::napi;
 use prism_engine::validation::{
     CompileSettings, Draft, Issue, Options, RawOptions, SchemaValidator, WalkProblem,
@@ -114,7 +114,13 @@ impl NativeJsonSchemaValidator {
     /// `schemaForbiddenKey` (with `key`), `schemaNotFinite`, `schemaCycle` or
     /// `schemaNotSerializable`; the bound is this validator's.
     #[napi]
-    pub fn problem(&self, kind: String, path: String, key: Option<String>) -> napi::Result<String> {
+    pub fn problem(
+        &self,
+        env: Env,
+        kind: String,
+        path: String,
+        key: Option<String>,
+    ) -> napi::Result<String> {
         let o = self.inner.options();
         let problem = match kind.as_str() {
             "tooDeep" => WalkProblem::TooDeep {
@@ -136,12 +142,7 @@ impl NativeJsonSchemaValidator {
             "schemaNotFinite" => WalkProblem::SchemaNotFinite { path },
             "schemaCycle" => WalkProblem::SchemaCycle { path },
             "schemaNotSerializable" => WalkProblem::SchemaNotSerializable { path },
-            _ => {
-                return Err(Error::new(
-                    Status::InvalidArg,
-                    format!("unknown walk problem {kind:?}"),
-                ))
-            }
+            _ => return Err(facade_bug(&env, format!("unknown walk problem {kind:?}"))),
         };
         Ok(problem.to_string())
     }
@@ -194,12 +195,12 @@ pub struct NativeJsonSchemaSuite {
 impl NativeJsonSchemaSuite {
     /// `remotes`: `[uri, jsonText]` pairs.
     #[napi(constructor)]
-    pub fn new(remotes: Vec<Vec<String>>) -> napi::Result<Self> {
+    pub fn new(env: Env, remotes: Vec<Vec<String>>) -> napi::Result<Self> {
         let mut map = HashMap::new();
         for pair in remotes {
             if let [uri, text] = pair.as_slice() {
                 let value = serde_json::from_str(text)
-                    .map_err(|e| Error::new(Status::InvalidArg, format!("{uri}: {e}")))?;
+                    .map_err(|e| facade_bug(&env, format!("remote {uri}: {e}")))?;
                 map.insert(uri.clone(), value);
             }
         }
