@@ -373,10 +373,19 @@ pub fn check_open_operands(argv: &[String], open: &[(usize, bool)]) -> Option<&'
             *slot = Some(*split);
         }
     }
+    let name = argv.first().map_or("", |a| program(a));
     DEFAULT_DENY_RULES.iter().find_map(|rule| {
         let Matcher::Argv(matches) = rule.matcher else {
             return None;
         };
+        // Only a rule that looks at this program inspects its operands.
+        let looks_here = rule.programs.iter().any(|p| match p.strip_suffix('*') {
+            Some(family) => name.starts_with(family),
+            None => *p == name,
+        });
+        if !looks_here {
+            return None;
+        }
         rule.probes
             .iter()
             .filter(|probe| probe.len() == 1 || open.iter().any(|(_, split)| *split))
