@@ -38,9 +38,8 @@ const T_NUMBER: i32 = 3;
 const T_STRING: i32 = 4;
 const T_OBJECT: i32 = 6;
 
-/// Depth to which a validator's verdict object is copied with redaction; deeper values are
-/// replaced by the redaction marker (fail closed).
-const VERDICT_REDACT_DEPTH: usize = 64;
+/// Depth to which a validator's verdict object is copied with redaction (the engine's limit).
+const VERDICT_REDACT_DEPTH: usize = prism_engine::limits::DISPATCH_VERDICT_REDACT_DEPTH;
 
 /// Thin checked wrappers over the raw Node-API calls this file needs.
 #[derive(Clone, Copy)]

@@ -532,6 +532,38 @@ pub const MAX_TURN_CALLS: usize = 1 << 29;
 /// calls, one crossing carries (a longer turn takes more crossings). Fixed at 1 Ki.
 pub const TURN_IO_WORDS: u32 = 1024;
 
+/// How deep braces may nest inside one another in a word the shell analysis brace-expands;
+/// a deeper word is not expanded (the command is unsupported). Fixed at 32.
+pub const POLICY_BRACE_MAX_NESTING: usize = 32;
+
+/// How many raw schema errors the validator looks at before sorting and reporting them (a
+/// hostile instance can have thousands). Fixed at 256.
+pub const VALIDATION_MAX_RAW_ERRORS: usize = 256;
+
+/// Nesting past which JSON text is never put in key order for a report: deeper than every hard
+/// depth cap (128) allows. Fixed at 130.
+pub const VALIDATION_ORDERED_MAX_NESTING: usize = 130;
+
+/// Bytes of a top-level key or `id` token the MCP stdio framer keeps while it scans (longer
+/// ones are not `"id"`/`"method"`, or not an id it can use). Fixed at 64.
+pub const MCP_FRAME_TOKEN_BYTES: usize = 64;
+
+/// Bytes of a server-supplied text (an HTTP status reason, a content type, a parser message)
+/// kept in an MCP error message. Fixed at 200.
+pub const MCP_ERROR_DETAIL_BYTES: usize = 200;
+
+/// Milliseconds an MCP `close()` waits for the client service (and an HTTP session delete) to
+/// end. Fixed at 1,000.
+pub const MCP_CLOSE_TIMEOUT_MS: u64 = 1_000;
+
+/// Milliseconds a failed stdio connect waits for the server's stderr to drain into the error.
+/// Fixed at 200.
+pub const MCP_STDERR_DRAIN_MS: u64 = 200;
+
+/// Depth to which a validator's verdict object is copied with redaction; deeper values are
+/// replaced by the redaction marker (fail closed). Fixed at 64.
+pub const DISPATCH_VERDICT_REDACT_DEPTH: usize = 64;
+
 /// Commands longer than this (UTF-8 bytes) are analysed off the JavaScript thread by
 /// `policy.check` (the synchronous `evaluateCommandRules` and `explainCommand` analyse on the
 /// calling thread at any length). Fixed at 16 KiB.

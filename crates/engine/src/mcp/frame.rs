@@ -34,11 +34,10 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use super::direct::{DirectCalls, DirectWaiter, Ready};
 use super::progress::{progress_token, Deadlines};
 use super::{negotiation, McpError};
-use crate::limits::{MCP_MAX_MESSAGE_DEPTH, MCP_MAX_STRAY_ANSWERS, MCP_STDIO_MAX_MESSAGE_BYTES};
-
-/// Bytes of a top-level key or `id` token the framer keeps while it scans (longer ones are
-/// not `"id"`/`"method"`, or not an id it can use).
-const TOKEN_CAP: usize = 64;
+use crate::limits::{
+    MCP_FRAME_TOKEN_BYTES as TOKEN_CAP, MCP_MAX_MESSAGE_DEPTH, MCP_MAX_STRAY_ANSWERS,
+    MCP_STDIO_MAX_MESSAGE_BYTES,
+};
 
 /// What a [`LineFramer`] made of one line.
 #[derive(Debug, Clone, PartialEq, Eq)]

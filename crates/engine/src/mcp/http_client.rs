@@ -53,11 +53,7 @@ use super::content::truncate_utf8;
 use super::frame::{response_shape_error, FrameShared, LineFramer, Settled};
 use super::sse_resume::{PendingResume, ResumeStep, Resumes};
 use super::{negotiation, McpError};
-use crate::limits::MCP_MAX_MESSAGE_DEPTH;
-
-/// Bytes of a server-supplied text (a status reason, a content type, a parser message) kept
-/// in an error message.
-const DETAIL_BYTES: usize = 200;
+use crate::limits::{MCP_ERROR_DETAIL_BYTES as DETAIL_BYTES, MCP_MAX_MESSAGE_DEPTH};
 
 /// reqwest with the bridge's judgement on replies.
 #[derive(Debug, Clone)]

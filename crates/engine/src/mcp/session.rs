@@ -53,7 +53,7 @@ pub const CLIENT_NAME: &str = "prism-mcp-bridge";
 /// See [`CLIENT_NAME`].
 pub const CLIENT_VERSION: &str = "0.0.12";
 /// How long `close()` waits for the rmcp service (and an HTTP session delete) to end.
-const SERVICE_CLOSE_TIMEOUT: Duration = Duration::from_millis(1_000);
+const SERVICE_CLOSE_TIMEOUT: Duration = Duration::from_millis(crate::limits::MCP_CLOSE_TIMEOUT_MS);
 /// The first id of the `tools/call` requests a stdio session writes itself: rmcp numbers its
 /// own requests with a `u32` counter, so ids from here on never meet one of rmcp's, and they
 /// stay below 2^53, exact in every JSON reader.

@@ -164,7 +164,7 @@ pub struct ServerProcess {
 }
 
 /// How long a failed connect waits for the stderr reader to drain what the server wrote.
-const STDERR_DRAIN: Duration = Duration::from_millis(200);
+const STDERR_DRAIN: Duration = Duration::from_millis(crate::limits::MCP_STDERR_DRAIN_MS);
 
 impl ServerProcess {
     /// Spawns the server; returns it with its stdout (to read) and stdin (to write).

@@ -17,10 +17,10 @@
 //! than [`POLICY_ANALYSIS_MAX_BRACE_WORDS`] words ([`Braces::TooMany`]); the shell analysis
 //! refuses such a command.
 
-use crate::limits::{POLICY_ANALYSIS_MAX_BRACE_WORDS, POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES};
-
-/// How deep braces may nest inside one another in a word this module expands.
-const MAX_BRACE_NESTING: usize = 32;
+use crate::limits::{
+    POLICY_ANALYSIS_MAX_BRACE_WORDS, POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES,
+    POLICY_BRACE_MAX_NESTING as MAX_BRACE_NESTING,
+};
 
 /// The brace expansion of one word.
 #[derive(Debug, PartialEq, Eq)]

@@ -15,8 +15,7 @@ use super::issue::Issue;
 use super::keywords::evaluation_rank;
 use super::ordered::Ordered;
 
-/// How many raw errors are looked at before sorting (a hostile instance can have thousands).
-const MAX_RAW_ERRORS: usize = 256;
+use crate::limits::VALIDATION_MAX_RAW_ERRORS as MAX_RAW_ERRORS;
 
 /// One error before sorting: Ajv's message, where in the instance, where in the schema.
 struct Raw {

@@ -6,8 +6,7 @@ use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
-/// Deeper than every hard cap (128) allows: such text is never ordered.
-const MAX_NESTING: usize = 130;
+use crate::limits::VALIDATION_ORDERED_MAX_NESTING as MAX_NESTING;
 
 /// Object keys in text order, array items, or a leaf.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
