@@ -3,7 +3,8 @@
 //
 // Which calls of a turn start, when the abort signal is checked and which results append are
 // the engine's turn scheduler's decisions (`parallel::turn`); this file drives it over the
-// host's callbacks (a crossing per start and per completion) and holds no rule of its own.
+// host's callbacks (one crossing per wake-up carries the calls that finished and brings back
+// the next steps) and holds no rule of its own.
 const native = require('../native.js')
 const { CONSTANTS, say } = require('../engine-words.js')
 const RUN_ABORTED = CONSTANTS.runAbortedMessage

@@ -44,9 +44,8 @@ function compileRule(rule) {
   const p = rule.pattern
   const loose = rule.action !== 'allow'
   if (typeof p === 'string') {
-    const want = p.trim().split(/\s+/).filter(Boolean)
-    const prefix = (argv) => want.length <= argv.length && want.every((w, i) => argv[i] === w)
-    return (part) => prefix(part.argv) || (loose && typeof part.name === 'string' && prefix([part.name, ...part.argv.slice(1)]))
+    const want = ruleWords(p)
+    return (part) => want.length <= part.argv.length && leadingWordsMatch(want, part, want.length, loose)
   }
   return (part) => {
     p.lastIndex = 0
@@ -55,6 +54,22 @@ function compileRule(rule) {
     p.lastIndex = 0
     return p.test([part.name, ...part.argv.slice(1)].join(' '))
   }
+}
+
+/** The words of a string rule (`'git push'` is `['git', 'push']`). */
+function ruleWords(pattern) {
+  return pattern.trim().split(/\s+/).filter(Boolean)
+}
+
+/**
+ * Whether the first `count` words of `part` are `want`'s; with `loose`, the program word may
+ * also match by its normalised name (`/usr/bin/touch` is `touch`).
+ */
+function leadingWordsMatch(want, part, count, loose) {
+  for (let i = 0; i < count; i++) {
+    if (part.argv[i] !== want[i] && !(loose && i === 0 && part.name === want[0])) return false
+  }
+  return true
 }
 
 /**
@@ -68,13 +83,10 @@ function compileRule(rule) {
 function compileOpenRule(rule) {
   const p = rule.pattern
   if (typeof p !== 'string') return (part) => part.open.index === 0
-  const want = p.trim().split(/\s+/).filter(Boolean)
+  const want = ruleWords(p)
   return (part) => {
     const { index, any } = part.open
-    if (index >= want.length) return false
-    for (let i = 0; i < index; i++) {
-      if (part.argv[i] !== want[i] && !(i === 0 && part.name === want[0])) return false
-    }
+    if (index >= want.length || !leadingWordsMatch(want, part, index, true)) return false
     return any || globWordCouldBe(part.argv[index], want[index], index === 0)
   }
 }

@@ -485,6 +485,7 @@ fn expand_leading_braces(src: &str, room: usize) -> Result<Option<String>, Cap> 
 }
 
 /// One word of a simple command.
+#[derive(Clone)]
 pub(super) struct Word<'s> {
     /// Its value when it has no expansion (borrowed from the source when it is spelled as
     /// written).
@@ -1799,11 +1800,8 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                     .get(through)
                     .map_or(first.start..last.end, |w| w.start..w.end);
                 let mut next = vec![Word {
-                    value: first.value.clone(),
-                    raw: first.raw.clone(),
-                    start: first.start,
-                    end: first.end,
                     pattern: false,
+                    ..first.clone()
                 }];
                 next.extend(split.into_iter().map(|s| Word {
                     raw: Cow::Owned(s.clone()),
@@ -1812,13 +1810,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                     end: at.end,
                     pattern: false,
                 }));
-                next.extend(words.iter().skip(through + 1).map(|w| Word {
-                    value: w.value.clone(),
-                    raw: w.raw.clone(),
-                    start: w.start,
-                    end: w.end,
-                    pattern: w.pattern,
-                }));
+                next.extend(words.iter().skip(through + 1).cloned());
                 self.emit(&next, true, hops + 1);
             }
             Some(Inner::Stdin) => self
@@ -1897,20 +1889,10 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                 continue;
             }
             tried.push(name);
-            let mut next: Vec<Word<'_>> = Vec::with_capacity(words.len());
-            for (i, w) in words.iter().enumerate() {
-                let value: Option<Cow<'_, str>> = if i == 0 {
-                    Some(Cow::Borrowed(name))
-                } else {
-                    w.value.clone()
-                };
-                next.push(Word {
-                    value,
-                    raw: w.raw.clone(),
-                    start: w.start,
-                    end: w.end,
-                    pattern: i != 0 && w.pattern,
-                });
+            let mut next = words.to_vec();
+            if let Some(program) = next.first_mut() {
+                program.value = Some(Cow::Borrowed(name));
+                program.pattern = false;
             }
             let from = self.out.parts.len();
             self.emit(&next, true, hops + 1);
