@@ -147,7 +147,7 @@ export declare class NativeMcpHostClient {
    * `"<name> must be a positive safe integer <= <hard>"`). `server_id` is only copied into
    * result metadata; the facade checks it first.
    */
-  constructor(serverId: string, limits: McpHostLimitsInput)
+  constructor(serverId: string, limits: Record<string, number>)
   /** The resolved `callTimeoutMs`. */
   get callTimeoutMs(): number
   /** The resolved `maxTotalTimeoutMs`. */
@@ -418,19 +418,6 @@ export declare function codingFormatSize(bytes: number): string
  * backend's image read.
  */
 export declare function codingImageTooLarge(size: number, limit: number): CodingFailure
-
-/** One coding limit: the option name, its default and its hard cap. */
-export interface CodingLimit {
-  /** Option name. */
-  name: string
-  /** Default. */
-  default: number
-  /** Hard cap. */
-  hard: number
-}
-
-/** The coding tools' limits, keyed by the facade's constant names. */
-export declare function codingLimits(): Record<string, CodingLimit>
 
 /**
  * `<subject> is <size>, exceeds <limit> limit.` for `subject` `"document"` or
@@ -781,54 +768,37 @@ export interface LimitErrorText {
   code: string
 }
 
+/** One limit of an option set (`prism_engine::option_sets`). */
+export interface LimitRow {
+  /**
+   * The key the facade knows it by (the option name, except in the coding set, where an
+   * option name repeats across tools).
+   */
+  key: string
+  /** The option's name, as hosts spell it. */
+  name: string
+  /** Its default. */
+  default: number
+  /** Its hard cap. */
+  hard: number
+  /** What it bounds, in a host's words. */
+  doc: string
+}
+
+/** The names of every option set, in the order they are documented. */
+export declare function limitSetNames(): Array<string>
+
+/**
+ * Every limit of the option set `set` (`"validation"`, `"mcp"`, `"mcpHttp"`, `"coding"`), in
+ * the order the set checks them; an unknown set is a facade bug (`ERR_PRISM_INTERNAL`).
+ */
+export declare function limitTable(set: string): Array<LimitRow>
+
 /** `assertValidServerId`: throws unless `id` matches `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`. */
 export declare function mcpAssertValidServerId(id: string): void
 
-/** The host's limit options, as JavaScript numbers (`undefined` = the engine's default). */
-export interface McpHostLimitsInput {
-  /** `maxListPages` (default 20, hard 100). */
-  maxListPages?: number
-  /** `maxTools` (default 500, hard 5,000). */
-  maxTools?: number
-  /** `maxCursorBytes` (default 4 KiB, hard 16 KiB). */
-  maxCursorBytes?: number
-  /** `maxToolNameBytes` (default 256, hard 1,024). */
-  maxToolNameBytes?: number
-  /** `maxToolDescriptionBytes` (default 16 KiB, hard 64 KiB). */
-  maxToolDescriptionBytes?: number
-  /** `maxToolSchemaBytes` (default 256 KiB, hard 1 MiB). */
-  maxToolSchemaBytes?: number
-  /** `maxTotalToolSchemaBytes` (default 4 MiB, hard 16 MiB). */
-  maxTotalToolSchemaBytes?: number
-  /** `maxJsonDepth` (default 64, hard 128). */
-  maxJsonDepth?: number
-  /** `maxJsonProperties` (default 10,000, hard 100,000). */
-  maxJsonProperties?: number
-  /** `maxResultBytes` (default 10,000,000, hard 16 MiB). */
-  maxResultBytes?: number
-  /** `callTimeoutMs` (default 60,000, hard 30 min). */
-  callTimeoutMs?: number
-  /** `listCacheTtlMs` (default 30,000, hard 24 h). */
-  listCacheTtlMs?: number
-  /**
-   * `maxTotalTimeoutMs` (default 600,000, hard 24 h): a call's whole time while the server
-   * reports progress, each progress notification restarting its `callTimeoutMs`.
-   */
-  maxTotalTimeoutMs?: number
-}
-
 /** SIGKILLs the process group of every stdio server still running (host exit hook). */
 export declare function mcpKillAllServers(): number
-
-/** One limit: its option name, default and hard cap. */
-export interface McpLimitRow {
-  name: string
-  default: number
-  hard: number
-}
-
-/** Every MCP limit (the JS constants are read from here). */
-export declare function mcpLimitTable(): Array<McpLimitRow>
 
 /**
  * `mapMcpContentToBlocks` over JSON text: `{content, truncated, bytesUsed}` as JSON text.
@@ -851,26 +821,13 @@ export interface McpNativeOptions {
   url?: string
   allowedOrigins?: Array<string>
   allowLoopbackHttp?: boolean
-  maxResponseBytes?: number
   /** `[name, value]` pairs from `requestInit.headers`. */
   headers?: Array<Array<string>>
-  maxListPages?: number
-  maxTools?: number
-  maxCursorBytes?: number
-  maxToolNameBytes?: number
-  maxToolDescriptionBytes?: number
-  maxToolSchemaBytes?: number
-  maxTotalToolSchemaBytes?: number
-  maxJsonDepth?: number
-  maxJsonProperties?: number
-  maxResultBytes?: number
-  callTimeoutMs?: number
-  listCacheTtlMs?: number
   /**
-   * `maxTotalTimeoutMs`: how long a call may run in all while the server reports progress
-   * (each `notifications/progress` restarts its `callTimeoutMs`; default 10 min, hard 24 h).
+   * Every limit the host set (the bridge's and the HTTP transport's `maxResponseBytes`), by
+   * option name (`prism_engine::option_sets`); a value that is not a number is `NaN`.
    */
-  maxTotalTimeoutMs?: number
+  limits?: Record<string, number>
   /**
    * `protocolVersion`: the one MCP revision to speak (absent: negotiate, `server/discover`
    * first, then `initialize`).
@@ -1004,18 +961,14 @@ export interface NativeJsonSchemaBounds {
 
 /** The bounds and switches of `createJsonSchemaArgumentValidator` (defaults in the engine). */
 export interface NativeJsonSchemaOptions {
-  maxErrors?: number
-  maxDepth?: number
-  maxProperties?: number
-  maxStringLength?: number
-  maxArrayLength?: number
-  maxSchemaBytes?: number
-  maxSchemaDepth?: number
-  maxSchemaProperties?: number
-  maxSchemaRefs?: number
-  maxSchemaKeywords?: number
-  maxCompiledSchemas?: number
+  /**
+   * Every bound the host set, by option name (`prism_engine::option_sets`); a value that
+   * is not a number is `NaN`.
+   */
+  limits?: Record<string, number>
+  /** `strict` (default `true`): Ajv strict-mode parity. */
   strict?: boolean
+  /** `validateFormats` (default `false`): assert `format` keywords when `strict` is off. */
   validateFormats?: boolean
 }
 

@@ -151,9 +151,12 @@ function engineNumbers() {
       values.push(v)
     }
   }
-  for (const m of file.matchAll(/\b(?:default|hard): ([^,\n]+),/g)) {
-    const v = evaluate(m[1], known)
-    if (v !== null) values.push(v)
+  // `limit!` declarations: `pub const NAME = "option", default <v>, hard <v>, Dialect;`.
+  for (const m of file.matchAll(/= "\w+", default ([^,\n]+), hard ([^,\n]+),/g)) {
+    for (const text of [m[1], m[2]]) {
+      const v = evaluate(text, known)
+      if (v !== null) values.push(v)
+    }
   }
   return values
 }

@@ -25,49 +25,6 @@ use prism_engine::coding::shell::{finish_outcome, ShellOutcome};
 use prism_engine::coding::shell::{run_shell, ShellRequest, ShellStatus};
 use prism_engine::coding::shell_jobs;
 use prism_engine::coding::{format_size_js, CodingError};
-use prism_engine::limits;
-
-/// One coding limit: the option name, its default and its hard cap.
-#[napi(object)]
-pub struct CodingLimit {
-    /// Option name.
-    pub name: String,
-    /// Default.
-    pub default: f64,
-    /// Hard cap.
-    pub hard: f64,
-}
-
-/// The coding tools' limits, keyed by the facade's constant names.
-#[napi]
-pub fn coding_limits() -> HashMap<String, CodingLimit> {
-    let table = [
-        ("maxLines", limits::CODING_MAX_LINES),
-        ("maxBytes", limits::CODING_MAX_BYTES),
-        ("readMaxScanBytes", limits::READ_MAX_SCAN_BYTES),
-        ("maxImageBytes", limits::READ_MAX_IMAGE_BYTES),
-        ("writeMaxInputBytes", limits::WRITE_MAX_INPUT_BYTES),
-        ("editMaxFileBytes", limits::EDIT_MAX_FILE_BYTES),
-        ("editMaxInputBytes", limits::EDIT_MAX_INPUT_BYTES),
-        ("maxEdits", limits::EDIT_MAX_EDITS),
-        ("shellTimeout", limits::SHELL_TIMEOUT_SECS),
-        (
-            "shellMaxTotalOutputBytes",
-            limits::SHELL_MAX_TOTAL_OUTPUT_BYTES,
-        ),
-    ];
-    table
-        .into_iter()
-        .map(|(key, l)| {
-            let limit = CodingLimit {
-                name: l.name.to_owned(),
-                default: l.default as f64,
-                hard: l.hard as f64,
-            };
-            (key.to_owned(), limit)
-        })
-        .collect()
-}
 
 /// `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`, in floating point as the
 /// reference computes it; a `TypeError` when `bytes` is not a number.

@@ -69,6 +69,49 @@ pub fn engine_constants() -> EngineConstants {
     }
 }
 
+/// One limit of an option set (`prism_engine::option_sets`).
+#[napi(object)]
+pub struct LimitRow {
+    /// The key the facade knows it by (the option name, except in the coding set, where an
+    /// option name repeats across tools).
+    pub key: String,
+    /// The option's name, as hosts spell it.
+    pub name: String,
+    /// Its default.
+    pub default: f64,
+    /// Its hard cap.
+    pub hard: f64,
+    /// What it bounds, in a host's words.
+    pub doc: String,
+}
+
+/// Every limit of the option set `set` (`"validation"`, `"mcp"`, `"mcpHttp"`, `"coding"`), in
+/// the order the set checks them; an unknown set is a facade bug (`ERR_PRISM_INTERNAL`).
+#[napi]
+pub fn limit_table(env: napi::Env, set: String) -> napi::Result<Vec<LimitRow>> {
+    let rows = prism_engine::option_sets::option_set(&set)
+        .ok_or_else(|| crate::errors::facade_bug(&env, format!("no option set {set:?}")))?;
+    Ok(rows
+        .into_iter()
+        .map(|(key, l)| LimitRow {
+            key: key.to_owned(),
+            name: l.name.to_owned(),
+            default: l.default as f64,
+            hard: l.hard as f64,
+            doc: l.doc.trim().to_owned(),
+        })
+        .collect())
+}
+
+/// The names of every option set, in the order they are documented.
+#[napi]
+pub fn limit_set_names() -> Vec<String> {
+    prism_engine::option_sets::OPTION_SET_NAMES
+        .iter()
+        .map(|n| (*n).to_owned())
+        .collect()
+}
+
 /// Whether `value` is an acceptable value of a limit capped at `hard`: a whole number from 1
 /// to `hard` (pass `NaN` for a value that is not a number).
 #[napi]

@@ -43,45 +43,20 @@ pub struct McpNativeOptions {
     pub url: Option<String>,
     pub allowed_origins: Option<Vec<String>>,
     pub allow_loopback_http: Option<bool>,
-    pub max_response_bytes: Option<f64>,
     /// `[name, value]` pairs from `requestInit.headers`.
     pub headers: Option<Vec<Vec<String>>>,
-    pub max_list_pages: Option<f64>,
-    pub max_tools: Option<f64>,
-    pub max_cursor_bytes: Option<f64>,
-    pub max_tool_name_bytes: Option<f64>,
-    pub max_tool_description_bytes: Option<f64>,
-    pub max_tool_schema_bytes: Option<f64>,
-    pub max_total_tool_schema_bytes: Option<f64>,
-    pub max_json_depth: Option<f64>,
-    pub max_json_properties: Option<f64>,
-    pub max_result_bytes: Option<f64>,
-    pub call_timeout_ms: Option<f64>,
-    pub list_cache_ttl_ms: Option<f64>,
-    /// `maxTotalTimeoutMs`: how long a call may run in all while the server reports progress
-    /// (each `notifications/progress` restarts its `callTimeoutMs`; default 10 min, hard 24 h).
-    pub max_total_timeout_ms: Option<f64>,
+    /// Every limit the host set (the bridge's and the HTTP transport's `maxResponseBytes`), by
+    /// option name (`prism_engine::option_sets`); a value that is not a number is `NaN`.
+    pub limits: Option<HashMap<String, f64>>,
     /// `protocolVersion`: the one MCP revision to speak (absent: negotiate, `server/discover`
     /// first, then `initialize`).
     pub protocol_version: Option<String>,
 }
 
 fn limits_of(o: &McpNativeOptions) -> Result<McpLimits, McpError> {
-    McpLimits::resolve(&McpLimitsInput {
-        max_list_pages: o.max_list_pages,
-        max_tools: o.max_tools,
-        max_cursor_bytes: o.max_cursor_bytes,
-        max_tool_name_bytes: o.max_tool_name_bytes,
-        max_tool_description_bytes: o.max_tool_description_bytes,
-        max_tool_schema_bytes: o.max_tool_schema_bytes,
-        max_total_tool_schema_bytes: o.max_total_tool_schema_bytes,
-        max_json_depth: o.max_json_depth,
-        max_json_properties: o.max_json_properties,
-        max_result_bytes: o.max_result_bytes,
-        call_timeout_ms: o.call_timeout_ms,
-        list_cache_ttl_ms: o.list_cache_ttl_ms,
-        max_total_timeout_ms: o.max_total_timeout_ms,
-    })
+    Ok(McpLimits::resolve(&McpLimitsInput::from_named(|name| {
+        o.limits.as_ref().and_then(|set| set.get(name)).copied()
+    }))?)
 }
 
 pub(crate) fn transport_of(o: McpNativeOptions) -> Result<TransportConfig, NativeError> {
@@ -95,7 +70,12 @@ pub(crate) fn transport_of(o: McpNativeOptions) -> Result<TransportConfig, Nativ
         )?)),
         "streamable-http" => {
             let max_response_bytes = l::MCP_MAX_RESPONSE_BYTES
-                .resolve(o.max_response_bytes)
+                .resolve(
+                    o.limits
+                        .as_ref()
+                        .and_then(|set| set.get(l::MCP_MAX_RESPONSE_BYTES.name))
+                        .copied(),
+                )
                 .map_err(McpError::from)?;
             let mut headers = Vec::new();
             for pair in o.headers.unwrap_or_default() {
@@ -453,42 +433,6 @@ pub fn mcp_summarize_content(
         &content,
         crate::args::non_negative(max_bytes),
     ))
-}
-
-/// One limit: its option name, default and hard cap.
-#[napi(object)]
-pub struct McpLimitRow {
-    pub name: String,
-    pub default: f64,
-    pub hard: f64,
-}
-
-/// Every MCP limit (the JS constants are read from here).
-#[napi]
-pub fn mcp_limit_table() -> Vec<McpLimitRow> {
-    [
-        l::MCP_MAX_LIST_PAGES,
-        l::MCP_MAX_TOOLS,
-        l::MCP_MAX_CURSOR_BYTES,
-        l::MCP_MAX_TOOL_NAME_BYTES,
-        l::MCP_MAX_TOOL_DESCRIPTION_BYTES,
-        l::MCP_MAX_TOOL_SCHEMA_BYTES,
-        l::MCP_MAX_TOTAL_TOOL_SCHEMA_BYTES,
-        l::MCP_MAX_JSON_DEPTH,
-        l::MCP_MAX_JSON_PROPERTIES,
-        l::MCP_MAX_RESULT_BYTES,
-        l::MCP_CALL_TIMEOUT_MS,
-        l::MCP_LIST_CACHE_TTL_MS,
-        l::MCP_MAX_TOTAL_TIMEOUT_MS,
-        l::MCP_MAX_RESPONSE_BYTES,
-    ]
-    .iter()
-    .map(|x| McpLimitRow {
-        name: x.name.to_owned(),
-        default: x.default as f64,
-        hard: x.hard as f64,
-    })
-    .collect()
 }
 
 /// SIGKILLs the process group of every stdio server still running (host exit hook).

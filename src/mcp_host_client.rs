@@ -16,58 +16,6 @@ use serde_json::Value;
 use crate::errors::to_js;
 use crate::mcp::{transport_of, McpNativeOptions};
 
-/// The host's limit options, as JavaScript numbers (`undefined` = the engine's default).
-#[napi(object)]
-pub struct McpHostLimitsInput {
-    /// `maxListPages` (default 20, hard 100).
-    pub max_list_pages: Option<f64>,
-    /// `maxTools` (default 500, hard 5,000).
-    pub max_tools: Option<f64>,
-    /// `maxCursorBytes` (default 4 KiB, hard 16 KiB).
-    pub max_cursor_bytes: Option<f64>,
-    /// `maxToolNameBytes` (default 256, hard 1,024).
-    pub max_tool_name_bytes: Option<f64>,
-    /// `maxToolDescriptionBytes` (default 16 KiB, hard 64 KiB).
-    pub max_tool_description_bytes: Option<f64>,
-    /// `maxToolSchemaBytes` (default 256 KiB, hard 1 MiB).
-    pub max_tool_schema_bytes: Option<f64>,
-    /// `maxTotalToolSchemaBytes` (default 4 MiB, hard 16 MiB).
-    pub max_total_tool_schema_bytes: Option<f64>,
-    /// `maxJsonDepth` (default 64, hard 128).
-    pub max_json_depth: Option<f64>,
-    /// `maxJsonProperties` (default 10,000, hard 100,000).
-    pub max_json_properties: Option<f64>,
-    /// `maxResultBytes` (default 10,000,000, hard 16 MiB).
-    pub max_result_bytes: Option<f64>,
-    /// `callTimeoutMs` (default 60,000, hard 30 min).
-    pub call_timeout_ms: Option<f64>,
-    /// `listCacheTtlMs` (default 30,000, hard 24 h).
-    pub list_cache_ttl_ms: Option<f64>,
-    /// `maxTotalTimeoutMs` (default 600,000, hard 24 h): a call's whole time while the server
-    /// reports progress, each progress notification restarting its `callTimeoutMs`.
-    pub max_total_timeout_ms: Option<f64>,
-}
-
-impl From<&McpHostLimitsInput> for McpLimitsInput {
-    fn from(o: &McpHostLimitsInput) -> Self {
-        Self {
-            max_list_pages: o.max_list_pages,
-            max_tools: o.max_tools,
-            max_cursor_bytes: o.max_cursor_bytes,
-            max_tool_name_bytes: o.max_tool_name_bytes,
-            max_tool_description_bytes: o.max_tool_description_bytes,
-            max_tool_schema_bytes: o.max_tool_schema_bytes,
-            max_total_tool_schema_bytes: o.max_total_tool_schema_bytes,
-            max_json_depth: o.max_json_depth,
-            max_json_properties: o.max_json_properties,
-            max_result_bytes: o.max_result_bytes,
-            call_timeout_ms: o.call_timeout_ms,
-            list_cache_ttl_ms: o.list_cache_ttl_ms,
-            max_total_timeout_ms: o.max_total_timeout_ms,
-        }
-    }
-}
-
 fn host_json<'a>(text: Option<&'a str>, fault: Option<&str>) -> HostJson<'a> {
     match (text, fault) {
         (Some(t), None) => HostJson::Text(t),
@@ -93,9 +41,14 @@ impl NativeMcpHostClient {
     /// `"<name> must be a positive safe integer <= <hard>"`). `server_id` is only copied into
     /// result metadata; the facade checks it first.
     #[napi(constructor)]
-    pub fn new(env: Env, server_id: String, limits: McpHostLimitsInput) -> napi::Result<Self> {
-        let limits =
-            McpLimits::resolve(&McpLimitsInput::from(&limits)).map_err(|e| to_js(&env, e))?;
+    pub fn new(
+        env: Env,
+        server_id: String,
+        limits: std::collections::HashMap<String, f64>,
+    ) -> napi::Result<Self> {
+        let input = McpLimitsInput::from_named(|name| limits.get(name).copied());
+        let limits = McpLimits::resolve(&input)
+            .map_err(|e| to_js(&env, prism_engine::mcp::McpError::from(e)))?;
         Ok(Self { server_id, limits })
     }
 

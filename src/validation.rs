@@ -12,42 +12,28 @@ use napi::bindgen_prelude::Either;
 use napi::Env;
 use napi_derive::napi;
 use prism_engine::validation::{
-    CompileSettings, Draft, Issue, Options, RawOptions, SchemaValidator, WalkProblem,
+    CompileSettings, Draft, Issue, Options, RawOptions, SchemaValidator, ValidationLimitsInput,
+    WalkProblem,
 };
 
 /// The bounds and switches of `createJsonSchemaArgumentValidator` (defaults in the engine).
 #[napi(object)]
 #[derive(Default)]
 pub struct NativeJsonSchemaOptions {
-    pub max_errors: Option<f64>,
-    pub max_depth: Option<f64>,
-    pub max_properties: Option<f64>,
-    pub max_string_length: Option<f64>,
-    pub max_array_length: Option<f64>,
-    pub max_schema_bytes: Option<f64>,
-    pub max_schema_depth: Option<f64>,
-    pub max_schema_properties: Option<f64>,
-    pub max_schema_refs: Option<f64>,
-    pub max_schema_keywords: Option<f64>,
-    pub max_compiled_schemas: Option<f64>,
+    /// Every bound the host set, by option name (`prism_engine::option_sets`); a value that
+    /// is not a number is `NaN`.
+    pub limits: Option<HashMap<String, f64>>,
+    /// `strict` (default `true`): Ajv strict-mode parity.
     pub strict: Option<bool>,
+    /// `validateFormats` (default `false`): assert `format` keywords when `strict` is off.
     pub validate_formats: Option<bool>,
 }
 
 impl From<NativeJsonSchemaOptions> for RawOptions {
     fn from(o: NativeJsonSchemaOptions) -> RawOptions {
+        let limits = o.limits.unwrap_or_default();
         RawOptions {
-            max_errors: o.max_errors,
-            max_depth: o.max_depth,
-            max_properties: o.max_properties,
-            max_string_length: o.max_string_length,
-            max_array_length: o.max_array_length,
-            max_schema_bytes: o.max_schema_bytes,
-            max_schema_depth: o.max_schema_depth,
-            max_schema_properties: o.max_schema_properties,
-            max_schema_refs: o.max_schema_refs,
-            max_schema_keywords: o.max_schema_keywords,
-            max_compiled_schemas: o.max_compiled_schemas,
+            limits: ValidationLimitsInput::from_named(|name| limits.get(name).copied()),
             strict: o.strict,
             validate_formats: o.validate_formats,
         }

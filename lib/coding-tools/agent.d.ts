@@ -152,17 +152,17 @@ export declare function detectSupportedImageMimeTypeFromFile(filePath: string): 
 export interface ReadToolOptions {
   /** Asked before any side effect; a denial is an error result and nothing is read. Default none (allowed). */
   readonly executionPolicy?: ExecutionPolicy
-  /** Default `DEFAULT_MAX_IMAGE_BYTES` (10,000,000); hard cap 32 MiB. */
+  /** Bytes of one image a read returns. Default 10,000,000, hard 32 MiB. */
   readonly maxImageBytes?: number
-  /** Default 64 MiB; hard cap 1 GiB. */
+  /** Bytes a text read may scan to reach its page. Default 64 MiB, hard 1 GiB. */
   readonly maxScanBytes?: number
   /** Applied to an image before it is returned; its output is bounded by `maxImageBytes` again. */
   readonly transformImage?: TransformImage
   /** A host backend instead of the native file work (the page logic and limits still run in the engine). */
   readonly operations?: ReadOperations
-  /** Default 2,000; hard cap 100,000. */
+  /** Lines of text one read page or one shell tail shows. Default 2,000, hard 100,000. */
   readonly maxLines?: number
-  /** Default 51,200; hard cap 1 MiB. */
+  /** Bytes of text one read page or one shell tail shows. Default 50 KiB, hard 1 MiB. */
   readonly maxBytes?: number
   /** Paths read successfully are added here (for `requireReadBeforeWrite`). */
   readonly readPathSet?: ReadPathSet
@@ -215,7 +215,7 @@ export interface WriteToolOptions extends ReadBeforeWriteOptions {
   readonly executionPolicy?: ExecutionPolicy
   /** A host backend instead of the native atomic write. */
   readonly operations?: WriteOperations
-  /** Bytes of `content`. Default 8 MiB; hard cap 64 MiB. */
+  /** UTF-8 bytes of one write's content. Default 8 MiB, hard 64 MiB. */
   readonly maxInputBytes?: number
   /** Gets `{ type: "file_changed", path, op, toolCallId }` after a write. */
   readonly onEvent?: (event: CodingLifecycleEvent) => void
@@ -233,11 +233,11 @@ export interface EditToolOptions extends ReadBeforeWriteOptions {
   readonly executionPolicy?: ExecutionPolicy
   /** A host backend instead of the native file work (matching and diffs still run in the engine). */
   readonly operations?: EditOperations
-  /** Size of the file edited, checked before it is read. Default 8 MiB; hard cap 64 MiB. */
+  /** Size of a file an edit may open. Default 8 MiB, hard 64 MiB. */
   readonly maxFileBytes?: number
-  /** Bytes of all `oldText`/`newText` of a call. Default 2 MiB; hard cap 16 MiB. */
+  /** UTF-8 bytes of one edit's replacements together. Default 2 MiB, hard 16 MiB. */
   readonly maxInputBytes?: number
-  /** Replacements per call. Default 100; hard cap 1,000. */
+  /** Replacements in one edit call. Default 100, hard 1,000. */
   readonly maxEdits?: number
   /** Gets `{ type: "file_changed", path, op, toolCallId }` after an edit. */
   readonly onEvent?: (event: CodingLifecycleEvent) => void
@@ -277,13 +277,16 @@ export interface ShellToolOptions {
   readonly spawnHook?: BashSpawnHook
   /** Only these environment variables reach the command (default: all of `process.env`). */
   readonly envAllowlist?: readonly string[]
-  /** Default 2,000; hard cap 100,000. */
+  /** Lines of text one read page or one shell tail shows. Default 2,000, hard 100,000. */
   readonly maxLines?: number
-  /** Default 51,200; hard cap 1 MiB. */
+  /** Bytes of text one read page or one shell tail shows. Default 50 KiB, hard 1 MiB. */
   readonly maxBytes?: number
-  /** Seconds; default 600, hard cap 3,600. */
+  /** Seconds a shell command may run. Default 600, hard 3,600. */
   readonly timeout?: number
-  /** Default 64 MiB; hard cap 1 GiB; at least `maxBytes`. */
+  /**
+   * Bytes of output a shell command may produce before it is killed; at least `maxBytes`. Default
+   * 64 MiB, hard 1 GiB.
+   */
   readonly maxTotalOutputBytes?: number
   /** Spill file prefix, `/^[A-Za-z0-9._-]+$/`; default `"prism-shell"`. */
   readonly tempFilePrefix?: string

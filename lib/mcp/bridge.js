@@ -6,7 +6,8 @@ const native = require('../native.js')
 const { McpBridgeError, McpBridgeClosedError, McpUnsupportedCapabilityError } = require('./errors.js')
 const { fromNative } = require('../native-errors.js')
 const { assertValidServerId, defaultMcpNamePrefix, formatMcpToolName, boundedMcpErrorMessage, mcpCallError } = require('./helpers.js')
-const { MCP_LIMITS, LIMIT_OPTIONS, limitValue } = require('./limits.js')
+const { MCP_LIMITS, bridgeLimitInput } = require('./limits.js')
+const { limitInput } = require('../limits.js')
 const { effectFor, assertEffectPolicy, mapMcpToolsToDefinitions } = require('./definitions.js')
 const { createCatalogue, autoRefreshDebounce } = require('./lifecycle.js')
 
@@ -70,9 +71,9 @@ function headerPairs(requestInit) {
 function nativeOptions(options) {
   const t = options.transport
   if (t === null || typeof t !== 'object') throw new McpBridgeError(say('mcpTransport'))
-  const out = { serverId: options.serverId, transportType: String(t.type) }
-  for (const name of LIMIT_OPTIONS) out[name] = limitValue(options[name])
+  const out = { serverId: options.serverId, transportType: String(t.type), limits: bridgeLimitInput(options) }
   if (options.protocolVersion !== undefined) out.protocolVersion = String(options.protocolVersion)
+  if (t.type === 'streamable-http') limitInput('mcpHttp', t, out.limits)
   if (t.type === 'stdio') {
     Object.assign(out, { command: t.command, args: t.args ? [...t.args] : undefined, env: t.env ? { ...t.env } : undefined, cwd: t.cwd, stderr: t.stderr })
   } else if (t.type === 'streamable-http') {
@@ -85,7 +86,6 @@ function nativeOptions(options) {
       url: t.url,
       allowedOrigins: Array.isArray(t.allowedOrigins) ? [...t.allowedOrigins] : [],
       allowLoopbackHttp: t.allowLoopbackHttp === true,
-      maxResponseBytes: limitValue(t.maxResponseBytes),
       headers: headerPairs(t.requestInit),
     })
   }

@@ -10,7 +10,7 @@ const { say } = require('../engine-words.js')
 const { McpBridgeError, McpBridgeClosedError, McpUnsupportedCapabilityError } = require('./errors.js')
 const { fromNative } = require('../native-errors.js')
 const { assertValidServerId, defaultMcpNamePrefix, formatMcpToolName, boundedMcpErrorMessage } = require('./helpers.js')
-const { limitInput } = require('./limits.js')
+const { bridgeLimitInput } = require('./limits.js')
 const { effectFor, assertEffectPolicy, mapMcpToolsToDefinitions } = require('./definitions.js')
 const { createCatalogue, autoRefreshDebounce } = require('./lifecycle.js')
 
@@ -77,7 +77,7 @@ function assertClient(client) {
 
 function engineFor(serverId, options) {
   try {
-    return new native.NativeMcpHostClient(serverId, limitInput(options))
+    return new native.NativeMcpHostClient(serverId, bridgeLimitInput(options))
   } catch (err) {
     throw fromNative(err)
   }

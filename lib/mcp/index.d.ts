@@ -32,7 +32,7 @@ export interface McpStreamableHttpTransport {
   readonly allowedOrigins: readonly string[]
   /** Plaintext `http` (and loopback addresses) only when true. Default false. */
   readonly allowLoopbackHttp?: boolean
-  /** Bytes of one response or SSE event. Default 16 MiB, hard 64 MiB. */
+  /** Bytes of one Streamable HTTP response body or SSE event. Default 16 MiB, hard 64 MiB. */
   readonly maxResponseBytes?: number
   /** Only `headers` is used. */
   readonly requestInit?: RequestInit
@@ -66,37 +66,49 @@ export interface ConnectMcpToolsOptions {
   readonly effect?: McpToolEffectPolicy
   /** MCP Apps are out of scope: `true` throws "MCP Apps extension was not negotiated". */
   readonly mcpApps?: boolean
-  /** Default 30,000, hard 24 h. */
+  /**
+   * Milliseconds a listed catalogue is reused before `tools/list` runs again. Default 30 s, hard
+   * 24 h.
+   */
   readonly listCacheTtlMs?: number
-  /** Per call and for the connect handshake. Default 60,000, hard 30 min. */
+  /**
+   * Milliseconds one `tools/call` (and the connect handshake) may take. Default 1 min, hard 30 min.
+   */
   readonly callTimeoutMs?: number
   /**
-   * How long one call may run in all while the server reports progress for it: each
-   * `notifications/progress` restarts the call's `callTimeoutMs` clock, up to this many ms from
-   * its start ("MCP tool call timed out after <n>ms in all (maxTotalTimeoutMs), though it
-   * reported progress"). Default 600,000 (10 min), hard 24 h; not a positive integer within it
-   * throws `McpBridgeError`.
+   * Milliseconds a `tools/call` may take in all while the server reports progress: each
+   * `notifications/progress` for the call restarts its `callTimeoutMs` clock, up to this. Default
+   * 10 min, hard 24 h.
    */
   readonly maxTotalTimeoutMs?: number
-  /** Default 10,000,000, hard 16 MiB. */
+  /**
+   * JSON bytes of one whole `tools/call` result; also the budget of the mapped content. Default
+   * 10,000,000, hard 16 MiB.
+   */
   readonly maxResultBytes?: number
-  /** Default 20, hard 100. */
+  /**
+   * How many `tools/list` pages one listing may fetch (a server that pages forever is cut off).
+   * Default 20, hard 100.
+   */
   readonly maxListPages?: number
-  /** Default 500, hard 5,000. */
+  /** How many tools one listing may hold in total. Default 500, hard 5,000. */
   readonly maxTools?: number
-  /** Default 4 KiB, hard 16 KiB. */
+  /** UTF-8 bytes of one pagination cursor. Default 4 KiB, hard 16 KiB. */
   readonly maxCursorBytes?: number
-  /** Default 256, hard 1,024. */
+  /** UTF-8 bytes of one remote tool name. Default 256, hard 1 KiB. */
   readonly maxToolNameBytes?: number
-  /** Default 16 KiB, hard 64 KiB. */
+  /**
+   * UTF-8 bytes of one remote tool description (it ends up in the model's context). Default 16 KiB,
+   * hard 64 KiB.
+   */
   readonly maxToolDescriptionBytes?: number
-  /** Default 256 KiB, hard 1 MiB. */
+  /** JSON bytes of one tool's input plus output schema. Default 256 KiB, hard 1 MiB. */
   readonly maxToolSchemaBytes?: number
-  /** Default 4 MiB, hard 16 MiB. */
+  /** JSON bytes of every schema of one listing together. Default 4 MiB, hard 16 MiB. */
   readonly maxTotalToolSchemaBytes?: number
-  /** Default 64, hard 128. */
+  /** Nesting depth of a schema or a call result (the root is depth 1). Default 64, hard 128. */
   readonly maxJsonDepth?: number
-  /** Default 10,000, hard 100,000. */
+  /** Array items plus object keys of a schema or a call result. Default 10,000, hard 100,000. */
   readonly maxJsonProperties?: number
   /** Aborting during connect closes the bridge and rethrows the reason. */
   readonly signal?: AbortSignal
@@ -200,17 +212,43 @@ export interface McpSdkTransport {
 }
 /** Per-call bounds of `listAllMcpTools` (defaults and hard caps as for `connectMcpTools`). */
 export interface McpClientLimitsInput {
+  /**
+   * How many `tools/list` pages one listing may fetch (a server that pages forever is cut off).
+   * Default 20, hard 100.
+   */
   readonly maxListPages?: number
+  /** How many tools one listing may hold in total. Default 500, hard 5,000. */
   readonly maxTools?: number
+  /** UTF-8 bytes of one pagination cursor. Default 4 KiB, hard 16 KiB. */
   readonly maxCursorBytes?: number
+  /** UTF-8 bytes of one remote tool name. Default 256, hard 1 KiB. */
   readonly maxToolNameBytes?: number
+  /**
+   * UTF-8 bytes of one remote tool description (it ends up in the model's context). Default 16 KiB,
+   * hard 64 KiB.
+   */
   readonly maxToolDescriptionBytes?: number
+  /** JSON bytes of one tool's input plus output schema. Default 256 KiB, hard 1 MiB. */
   readonly maxToolSchemaBytes?: number
+  /** JSON bytes of every schema of one listing together. Default 4 MiB, hard 16 MiB. */
   readonly maxTotalToolSchemaBytes?: number
+  /** Nesting depth of a schema or a call result (the root is depth 1). Default 64, hard 128. */
   readonly maxJsonDepth?: number
+  /** Array items plus object keys of a schema or a call result. Default 10,000, hard 100,000. */
   readonly maxJsonProperties?: number
+  /**
+   * JSON bytes of one whole `tools/call` result; also the budget of the mapped content. Default
+   * 10,000,000, hard 16 MiB.
+   */
   readonly maxResultBytes?: number
+  /**
+   * Milliseconds one `tools/call` (and the connect handshake) may take. Default 1 min, hard 30 min.
+   */
   readonly callTimeoutMs?: number
+  /**
+   * Milliseconds a listed catalogue is reused before `tools/list` runs again. Default 30 s, hard
+   * 24 h.
+   */
   readonly listCacheTtlMs?: number
 }
 /** What `mapMcpToolsToDefinitions` needs to turn listed tools into definitions. */
@@ -307,13 +345,13 @@ export interface McpLimitBounds {
 }
 /** Every limit by option name (including `maxResponseBytes`). */
 export const MCP_LIMITS: Readonly<Record<string, McpLimitBounds>>
-/** `callTimeoutMs` when unset: 60,000 (1 min). */
+/** `callTimeoutMs` when unset: 1 min. */
 export const DEFAULT_CALL_TIMEOUT_MS: number
 /** `maxTotalTimeoutMs` when unset (10 min). */
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS: number
 /** `maxResultBytes` when unset: 10,000,000. */
 export const DEFAULT_MAX_RESULT_BYTES: number
-/** `listCacheTtlMs` when unset: 30,000. */
+/** `listCacheTtlMs` when unset: 30 s. */
 export const DEFAULT_LIST_CACHE_TTL_MS: number
 /** `maxListPages` when unset: 20. */
 export const DEFAULT_MAX_LIST_PAGES: number
@@ -341,7 +379,7 @@ export const HARD_MAX_LIST_PAGES: number
 export const HARD_MAX_TOOLS: number
 /** The largest `maxCursorBytes`: 16 KiB. */
 export const HARD_MAX_CURSOR_BYTES: number
-/** The largest `maxToolNameBytes`: 1,024. */
+/** The largest `maxToolNameBytes`: 1 KiB. */
 export const HARD_MAX_TOOL_NAME_BYTES: number
 /** The largest `maxToolDescriptionBytes`: 64 KiB. */
 export const HARD_MAX_TOOL_DESCRIPTION_BYTES: number

@@ -1,30 +1,18 @@
 'use strict'
-// The MCP limits, read from the engine (crates/engine/src/limits.rs) so they exist once.
-const native = require('../native.js')
+// The MCP limits, read from the engine's option sets (crates/engine/src/option_sets.rs) so
+// they exist once.
 const { CONSTANTS } = require('../engine-words.js')
+const { limitBounds, limitInput } = require('../limits.js')
 
-/** `{ <optionName>: { default, hard } }` for every MCP limit. */
-const MCP_LIMITS = Object.freeze(
-  Object.fromEntries(native.mcpLimitTable().map((row) => [row.name, Object.freeze({ default: row.default, hard: row.hard })])),
-)
+/** `{ <optionName>: { default, hard } }` for every MCP limit (the bridge's, then HTTP's). */
+const MCP_LIMITS = Object.freeze({ ...limitBounds('mcp'), ...limitBounds('mcpHttp') })
 
 /** Debounce of `autoRefresh: true` after a `list_changed` notification. */
 const DEFAULT_AUTO_REFRESH_DEBOUNCE_MS = CONSTANTS.mcpAutoRefreshDebounceMs
 
-/** The bridge-level limit options (every limit but the HTTP transport's `maxResponseBytes`). */
-const LIMIT_OPTIONS = Object.freeze(Object.keys(MCP_LIMITS).filter((name) => name !== 'maxResponseBytes'))
-
-/** A limit value as the engine checks it: numbers as they are, anything else invalid. */
-function limitValue(value) {
-  if (value === undefined) return undefined
-  return typeof value === 'number' ? value : Number.NaN
-}
-
-/** The bridge-level limit options of `options`, ready for the engine to resolve. */
-function limitInput(options) {
-  const out = {}
-  for (const name of LIMIT_OPTIONS) out[name] = limitValue(options?.[name])
-  return out
+/** The bridge-level limits `options` sets, by option name, ready for the engine to resolve. */
+function bridgeLimitInput(options) {
+  return limitInput('mcp', options)
 }
 
 /** The reference's caps for capability listings and sessions: exported, unchecked (tools only). */
@@ -36,9 +24,7 @@ const dflt = (name) => MCP_LIMITS[name].default
 module.exports = {
   MCP_LIMITS,
   DEFAULT_AUTO_REFRESH_DEBOUNCE_MS,
-  LIMIT_OPTIONS,
-  limitValue,
-  limitInput,
+  bridgeLimitInput,
   DEFAULT_CALL_TIMEOUT_MS: dflt('callTimeoutMs'),
   DEFAULT_MAX_TOTAL_TIMEOUT_MS: dflt('maxTotalTimeoutMs'),
   DEFAULT_MAX_RESULT_BYTES: dflt('maxResultBytes'),

@@ -4,27 +4,33 @@ import type { ToolArgumentValidator, ToolValidator } from '../../index.js'
 export interface JsonSchemaToolValidatorOptions {
   /** A tool without `parameters`: "allow" (default) passes, "reject" fails. */
   readonly missingSchema?: 'allow' | 'reject'
-  /** Errors per failed validation. Default 8, hard 64. */
+  /**
+   * Errors reported per failed validation (Ajv's `allErrors` output is cut to this many). Default
+   * 8, hard 64.
+   */
   readonly maxErrors?: number
-  /** Instance nesting depth (root 0). Default 64, hard 128. */
+  /** Nesting depth of a validated instance (the root is depth 0). Default 64, hard 128. */
   readonly maxDepth?: number
-  /** Properties per instance object. Default 1,000, hard 100,000. */
+  /** Properties of any one object of a validated instance. Default 1,000, hard 100,000. */
   readonly maxProperties?: number
-  /** Instance string length (JS length). Default 1,000,000, hard 8,388,608. */
+  /**
+   * Length of any string of a validated instance, in UTF-16 code units (JavaScript's `length`).
+   * Default 1,000,000, hard 8,388,608.
+   */
   readonly maxStringLength?: number
-  /** Instance array length. Default 10,000, hard 100,000. */
+  /** Items of any array of a validated instance. Default 10,000, hard 100,000. */
   readonly maxArrayLength?: number
-  /** Schema size as JSON text, in bytes. Default 262,144, hard 1,048,576. */
+  /** Size of a schema as JSON text, in UTF-8 bytes. Default 256 KiB, hard 1 MiB. */
   readonly maxSchemaBytes?: number
-  /** Schema nesting depth (root 0). Default 64, hard 128. */
+  /** Nesting depth of a schema (the root is depth 0). Default 64, hard 128. */
   readonly maxSchemaDepth?: number
-  /** Object keys in a schema. Default 10,000, hard 100,000. */
+  /** Object keys in a whole schema, counted as properties. Default 10,000, hard 100,000. */
   readonly maxSchemaProperties?: number
-  /** `$ref`s in a schema. Default 128, hard 1,024. */
+  /** `$ref` keywords in a whole schema. Default 128, hard 1,024. */
   readonly maxSchemaRefs?: number
-  /** Keywords in a schema. Default 10,000, hard 100,000. */
+  /** Object keys in a whole schema, counted as keywords. Default 10,000, hard 100,000. */
   readonly maxSchemaKeywords?: number
-  /** Compiled schemas kept (LRU). Default 256, hard 1,024. */
+  /** Compiled schemas kept per validator (a least-recently-used cache). Default 256, hard 1,024. */
   readonly maxCompiledSchemas?: number
   /** Ajv strict-mode parity (unknown keywords, strictTypes, strictRequired, formats). Default true. */
   readonly strict?: boolean

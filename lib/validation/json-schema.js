@@ -12,23 +12,13 @@ const native = require('../native.js')
 const { createToolParameterValidator } = require('../core/validator.js')
 const { isPlainObject, FORBIDDEN_KEYS } = require('../core/json.js')
 const { fromNative } = require('../native-errors.js')
+const { limitInput } = require('../limits.js')
 
 const packageName = '@arnilo/prism-tool-validator-json-schema'
 
-const NATIVE_OPTIONS = [
-  'maxErrors', 'maxDepth', 'maxProperties', 'maxStringLength', 'maxArrayLength',
-  'maxSchemaBytes', 'maxSchemaDepth', 'maxSchemaProperties', 'maxSchemaRefs',
-  'maxSchemaKeywords', 'maxCompiledSchemas',
-]
-
+/** The options the engine reads: every bound of the validation set, by name, and the switches. */
 function nativeOptions(options) {
-  const out = {}
-  for (const name of NATIVE_OPTIONS) {
-    const v = options[name]
-    if (v === undefined) continue
-    // Non-numbers fail the same check as out-of-range numbers.
-    out[name] = typeof v === 'number' ? v : Number.NaN
-  }
+  const out = { limits: limitInput('validation', options) }
   if (options.strict !== undefined) out.strict = options.strict !== false
   if (options.validateFormats !== undefined) out.validateFormats = options.validateFormats === true
   return out

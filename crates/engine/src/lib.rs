@@ -18,6 +18,7 @@ pub mod coding;
 pub mod facade_words;
 pub mod limits;
 pub mod mcp;
+pub mod option_sets;
 pub mod os;
 pub mod parallel;
 pub mod policy;

@@ -14,7 +14,90 @@ pub struct Limit {
     pub hard: u64,
     /// Whose wording its error takes (each area words the error as the reference does).
     pub dialect: LimitDialect,
+    /// What it bounds, in a host's words (the constant's doc comment, which the public
+    /// `.d.ts` docs and README tables are generated from).
+    pub doc: &'static str,
 }
+
+/// Declares a [`Limit`] constant: its doc comment is written once and becomes both the Rust
+/// doc and [`Limit::doc`].
+macro_rules! limit {
+    ($(#[doc = $doc:literal])+ pub const $id:ident = $name:literal, default $default:expr, hard $hard:expr, $dialect:ident;) => {
+        $(#[doc = $doc])+
+        pub const $id: Limit = Limit {
+            name: $name,
+            default: $default,
+            hard: $hard,
+            dialect: LimitDialect::$dialect,
+            doc: concat!($($doc),+),
+        };
+    };
+}
+
+/// Declares an option set once: the host's raw values (`$input`, each `None` when unset), the
+/// resolved values (`$name`), the set's table in the order its values are checked
+/// (`$name::TABLE`), its resolution (`$name::resolve`, each value checked against its
+/// [`Limit`]) and its defaults. A binding reads the raw values by option name
+/// (`$input::from_named`), so adding a limit to a set is one line here and one constant.
+macro_rules! limit_set {
+    (
+        $(#[doc = $doc:literal])+
+        pub struct $name:ident from $input:ident {
+            $($field:ident: $limit:ident),+ $(,)?
+        }
+    ) => {
+        #[doc = concat!("The host's raw values of [`", stringify!($name), "`] (`None`: the default).")]
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct $input {
+            $(
+                #[doc = concat!("The value of [`", stringify!($limit), "`](crate::limits::", stringify!($limit), "), as JavaScript sent it.")]
+                pub $field: Option<f64>,
+            )+
+        }
+
+        impl $input {
+            /// Reads each raw value by its option name, as hosts spell it.
+            pub fn from_named(mut value_of: impl FnMut(&'static str) -> Option<f64>) -> Self {
+                Self {
+                    $($field: value_of($crate::limits::$limit.name),)+
+                }
+            }
+        }
+
+        $(#[doc = $doc])+
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct $name {
+            $(
+                #[doc = concat!("[`", stringify!($limit), "`](crate::limits::", stringify!($limit), ").")]
+                pub $field: u64,
+            )+
+        }
+
+        impl $name {
+            /// The set's limits, in the order [`Self::resolve`] checks them.
+            pub const TABLE: &'static [$crate::limits::Limit] = &[$($crate::limits::$limit),+];
+
+            /// Resolves every value in [`Self::TABLE`] order.
+            ///
+            /// # Errors
+            /// The first value that is not a whole number from 1 to its hard cap.
+            pub fn resolve(input: &$input) -> Result<Self, $crate::limits::LimitError> {
+                Ok(Self {
+                    $($field: $crate::limits::$limit.resolve(input.$field)?,)+
+                })
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self {
+                    $($field: $crate::limits::$limit.default,)+
+                }
+            }
+        }
+    };
+}
+pub(crate) use limit_set;
 
 /// The areas whose limit errors the reference words differently; [`limit_message`] holds the
 /// one wording of each.
@@ -128,83 +211,50 @@ impl LimitError {
 
 // --- JSON Schema validation (API.md section 7) -------------------------------------------
 
-/// Errors reported per failed validation (Ajv's `allErrors` output is cut to this many).
-pub const SCHEMA_MAX_ERRORS: Limit = Limit {
-    name: "maxErrors",
-    default: 8,
-    hard: 64,
-    dialect: LimitDialect::Validation,
-};
-/// Nesting depth of a validated instance (the root is depth 0).
-pub const SCHEMA_MAX_DEPTH: Limit = Limit {
-    name: "maxDepth",
-    default: 64,
-    hard: 128,
-    dialect: LimitDialect::Validation,
-};
-/// Properties of any one object of a validated instance.
-pub const SCHEMA_MAX_PROPERTIES: Limit = Limit {
-    name: "maxProperties",
-    default: 1_000,
-    hard: 100_000,
-    dialect: LimitDialect::Validation,
-};
-/// Length of any string of a validated instance, in UTF-16 code units (JavaScript's `length`).
-pub const SCHEMA_MAX_STRING_LENGTH: Limit = Limit {
-    name: "maxStringLength",
-    default: 1_000_000,
-    hard: 8_388_608,
-    dialect: LimitDialect::Validation,
-};
-/// Items of any array of a validated instance.
-pub const SCHEMA_MAX_ARRAY_LENGTH: Limit = Limit {
-    name: "maxArrayLength",
-    default: 10_000,
-    hard: 100_000,
-    dialect: LimitDialect::Validation,
-};
-/// Size of a schema as JSON text, in UTF-8 bytes.
-pub const SCHEMA_MAX_SCHEMA_BYTES: Limit = Limit {
-    name: "maxSchemaBytes",
-    default: 262_144,
-    hard: 1_048_576,
-    dialect: LimitDialect::Validation,
-};
-/// Nesting depth of a schema (the root is depth 0).
-pub const SCHEMA_MAX_SCHEMA_DEPTH: Limit = Limit {
-    name: "maxSchemaDepth",
-    default: 64,
-    hard: 128,
-    dialect: LimitDialect::Validation,
-};
-/// Object keys in a whole schema, counted as properties.
-pub const SCHEMA_MAX_SCHEMA_PROPERTIES: Limit = Limit {
-    name: "maxSchemaProperties",
-    default: 10_000,
-    hard: 100_000,
-    dialect: LimitDialect::Validation,
-};
-/// `$ref` keywords in a whole schema.
-pub const SCHEMA_MAX_SCHEMA_REFS: Limit = Limit {
-    name: "maxSchemaRefs",
-    default: 128,
-    hard: 1_024,
-    dialect: LimitDialect::Validation,
-};
-/// Object keys in a whole schema, counted as keywords.
-pub const SCHEMA_MAX_SCHEMA_KEYWORDS: Limit = Limit {
-    name: "maxSchemaKeywords",
-    default: 10_000,
-    hard: 100_000,
-    dialect: LimitDialect::Validation,
-};
-/// Compiled schemas kept per validator (a least-recently-used cache).
-pub const SCHEMA_MAX_COMPILED_SCHEMAS: Limit = Limit {
-    name: "maxCompiledSchemas",
-    default: 256,
-    hard: 1_024,
-    dialect: LimitDialect::Validation,
-};
+limit! {
+    /// Errors reported per failed validation (Ajv's `allErrors` output is cut to this many).
+    pub const SCHEMA_MAX_ERRORS = "maxErrors", default 8, hard 64, Validation;
+}
+limit! {
+    /// Nesting depth of a validated instance (the root is depth 0).
+    pub const SCHEMA_MAX_DEPTH = "maxDepth", default 64, hard 128, Validation;
+}
+limit! {
+    /// Properties of any one object of a validated instance.
+    pub const SCHEMA_MAX_PROPERTIES = "maxProperties", default 1_000, hard 100_000, Validation;
+}
+limit! {
+    /// Length of any string of a validated instance, in UTF-16 code units (JavaScript's `length`).
+    pub const SCHEMA_MAX_STRING_LENGTH = "maxStringLength", default 1_000_000, hard 8_388_608, Validation;
+}
+limit! {
+    /// Items of any array of a validated instance.
+    pub const SCHEMA_MAX_ARRAY_LENGTH = "maxArrayLength", default 10_000, hard 100_000, Validation;
+}
+limit! {
+    /// Size of a schema as JSON text, in UTF-8 bytes.
+    pub const SCHEMA_MAX_SCHEMA_BYTES = "maxSchemaBytes", default 262_144, hard 1_048_576, Validation;
+}
+limit! {
+    /// Nesting depth of a schema (the root is depth 0).
+    pub const SCHEMA_MAX_SCHEMA_DEPTH = "maxSchemaDepth", default 64, hard 128, Validation;
+}
+limit! {
+    /// Object keys in a whole schema, counted as properties.
+    pub const SCHEMA_MAX_SCHEMA_PROPERTIES = "maxSchemaProperties", default 10_000, hard 100_000, Validation;
+}
+limit! {
+    /// `$ref` keywords in a whole schema.
+    pub const SCHEMA_MAX_SCHEMA_REFS = "maxSchemaRefs", default 128, hard 1_024, Validation;
+}
+limit! {
+    /// Object keys in a whole schema, counted as keywords.
+    pub const SCHEMA_MAX_SCHEMA_KEYWORDS = "maxSchemaKeywords", default 10_000, hard 100_000, Validation;
+}
+limit! {
+    /// Compiled schemas kept per validator (a least-recently-used cache).
+    pub const SCHEMA_MAX_COMPILED_SCHEMAS = "maxCompiledSchemas", default 256, hard 1_024, Validation;
+}
 /// How many subschemas a schema may expand to once every `$ref` is replaced by its target
 /// (cycles cut). Shared targets multiply: 40 definitions that each refer to the next twice
 /// expand to 2^40, and validating one value against them never ends (in Ajv as well). Beyond
@@ -213,105 +263,63 @@ pub const SCHEMA_MAX_EXPANSION: u64 = 100_000;
 
 // --- MCP bridge (API.md section 8) ------------------------------------------------------------
 
-/// How many `tools/list` pages one listing may fetch (a server that pages forever is cut off).
-pub const MCP_MAX_LIST_PAGES: Limit = Limit {
-    name: "maxListPages",
-    default: 20,
-    hard: 100,
-    dialect: LimitDialect::Mcp,
-};
-/// How many tools one listing may hold in total.
-pub const MCP_MAX_TOOLS: Limit = Limit {
-    name: "maxTools",
-    default: 500,
-    hard: 5_000,
-    dialect: LimitDialect::Mcp,
-};
-/// UTF-8 bytes of one pagination cursor.
-pub const MCP_MAX_CURSOR_BYTES: Limit = Limit {
-    name: "maxCursorBytes",
-    default: 4 * 1024,
-    hard: 16 * 1024,
-    dialect: LimitDialect::Mcp,
-};
-/// UTF-8 bytes of one remote tool name.
-pub const MCP_MAX_TOOL_NAME_BYTES: Limit = Limit {
-    name: "maxToolNameBytes",
-    default: 256,
-    hard: 1_024,
-    dialect: LimitDialect::Mcp,
-};
-/// UTF-8 bytes of one remote tool description (it ends up in the model's context).
-pub const MCP_MAX_TOOL_DESCRIPTION_BYTES: Limit = Limit {
-    name: "maxToolDescriptionBytes",
-    default: 16 * 1024,
-    hard: 64 * 1024,
-    dialect: LimitDialect::Mcp,
-};
-/// JSON bytes of one tool's input plus output schema.
-pub const MCP_MAX_TOOL_SCHEMA_BYTES: Limit = Limit {
-    name: "maxToolSchemaBytes",
-    default: 256 * 1024,
-    hard: 1024 * 1024,
-    dialect: LimitDialect::Mcp,
-};
-/// JSON bytes of every schema of one listing together.
-pub const MCP_MAX_TOTAL_TOOL_SCHEMA_BYTES: Limit = Limit {
-    name: "maxTotalToolSchemaBytes",
-    default: 4 * 1024 * 1024,
-    hard: 16 * 1024 * 1024,
-    dialect: LimitDialect::Mcp,
-};
-/// Nesting depth of a schema or a call result (the root is depth 1).
-pub const MCP_MAX_JSON_DEPTH: Limit = Limit {
-    name: "maxJsonDepth",
-    default: 64,
-    hard: 128,
-    dialect: LimitDialect::Mcp,
-};
-/// Array items plus object keys of a schema or a call result.
-pub const MCP_MAX_JSON_PROPERTIES: Limit = Limit {
-    name: "maxJsonProperties",
-    default: 10_000,
-    hard: 100_000,
-    dialect: LimitDialect::Mcp,
-};
-/// JSON bytes of one whole `tools/call` result; also the budget of the mapped content.
-pub const MCP_MAX_RESULT_BYTES: Limit = Limit {
-    name: "maxResultBytes",
-    default: 10_000_000,
-    hard: 16 * 1024 * 1024,
-    dialect: LimitDialect::Mcp,
-};
-/// Milliseconds one `tools/call` (and the connect handshake) may take.
-pub const MCP_CALL_TIMEOUT_MS: Limit = Limit {
-    name: "callTimeoutMs",
-    default: 60_000,
-    hard: 30 * 60 * 1_000,
-    dialect: LimitDialect::Mcp,
-};
-/// Milliseconds a `tools/call` may take in all while the server reports progress: each
-/// `notifications/progress` for the call restarts its `callTimeoutMs` clock, up to this.
-pub const MCP_MAX_TOTAL_TIMEOUT_MS: Limit = Limit {
-    name: "maxTotalTimeoutMs",
-    default: 10 * 60 * 1_000,
-    hard: 24 * 60 * 60 * 1_000,
-    dialect: LimitDialect::Mcp,
-};
-/// Milliseconds a listed catalogue is reused before `tools/list` runs again.
-pub const MCP_LIST_CACHE_TTL_MS: Limit = Limit {
-    name: "listCacheTtlMs",
-    default: 30_000,
-    hard: 24 * 60 * 60 * 1_000,
-    dialect: LimitDialect::Mcp,
-};
-/// Bytes of one Streamable HTTP response body or SSE event.
-pub const MCP_MAX_RESPONSE_BYTES: Limit = Limit {
-    name: "maxResponseBytes",
-    default: 16 * 1024 * 1024,
-    hard: 64 * 1024 * 1024,
-    dialect: LimitDialect::Mcp,
-};
+limit! {
+    /// How many `tools/list` pages one listing may fetch (a server that pages forever is cut off).
+    pub const MCP_MAX_LIST_PAGES = "maxListPages", default 20, hard 100, Mcp;
+}
+limit! {
+    /// How many tools one listing may hold in total.
+    pub const MCP_MAX_TOOLS = "maxTools", default 500, hard 5_000, Mcp;
+}
+limit! {
+    /// UTF-8 bytes of one pagination cursor.
+    pub const MCP_MAX_CURSOR_BYTES = "maxCursorBytes", default 4 * 1024, hard 16 * 1024, Mcp;
+}
+limit! {
+    /// UTF-8 bytes of one remote tool name.
+    pub const MCP_MAX_TOOL_NAME_BYTES = "maxToolNameBytes", default 256, hard 1_024, Mcp;
+}
+limit! {
+    /// UTF-8 bytes of one remote tool description (it ends up in the model's context).
+    pub const MCP_MAX_TOOL_DESCRIPTION_BYTES = "maxToolDescriptionBytes", default 16 * 1024, hard 64 * 1024, Mcp;
+}
+limit! {
+    /// JSON bytes of one tool's input plus output schema.
+    pub const MCP_MAX_TOOL_SCHEMA_BYTES = "maxToolSchemaBytes", default 256 * 1024, hard 1024 * 1024, Mcp;
+}
+limit! {
+    /// JSON bytes of every schema of one listing together.
+    pub const MCP_MAX_TOTAL_TOOL_SCHEMA_BYTES = "maxTotalToolSchemaBytes", default 4 * 1024 * 1024, hard 16 * 1024 * 1024, Mcp;
+}
+limit! {
+    /// Nesting depth of a schema or a call result (the root is depth 1).
+    pub const MCP_MAX_JSON_DEPTH = "maxJsonDepth", default 64, hard 128, Mcp;
+}
+limit! {
+    /// Array items plus object keys of a schema or a call result.
+    pub const MCP_MAX_JSON_PROPERTIES = "maxJsonProperties", default 10_000, hard 100_000, Mcp;
+}
+limit! {
+    /// JSON bytes of one whole `tools/call` result; also the budget of the mapped content.
+    pub const MCP_MAX_RESULT_BYTES = "maxResultBytes", default 10_000_000, hard 16 * 1024 * 1024, Mcp;
+}
+limit! {
+    /// Milliseconds one `tools/call` (and the connect handshake) may take.
+    pub const MCP_CALL_TIMEOUT_MS = "callTimeoutMs", default 60_000, hard 30 * 60 * 1_000, Mcp;
+}
+limit! {
+    /// Milliseconds a `tools/call` may take in all while the server reports progress: each
+    /// `notifications/progress` for the call restarts its `callTimeoutMs` clock, up to this.
+    pub const MCP_MAX_TOTAL_TIMEOUT_MS = "maxTotalTimeoutMs", default 10 * 60 * 1_000, hard 24 * 60 * 60 * 1_000, Mcp;
+}
+limit! {
+    /// Milliseconds a listed catalogue is reused before `tools/list` runs again.
+    pub const MCP_LIST_CACHE_TTL_MS = "listCacheTtlMs", default 30_000, hard 24 * 60 * 60 * 1_000, Mcp;
+}
+limit! {
+    /// Bytes of one Streamable HTTP response body or SSE event.
+    pub const MCP_MAX_RESPONSE_BYTES = "maxResponseBytes", default 16 * 1024 * 1024, hard 64 * 1024 * 1024, Mcp;
+}
 /// Bytes of one JSON-RPC message (one line) from a stdio server; a longer line fails the
 /// request it answers at once (the same default as `maxResponseBytes` for HTTP).
 pub const MCP_STDIO_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
@@ -365,76 +373,60 @@ pub const MCP_SSE_MAX_PENDING_RESUMES: usize = 256;
 
 // --- Coding tools (API.md section 10) -----------------------------------------------------------
 
-/// Lines of text one read page or one shell tail shows: default 2,000, hard cap 100,000.
-pub const CODING_MAX_LINES: Limit = Limit {
-    name: "maxLines",
-    default: 2_000,
-    hard: 100_000,
-    dialect: LimitDialect::Coding,
-};
-/// Bytes of text one read page or one shell tail shows: default 50 KiB, hard cap 1 MiB.
-pub const CODING_MAX_BYTES: Limit = Limit {
-    name: "maxBytes",
-    default: 51_200,
-    hard: 1_048_576,
-    dialect: LimitDialect::Coding,
-};
-/// Bytes a text read may scan to reach its page: default 64 MiB, hard cap 1 GiB.
-pub const READ_MAX_SCAN_BYTES: Limit = Limit {
-    name: "maxScanBytes",
-    default: 64 << 20,
-    hard: 1 << 30,
-    dialect: LimitDialect::Coding,
-};
-/// Bytes of one image a read returns: default 10,000,000, hard cap 32 MiB.
-pub const READ_MAX_IMAGE_BYTES: Limit = Limit {
-    name: "maxImageBytes",
-    default: 10_000_000,
-    hard: 32 << 20,
-    dialect: LimitDialect::Coding,
-};
-/// UTF-8 bytes of one write's content: default 8 MiB, hard cap 64 MiB.
-pub const WRITE_MAX_INPUT_BYTES: Limit = Limit {
-    name: "maxInputBytes",
-    default: 8 << 20,
-    hard: 64 << 20,
-    dialect: LimitDialect::Coding,
-};
-/// Size of a file an edit may open: default 8 MiB, hard cap 64 MiB.
-pub const EDIT_MAX_FILE_BYTES: Limit = Limit {
-    name: "maxFileBytes",
-    default: 8 << 20,
-    hard: 64 << 20,
-    dialect: LimitDialect::Coding,
-};
-/// UTF-8 bytes of one edit's replacements together: default 2 MiB, hard cap 16 MiB.
-pub const EDIT_MAX_INPUT_BYTES: Limit = Limit {
-    name: "maxInputBytes",
-    default: 2 << 20,
-    hard: 16 << 20,
-    dialect: LimitDialect::Coding,
-};
-/// Replacements in one edit call: default 100, hard cap 1,000.
-pub const EDIT_MAX_EDITS: Limit = Limit {
-    name: "maxEdits",
-    default: 100,
-    hard: 1_000,
-    dialect: LimitDialect::Coding,
-};
-/// Seconds a shell command may run: default 600, hard cap 3,600.
-pub const SHELL_TIMEOUT_SECS: Limit = Limit {
-    name: "timeout",
-    default: 600,
-    hard: 3_600,
-    dialect: LimitDialect::Coding,
-};
-/// Bytes of output a shell command may produce before it is killed: default 64 MiB, hard cap 1 GiB.
-pub const SHELL_MAX_TOTAL_OUTPUT_BYTES: Limit = Limit {
-    name: "maxTotalOutputBytes",
-    default: 64 << 20,
-    hard: 1 << 30,
-    dialect: LimitDialect::Coding,
-};
+limit! {
+    /// Lines of text one read page or one shell tail shows.
+    pub const CODING_MAX_LINES = "maxLines", default 2_000, hard 100_000, Coding;
+}
+limit! {
+    /// Bytes of text one read page or one shell tail shows.
+    pub const CODING_MAX_BYTES = "maxBytes", default 51_200, hard 1_048_576, Coding;
+}
+limit! {
+    /// Bytes a text read may scan to reach its page.
+    pub const READ_MAX_SCAN_BYTES = "maxScanBytes", default 64 << 20, hard 1 << 30, Coding;
+}
+limit! {
+    /// Bytes of one image a read returns.
+    pub const READ_MAX_IMAGE_BYTES = "maxImageBytes", default 10_000_000, hard 32 << 20, Coding;
+}
+limit! {
+    /// UTF-8 bytes of one write's content.
+    pub const WRITE_MAX_INPUT_BYTES = "maxInputBytes", default 8 << 20, hard 64 << 20, Coding;
+}
+limit! {
+    /// Size of a file an edit may open.
+    pub const EDIT_MAX_FILE_BYTES = "maxFileBytes", default 8 << 20, hard 64 << 20, Coding;
+}
+limit! {
+    /// UTF-8 bytes of one edit's replacements together.
+    pub const EDIT_MAX_INPUT_BYTES = "maxInputBytes", default 2 << 20, hard 16 << 20, Coding;
+}
+limit! {
+    /// Replacements in one edit call.
+    pub const EDIT_MAX_EDITS = "maxEdits", default 100, hard 1_000, Coding;
+}
+limit! {
+    /// Seconds a shell command may run.
+    pub const SHELL_TIMEOUT_SECS = "timeout", default 600, hard 3_600, Coding;
+}
+limit! {
+    /// Bytes of output a shell command may produce before it is killed; at least `maxBytes`.
+    pub const SHELL_MAX_TOTAL_OUTPUT_BYTES = "maxTotalOutputBytes", default 64 << 20, hard 1 << 30, Coding;
+}
+/// The coding tools' limits by the facade's key (the option name repeats across tools: read's
+/// and shell's `maxLines`, write's and edit's `maxInputBytes`).
+pub const CODING_LIMITS: [(&str, Limit); 10] = [
+    ("maxLines", CODING_MAX_LINES),
+    ("maxBytes", CODING_MAX_BYTES),
+    ("readMaxScanBytes", READ_MAX_SCAN_BYTES),
+    ("maxImageBytes", READ_MAX_IMAGE_BYTES),
+    ("writeMaxInputBytes", WRITE_MAX_INPUT_BYTES),
+    ("editMaxFileBytes", EDIT_MAX_FILE_BYTES),
+    ("editMaxInputBytes", EDIT_MAX_INPUT_BYTES),
+    ("maxEdits", EDIT_MAX_EDITS),
+    ("shellTimeout", SHELL_TIMEOUT_SECS),
+    ("shellMaxTotalOutputBytes", SHELL_MAX_TOTAL_OUTPUT_BYTES),
+];
 /// Lines shown under `Nearby:` in an edit's not-found message.
 pub const NEARBY_MAX_LINES: usize = 3;
 /// Characters of `oldText`'s first non-blank line (trimmed) looked for in the file.
@@ -589,6 +581,7 @@ mod tests {
         default: 8,
         hard: 64,
         dialect: LimitDialect::Validation,
+        doc: "Things.",
     };
 
     #[test]

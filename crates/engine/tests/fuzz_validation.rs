@@ -9,7 +9,9 @@ mod common;
 
 use fastrand::Rng;
 use prism_engine::validation::json_text::{self, ParseError};
-use prism_engine::validation::{CompileSettings, Options, RawOptions, RefPolicy, SchemaValidator};
+use prism_engine::validation::{
+    CompileSettings, Options, RawOptions, RefPolicy, SchemaValidator, ValidationLimitsInput,
+};
 use serde_json::{json, Map, Value};
 
 /// The hard cap on nesting (schema and instance): one past it must be refused, not recursed.
@@ -25,11 +27,14 @@ fn strict_validator() -> SchemaValidator {
 /// A validator at the hard caps, so wide and deep instances reach validation itself.
 fn wide_validator() -> SchemaValidator {
     let raw = RawOptions {
-        max_errors: Some(64.0),
-        max_depth: Some(128.0),
-        max_properties: Some(100_000.0),
-        max_string_length: Some(8_388_608.0),
-        max_array_length: Some(100_000.0),
+        limits: ValidationLimitsInput {
+            max_errors: Some(64.0),
+            max_depth: Some(128.0),
+            max_properties: Some(100_000.0),
+            max_string_length: Some(8_388_608.0),
+            max_array_length: Some(100_000.0),
+            ..ValidationLimitsInput::default()
+        },
         ..RawOptions::default()
     };
     match Options::resolve(&raw) {

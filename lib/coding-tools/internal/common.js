@@ -4,7 +4,10 @@
 const native = require('../../native.js')
 const { ExecutionDeniedError } = require('../../core/errors.js')
 
-const LIMITS = native.codingLimits()
+const { limitTable } = require('../../limits.js')
+
+/** `{ <key>: { name, default, hard } }` for every coding limit (the engine's coding set). */
+const LIMITS = Object.fromEntries(limitTable('coding').map((row) => [row.key, row]))
 
 /**
  * `{ toolCallId, name, content:[{type:"text", text}], error:{message} }`: no `code`, as the

@@ -24,7 +24,7 @@ pub mod walk_problem;
 pub use compile::CompileSettings;
 pub use issue::Issue;
 pub use jsonschema::Draft;
-pub use options::{Options, RawOptions};
+pub use options::{Options, RawOptions, ValidationLimits, ValidationLimitsInput};
 pub use schema_walk::RefPolicy;
 pub use walk_problem::WalkProblem;
 

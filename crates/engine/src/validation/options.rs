@@ -1,33 +1,30 @@
 //! The validator's options: every bound of API.md section 7 resolved against its hard cap, plus
 //! the switches beyond the reference (`strict`, `validateFormats`).
 
-use crate::limits::{self, Limit, LimitError};
+use crate::limits::LimitError;
+
+crate::limits::limit_set! {
+    /// The validator's bounds, resolved, in the order of API.md section 7.
+    pub struct ValidationLimits from ValidationLimitsInput {
+        max_errors: SCHEMA_MAX_ERRORS,
+        max_depth: SCHEMA_MAX_DEPTH,
+        max_properties: SCHEMA_MAX_PROPERTIES,
+        max_string_length: SCHEMA_MAX_STRING_LENGTH,
+        max_array_length: SCHEMA_MAX_ARRAY_LENGTH,
+        max_schema_bytes: SCHEMA_MAX_SCHEMA_BYTES,
+        max_schema_depth: SCHEMA_MAX_SCHEMA_DEPTH,
+        max_schema_properties: SCHEMA_MAX_SCHEMA_PROPERTIES,
+        max_schema_refs: SCHEMA_MAX_SCHEMA_REFS,
+        max_schema_keywords: SCHEMA_MAX_SCHEMA_KEYWORDS,
+        max_compiled_schemas: SCHEMA_MAX_COMPILED_SCHEMAS,
+    }
+}
 
 /// Options as a host passes them: each bound is `None` when unset (the default applies).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RawOptions {
-    /// `maxErrors` (default 8, hard 64).
-    pub max_errors: Option<f64>,
-    /// `maxDepth` (default 64, hard 128).
-    pub max_depth: Option<f64>,
-    /// `maxProperties` (default 1,000, hard 100,000).
-    pub max_properties: Option<f64>,
-    /// `maxStringLength` (default 1,000,000, hard 8,388,608).
-    pub max_string_length: Option<f64>,
-    /// `maxArrayLength` (default 10,000, hard 100,000).
-    pub max_array_length: Option<f64>,
-    /// `maxSchemaBytes` (default 262,144, hard 1,048,576).
-    pub max_schema_bytes: Option<f64>,
-    /// `maxSchemaDepth` (default 64, hard 128).
-    pub max_schema_depth: Option<f64>,
-    /// `maxSchemaProperties` (default 10,000, hard 100,000).
-    pub max_schema_properties: Option<f64>,
-    /// `maxSchemaRefs` (default 128, hard 1,024).
-    pub max_schema_refs: Option<f64>,
-    /// `maxSchemaKeywords` (default 10,000, hard 100,000).
-    pub max_schema_keywords: Option<f64>,
-    /// `maxCompiledSchemas` (default 256, hard 1,024).
-    pub max_compiled_schemas: Option<f64>,
+    /// The bounds ([`ValidationLimits::TABLE`]).
+    pub limits: ValidationLimitsInput,
     /// `strict` (default `true`): Ajv strict-mode parity.
     pub strict: Option<bool>,
     /// `validateFormats` (default `false`): assert `format` with the crate's formats when
@@ -80,40 +77,14 @@ pub struct SchemaBounds {
     pub max_keywords: usize,
 }
 
-fn get(limit: &Limit, value: Option<f64>) -> Result<usize, LimitError> {
-    // Hard caps are far below usize::MAX on every supported target.
-    limit
-        .resolve(value)
-        .map(|v| usize::try_from(v).unwrap_or(usize::MAX))
-}
-
-/// A limit's default as a `usize` (every default fits).
-fn d(limit: &Limit) -> usize {
-    usize::try_from(limit.default).unwrap_or(usize::MAX)
+/// A resolved bound as a `usize` (hard caps are far below `usize::MAX` on every target).
+fn size(v: u64) -> usize {
+    usize::try_from(v).unwrap_or(usize::MAX)
 }
 
 impl Default for Options {
     fn default() -> Self {
-        // Resolving no values cannot fail: every default is within its cap.
-        Options::resolve(&RawOptions::default()).unwrap_or(Options {
-            max_errors: d(&limits::SCHEMA_MAX_ERRORS),
-            instance: InstanceBounds {
-                max_depth: d(&limits::SCHEMA_MAX_DEPTH),
-                max_properties: d(&limits::SCHEMA_MAX_PROPERTIES),
-                max_string_length: d(&limits::SCHEMA_MAX_STRING_LENGTH),
-                max_array_length: d(&limits::SCHEMA_MAX_ARRAY_LENGTH),
-            },
-            schema: SchemaBounds {
-                max_bytes: d(&limits::SCHEMA_MAX_SCHEMA_BYTES),
-                max_depth: d(&limits::SCHEMA_MAX_SCHEMA_DEPTH),
-                max_properties: d(&limits::SCHEMA_MAX_SCHEMA_PROPERTIES),
-                max_refs: d(&limits::SCHEMA_MAX_SCHEMA_REFS),
-                max_keywords: d(&limits::SCHEMA_MAX_SCHEMA_KEYWORDS),
-            },
-            max_compiled_schemas: d(&limits::SCHEMA_MAX_COMPILED_SCHEMAS),
-            strict: true,
-            validate_formats: false,
-        })
+        Options::from_limits(&ValidationLimits::default(), &RawOptions::default())
     }
 }
 
@@ -123,31 +94,32 @@ impl Options {
     /// # Errors
     /// The first [`LimitError`] (`"<opt> must be a positive safe integer no greater than <hard>"`).
     pub fn resolve(raw: &RawOptions) -> Result<Options, LimitError> {
-        Ok(Options {
-            max_errors: get(&limits::SCHEMA_MAX_ERRORS, raw.max_errors)?,
+        Ok(Self::from_limits(
+            &ValidationLimits::resolve(&raw.limits)?,
+            raw,
+        ))
+    }
+
+    fn from_limits(l: &ValidationLimits, raw: &RawOptions) -> Options {
+        Options {
+            max_errors: size(l.max_errors),
             instance: InstanceBounds {
-                max_depth: get(&limits::SCHEMA_MAX_DEPTH, raw.max_depth)?,
-                max_properties: get(&limits::SCHEMA_MAX_PROPERTIES, raw.max_properties)?,
-                max_string_length: get(&limits::SCHEMA_MAX_STRING_LENGTH, raw.max_string_length)?,
-                max_array_length: get(&limits::SCHEMA_MAX_ARRAY_LENGTH, raw.max_array_length)?,
+                max_depth: size(l.max_depth),
+                max_properties: size(l.max_properties),
+                max_string_length: size(l.max_string_length),
+                max_array_length: size(l.max_array_length),
             },
             schema: SchemaBounds {
-                max_bytes: get(&limits::SCHEMA_MAX_SCHEMA_BYTES, raw.max_schema_bytes)?,
-                max_depth: get(&limits::SCHEMA_MAX_SCHEMA_DEPTH, raw.max_schema_depth)?,
-                max_properties: get(
-                    &limits::SCHEMA_MAX_SCHEMA_PROPERTIES,
-                    raw.max_schema_properties,
-                )?,
-                max_refs: get(&limits::SCHEMA_MAX_SCHEMA_REFS, raw.max_schema_refs)?,
-                max_keywords: get(&limits::SCHEMA_MAX_SCHEMA_KEYWORDS, raw.max_schema_keywords)?,
+                max_bytes: size(l.max_schema_bytes),
+                max_depth: size(l.max_schema_depth),
+                max_properties: size(l.max_schema_properties),
+                max_refs: size(l.max_schema_refs),
+                max_keywords: size(l.max_schema_keywords),
             },
-            max_compiled_schemas: get(
-                &limits::SCHEMA_MAX_COMPILED_SCHEMAS,
-                raw.max_compiled_schemas,
-            )?,
+            max_compiled_schemas: size(l.max_compiled_schemas),
             strict: raw.strict.unwrap_or(true),
             validate_formats: raw.validate_formats.unwrap_or(false),
-        })
+        }
     }
 }
 
@@ -168,7 +140,10 @@ mod tests {
     #[test]
     fn rejects_a_bound_above_its_hard_cap() {
         let raw = RawOptions {
-            max_compiled_schemas: Some(1_025.0),
+            limits: ValidationLimitsInput {
+                max_compiled_schemas: Some(1_025.0),
+                ..Default::default()
+            },
             ..RawOptions::default()
         };
         assert_eq!(
@@ -176,7 +151,10 @@ mod tests {
             Err("maxCompiledSchemas must be a positive safe integer no greater than 1024".into())
         );
         let raw = RawOptions {
-            max_compiled_schemas: Some(1_024.0),
+            limits: ValidationLimitsInput {
+                max_compiled_schemas: Some(1_024.0),
+                ..Default::default()
+            },
             ..RawOptions::default()
         };
         assert_eq!(
