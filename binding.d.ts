@@ -807,19 +807,31 @@ export declare function mcpKillAllServers(): number
  */
 export declare function mcpMapContent(contentJson: string, maxResultBytes: number): string
 
-/** The bridge options after the JS facade flattened them (every limit a plain number). */
+/**
+ * The bridge options after the JS facade flattened them (every limit a plain number). Read
+ * field by field ([`McpNativeOptions::read`]), so a wrong-typed host value is a `TypeError`
+ * naming its field; the `#[napi(object)]` declaration gives the crossing its TypeScript type.
+ */
 export interface McpNativeOptions {
+  /** The server id (checked by the engine: `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`). */
   serverId: string
   /** `"stdio"` or `"streamable-http"`. */
   transportType: string
+  /** stdio: the program to start. */
   command?: string
+  /** stdio: its arguments. */
   args?: Array<string>
+  /** stdio: its environment (absent: the engine's default environment). */
   env?: Record<string, string>
+  /** stdio: its working directory. */
   cwd?: string
   /** `"inherit"` (default), `"pipe"`, `"overlapped"` (same as pipe) or `"ignore"`. */
   stderr?: string
+  /** Streamable HTTP: the endpoint. */
   url?: string
+  /** Streamable HTTP: the origins the endpoint may be on. */
   allowedOrigins?: Array<string>
+  /** Streamable HTTP: allow plaintext `http` and loopback addresses. */
   allowLoopbackHttp?: boolean
   /** `[name, value]` pairs from `requestInit.headers`. */
   headers?: Array<Array<string>>

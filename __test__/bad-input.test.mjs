@@ -231,6 +231,10 @@ test('MCP transport options of the wrong type are TypeErrors naming the field; a
   ]
   for (const [transport, message] of cases) {
     await assert.rejects(connectMcpTools({ serverId: 's', transport }), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message })
+    // createMcpTransport checks the same fields in the same words (read field by field by the
+    // binding, never by parsing a conversion message).
+    const { createMcpTransport } = await import('prism-native/mcp')
+    assert.throws(() => createMcpTransport(transport), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: message.replace('connectMcpTools', 'createMcpTransport') })
   }
   const transport = new Proxy({ type: 'stdio' }, { get: (t, k) => { if (k === 'command') throw hostThrow; return t[k] } })
   await assert.rejects(connectMcpTools({ serverId: 's', transport }), (e) => e === hostThrow)

@@ -11,7 +11,7 @@ use napi::bindgen_prelude::FromNapiValue;
 use napi::{Env, JsValue, Status, Unknown, ValueType};
 
 /// The `typeof`-style name of a value's type, for messages.
-fn type_name(t: ValueType) -> &'static str {
+pub(crate) fn type_name(t: ValueType) -> &'static str {
     match t {
         ValueType::Undefined => "undefined",
         ValueType::Null => "null",

@@ -10,6 +10,7 @@ mod coding;
 mod coding_arguments;
 mod dispatch;
 mod errors;
+mod fields;
 mod limits;
 mod mcp;
 mod mcp_host_client;

@@ -28,20 +28,30 @@ use std::panic::AssertUnwindSafe;
 use crate::errors::{spawn_coded, to_js, NativeError};
 use tokio_util::sync::CancellationToken;
 
-/// The bridge options after the JS facade flattened them (every limit a plain number).
+/// The bridge options after the JS facade flattened them (every limit a plain number). Read
+/// field by field ([`McpNativeOptions::read`]), so a wrong-typed host value is a `TypeError`
+/// naming its field; the `#[napi(object)]` declaration gives the crossing its TypeScript type.
 #[napi(object)]
 pub struct McpNativeOptions {
+    /// The server id (checked by the engine: `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`).
     pub server_id: String,
     /// `"stdio"` or `"streamable-http"`.
     pub transport_type: String,
+    /// stdio: the program to start.
     pub command: Option<String>,
+    /// stdio: its arguments.
     pub args: Option<Vec<String>>,
+    /// stdio: its environment (absent: the engine's default environment).
     pub env: Option<HashMap<String, String>>,
+    /// stdio: its working directory.
     pub cwd: Option<String>,
     /// `"inherit"` (default), `"pipe"`, `"overlapped"` (same as pipe) or `"ignore"`.
     pub stderr: Option<String>,
+    /// Streamable HTTP: the endpoint.
     pub url: Option<String>,
+    /// Streamable HTTP: the origins the endpoint may be on.
     pub allowed_origins: Option<Vec<String>>,
+    /// Streamable HTTP: allow plaintext `http` and loopback addresses.
     pub allow_loopback_http: Option<bool>,
     /// `[name, value]` pairs from `requestInit.headers`.
     pub headers: Option<Vec<Vec<String>>>,
@@ -51,6 +61,31 @@ pub struct McpNativeOptions {
     /// `protocolVersion`: the one MCP revision to speak (absent: negotiate, `server/discover`
     /// first, then `initialize`).
     pub protocol_version: Option<String>,
+}
+
+impl McpNativeOptions {
+    /// Reads the options field by field; `what` names the entry point in a `TypeError`.
+    ///
+    /// # Errors
+    /// A `TypeError` naming the first wrong-typed or missing field, or the host's own exception.
+    pub(crate) fn read(env: &Env, value: &Unknown<'_>, what: &'static str) -> napi::Result<Self> {
+        let f = crate::fields::Fields::of(env, value, what)?;
+        Ok(Self {
+            server_id: f.required_string("serverId")?,
+            transport_type: f.required_string("transportType")?,
+            command: f.string("command")?,
+            args: f.strings("args")?,
+            env: f.string_map("env")?,
+            cwd: f.string("cwd")?,
+            stderr: f.string("stderr")?,
+            url: f.string("url")?,
+            allowed_origins: f.strings("allowedOrigins")?,
+            allow_loopback_http: f.boolean("allowLoopbackHttp")?,
+            headers: f.string_lists("headers")?,
+            limits: f.number_map("limits")?,
+            protocol_version: f.string("protocolVersion")?,
+        })
+    }
 }
 
 fn limits_of(o: &McpNativeOptions) -> Result<McpLimits, McpError> {
@@ -151,7 +186,7 @@ impl NativeMcpBridge {
         on_list_changed: Function<(), ()>,
         on_call_done: Function<(Vec<u32>, Vec<String>), ()>,
     ) -> napi::Result<Self> {
-        let options: McpNativeOptions = crate::args::object(&env, &options, "connectMcpTools")?;
+        let options = McpNativeOptions::read(&env, &options, "connectMcpTools")?;
         assert_valid_server_id(&options.server_id).map_err(|e| to_js(&env, e))?;
         let limits = limits_of(&options).map_err(|e| to_js(&env, e))?;
         let revision = Revision::from_option(options.protocol_version.as_deref())

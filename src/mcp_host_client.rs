@@ -174,9 +174,13 @@ impl NativeMcpHostListing {
 /// `createMcpTransport`'s checks: the transport the facade flattened, validated as
 /// `connectMcpTools` validates it (stdio needs a command; Streamable HTTP: URL, scheme,
 /// origins, addresses, `maxResponseBytes`).
-#[napi]
-pub fn mcp_validate_transport(env: Env, options: McpNativeOptions) -> napi::Result<()> {
-    transport_of(options)
-        .map(|_| ())
-        .map_err(|e| e.into_js(&env))
+#[napi(ts_args_type = "options: McpNativeOptions")]
+pub fn mcp_validate_transport(env: Env, options: napi::Unknown<'_>) -> napi::Result<()> {
+    transport_of(McpNativeOptions::read(
+        &env,
+        &options,
+        "createMcpTransport",
+    )?)
+    .map(|_| ())
+    .map_err(|e| e.into_js(&env))
 }
