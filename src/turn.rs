@@ -1,8 +1,8 @@
 //! The turn scheduler for Node hosts (`parallel::turn` in the engine): the facade's driver
-//! asks it for each step of a provider turn and reports each finished call; which calls start,
+//! asks it for each step of a provider turn and reports the calls that finished; which calls start,
 //! when the abort signal is checked and which results append are decided there.
 
-use napi::bindgen_prelude::Uint32ArraySlice;
+use napi::bindgen_prelude::{External, Uint32ArraySlice};
 use napi::Env;
 use napi_derive::napi;
 use prism_engine::parallel::turn::{
@@ -12,59 +12,52 @@ use prism_engine::parallel::turn::{
 
 use crate::errors::to_js;
 
-/// One provider turn's scheduler: `advance(io, finished)` records finished calls and writes
-/// the next steps as numbers (see `turnStepWords()`).
-#[napi]
-pub struct NativeTurn {
-    inner: TurnScheduler,
+/// A turn of `calls` calls under the configured `toolConcurrency` (`NaN` when it is not a
+/// number); `anyExclusive` when a call must run alone. Throws `ERR_PRISM_TURN_TOO_LARGE` past
+/// the most calls a step can name.
+///
+/// The turn is an opaque handle (a Node-API external), not a class instance: a call with an
+/// external costs about half of a method call on a wrapped object (`napi_unwrap`), and the
+/// driver crosses once per wake-up of a turn (bench/parallel.mjs).
+#[napi(ts_return_type = "ExternalObject<'NativeTurn'>")]
+pub fn turn_new(
+    env: Env,
+    tool_concurrency: f64,
+    calls: u32,
+    any_exclusive: bool,
+) -> napi::Result<External<TurnScheduler>> {
+    let inner = TurnScheduler::encodable(tool_concurrency, calls as usize, any_exclusive)
+        .map_err(|e| to_js(&env, e))?;
+    Ok(External::new(inner))
 }
 
-#[napi]
-impl NativeTurn {
-    /// A turn of `calls` calls under the configured `toolConcurrency` (`NaN` when it is not a
-    /// number); `anyExclusive` when a call must run alone. Throws `ERR_PRISM_TURN_TOO_LARGE`
-    /// past the most calls a step can name.
-    #[napi(constructor)]
-    pub fn new(
-        env: Env,
-        tool_concurrency: f64,
-        calls: u32,
-        any_exclusive: bool,
-    ) -> napi::Result<Self> {
-        let inner = TurnScheduler::encodable(tool_concurrency, calls as usize, any_exclusive)
-            .map_err(|e| to_js(&env, e))?;
-        Ok(Self { inner })
-    }
-
-    /// How many calls may be in flight at once.
-    #[napi(getter)]
-    pub fn concurrency(&self) -> u32 {
-        u32::try_from(self.inner.concurrency()).unwrap_or(u32::MAX)
-    }
-
-    /// One crossing: records the calls whose indexes fill `io[0..finished]` as finished, then
-    /// writes the next steps into `io` (each a number: its kind, whether to check the abort
-    /// signal first, the call) up to and with the first wait or done, or until `io` is full,
-    /// and returns how many. Throws `ERR_PRISM_TURN_SCHEDULER` for a finished call that was
-    /// not in flight.
-    #[napi]
-    pub fn advance(
-        &mut self,
-        env: Env,
-        mut io: Uint32ArraySlice,
-        finished: u32,
-    ) -> napi::Result<u32> {
-        // SAFETY: the call is synchronous on the JavaScript thread, so no script runs (and none
-        // can touch the buffer) while the engine reads and writes it; the slice does not
-        // outlive the call.
-        let buf = unsafe { io.as_mut() };
-        let k = (finished as usize).min(buf.len());
-        let n = self.inner.advance(buf, k).map_err(|e| to_js(&env, e))?;
-        Ok(u32::try_from(n).unwrap_or(u32::MAX))
-    }
+/// How many calls of `turn` may be in flight at once.
+#[napi(ts_args_type = "turn: ExternalObject<'NativeTurn'>")]
+pub fn turn_concurrency(turn: &External<TurnScheduler>) -> u32 {
+    u32::try_from(turn.concurrency()).unwrap_or(u32::MAX)
 }
 
-/// The numbers of a `NativeTurn` step.
+/// One crossing: records the calls whose indexes fill `io[0..finished]` as finished, then
+/// writes the next steps into `io` (each a number: its kind, whether to check the abort signal
+/// first, the call) up to and with the first wait or done, or until `io` is full, and returns
+/// how many. Throws `ERR_PRISM_TURN_SCHEDULER` for a finished call that was not in flight.
+#[napi(ts_args_type = "turn: ExternalObject<'NativeTurn'>, io: Uint32Array, finished: number")]
+pub fn turn_advance(
+    env: Env,
+    turn: &mut External<TurnScheduler>,
+    mut io: Uint32ArraySlice,
+    finished: u32,
+) -> napi::Result<u32> {
+    // SAFETY: the call is synchronous on the JavaScript thread, so no script runs (and none
+    // can touch the buffer) while the engine reads and writes it; the slice does not outlive
+    // the call.
+    let buf = unsafe { io.as_mut() };
+    let k = (finished as usize).min(buf.len());
+    let n = turn.advance(buf, k).map_err(|e| to_js(&env, e))?;
+    Ok(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+/// The numbers of a turn step.
 #[napi(object)]
 pub struct NativeTurnStepWords {
     /// Kind: dispatch the call.
@@ -81,11 +74,11 @@ pub struct NativeTurnStepWords {
     pub check_abort: u32,
     /// Where the call's index starts (shift right by it).
     pub index_shift: u32,
-    /// Words of the buffer to lend `advance` (plus one): the most steps one crossing carries.
+    /// Words of the buffer to lend `turnAdvance` (plus one): the most steps one crossing carries.
     pub io_words: u32,
 }
 
-/// The numbers of a `NativeTurn` step (read once at load).
+/// The numbers of a turn step (read once at load).
 #[napi]
 pub fn turn_step_words() -> NativeTurnStepWords {
     NativeTurnStepWords {

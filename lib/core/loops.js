@@ -41,12 +41,13 @@ function toolMessage(r) {
   }
 }
 
-// The numbers of a scheduler step, from the engine (read once).
+// The engine's turn scheduler, and the numbers of its steps (read once).
+const { turnNew, turnAdvance } = native
 const STEP = native.turnStepWords()
 
 /**
  * Dispatches one turn's calls and appends their results to `ctx.history` in call order, as the
- * engine's turn scheduler (`NativeTurn`) directs: which calls start (at most
+ * engine's turn scheduler (`native.turnNew`) directs: which calls start (at most
  * `ctx.toolConcurrency` in flight, 1 when any call is exclusive), when the abort signal is
  * checked, and which result appends next. This driver only calls the host's callbacks.
  */
@@ -64,7 +65,7 @@ async function dispatchToolCallsInOrder(calls, ctx) {
       }
     }
   }
-  const turn = new native.NativeTurn(Number(ctx.toolConcurrency), n, exclusive)
+  const turn = turnNew(Number(ctx.toolConcurrency), n, exclusive)
   const signal = ctx.signal
   const results = new Array(n)
   // Steps come back in `io`; finished calls go to the engine through it too.
@@ -101,7 +102,7 @@ async function dispatchToolCallsInOrder(calls, ctx) {
       finished.length = 0
       head = 0
     }
-    const m = turn.advance(io, k)
+    const m = turnAdvance(turn, io, k)
     for (let j = 0; j < m; j++) {
       const step = io[j]
       const kind = step & STEP.kindMask
