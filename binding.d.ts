@@ -872,6 +872,12 @@ export interface NativeAnalysisLayoutWords {
   flags: Record<string, number>
   /** The part flag bits, by name (`derived`, `deny`, `nameIsProgram`, `open`, `denyOpen`). */
   partFlags: Record<string, number>
+  /** Where the header's words are, by name (`length`, `flags`, `parts`, `body`). */
+  header: Record<string, number>
+  /** An open word's number: the index shifted left by this ... */
+  openIndexShift: number
+  /** ... with this bit set when any value may stand there. */
+  openAny: number
 }
 
 /** The words of the approval machine's crossing (read once at load). */

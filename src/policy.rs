@@ -56,6 +56,12 @@ pub struct NativeAnalysisLayoutWords {
     pub flags: HashMap<String, u32>,
     /// The part flag bits, by name (`derived`, `deny`, `nameIsProgram`, `open`, `denyOpen`).
     pub part_flags: HashMap<String, u32>,
+    /// Where the header's words are, by name (`length`, `flags`, `parts`, `body`).
+    pub header: HashMap<String, u32>,
+    /// An open word's number: the index shifted left by this ...
+    pub open_index_shift: u32,
+    /// ... with this bit set when any value may stand there.
+    pub open_any: u32,
 }
 
 /// The numbers of the `analyzeShellCommandInto` layout.
@@ -85,6 +91,17 @@ pub fn analysis_layout_words() -> NativeAnalysisLayoutWords {
             ("open", l::PART_OPEN),
             ("denyOpen", l::PART_DENY_OPEN),
         ]),
+        header: [
+            ("length", l::AT_LENGTH),
+            ("flags", l::AT_FLAGS),
+            ("parts", l::AT_PARTS),
+            ("body", l::AT_BODY),
+        ]
+        .iter()
+        .map(|(n, at)| ((*n).to_owned(), u32::try_from(*at).unwrap_or(u32::MAX)))
+        .collect(),
+        open_index_shift: l::OPEN_INDEX_SHIFT,
+        open_any: l::OPEN_ANY,
     }
 }
 

@@ -12,6 +12,9 @@ const EXTRA = W.extra
 const NULL = W.null
 const F = W.flags
 const P = W.partFlags
+const H = W.header
+const OPEN_SHIFT = W.openIndexShift
+const OPEN_ANY = W.openAny
 
 /** Words in the reused buffer; an analysis that needs more comes back as JSON instead. */
 const BUFFER_WORDS = W.bufferWords
@@ -29,8 +32,8 @@ function fromJson(json) {
 /** The analysis of `command` (a string), on this thread. */
 function analyzeIntoBuffer(command) {
   const extras = analyzeShellCommandInto(command, BUF)
-  if (BUF[0] === 0) return fromJson(extras)
-  let at = 3
+  if (BUF[H.length] === 0) return fromJson(extras)
+  let at = H.body
   const str = () => {
     const s = BUF[at]
     const e = BUF[at + 1]
@@ -38,8 +41,8 @@ function analyzeIntoBuffer(command) {
     if (s === NULL) return null
     return s >= EXTRA ? extras.slice(s - EXTRA, e) : command.slice(s, e)
   }
-  const flags = BUF[1]
-  const nParts = BUF[2]
+  const flags = BUF[H.flags]
+  const nParts = BUF[H.parts]
   const unsupported = flags & F.unsupported ? str() : undefined
   const deny = flags & F.deny ? str() : undefined
   const refused = flags & F.refused ? str() : undefined
@@ -54,7 +57,7 @@ function analyzeIntoBuffer(command) {
     let open
     if (pf & P.open) {
       const word = BUF[at++]
-      open = { index: word >>> 1, any: (word & 1) === 1, text: str() }
+      open = { index: word >>> OPEN_SHIFT, any: (word & OPEN_ANY) !== 0, text: str() }
     }
     const argv = new Array(argc)
     for (let j = 0; j < argc; j++) argv[j] = str()

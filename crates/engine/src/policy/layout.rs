@@ -27,6 +27,19 @@ use crate::limits::{
     POLICY_ANALYSIS_LAYOUT_SEARCH_PER_BYTE as SEARCH_BUDGET_PER_BYTE,
 };
 
+/// Where the layout's length is (0: the analysis did not fit and crossed as JSON).
+pub const AT_LENGTH: usize = 0;
+/// Where the analysis flags (`FLAG_*`) are.
+pub const AT_FLAGS: usize = 1;
+/// Where the number of parts is.
+pub const AT_PARTS: usize = 2;
+/// Where the strings and parts start (after the three header words).
+pub const AT_BODY: usize = 3;
+/// An open word's number: its index shifted left by this, ...
+pub const OPEN_INDEX_SHIFT: u32 = 1;
+/// ... with this bit set when any value may stand there (a `*`-like word).
+pub const OPEN_ANY: u32 = 1;
+
 /// A string's `start` with this bit set is an offset into the extras, not the command.
 pub const EXTRA: u32 = 1 << 31;
 /// A string `start` for a missing string (a redirection target that is not a static word).
@@ -57,7 +70,7 @@ pub const PART_DENY_OPEN: u32 = 16;
 pub fn write(analysis: &Analysis, command: &str, out: &mut [u32]) -> Option<String> {
     let mut w = Writer {
         out,
-        len: 3,
+        len: AT_BODY,
         command,
         ascii: command.is_ascii(),
         budget: command
@@ -113,7 +126,9 @@ pub fn write(analysis: &Analysis, command: &str, out: &mut [u32]) -> Option<Stri
             w.extra(id)?;
         }
         if let Some(open) = &part.open {
-            w.push(u32::try_from(open.index).ok()?.checked_mul(2)? | u32::from(open.any))?;
+            let index = u32::try_from(open.index).ok()?;
+            let any = if open.any { OPEN_ANY } else { 0 };
+            w.push(index.checked_mul(1 << OPEN_INDEX_SHIFT)? | any)?;
             w.span(&open.text, at)?;
         }
         for word in &part.argv {
@@ -136,9 +151,9 @@ pub fn write(analysis: &Analysis, command: &str, out: &mut [u32]) -> Option<Stri
         w.push(u32::from(r.write))?;
     }
     let len = u32::try_from(w.len).ok()?;
-    *w.out.first_mut()? = len;
-    *w.out.get_mut(1)? = flags;
-    *w.out.get_mut(2)? = u32::try_from(analysis.parts.len()).ok()?;
+    *w.out.get_mut(AT_LENGTH)? = len;
+    *w.out.get_mut(AT_FLAGS)? = flags;
+    *w.out.get_mut(AT_PARTS)? = u32::try_from(analysis.parts.len()).ok()?;
     Some(w.extras)
 }
 
@@ -240,7 +255,7 @@ pub fn read_json(layout: &[u32], command: &str, extras: &str) -> Option<serde_js
     use serde_json::{json, Map, Value};
     let command: Vec<u16> = command.encode_utf16().collect();
     let extras: Vec<u16> = extras.encode_utf16().collect();
-    let mut at = 3;
+    let mut at = AT_BODY;
     let mut next = || -> Option<u32> {
         let v = *layout.get(at)?;
         at += 1;
@@ -258,8 +273,8 @@ pub fn read_json(layout: &[u32], command: &str, extras: &str) -> Option<serde_js
         let units = from.get(usize::try_from(s).ok()?..usize::try_from(end).ok()?)?;
         Some(Value::String(String::from_utf16(units).ok()?))
     };
-    let flags = *layout.get(1)?;
-    let n_parts = *layout.get(2)?;
+    let flags = *layout.get(AT_FLAGS)?;
+    let n_parts = *layout.get(AT_PARTS)?;
     let mut top = Map::new();
     let mut reasons = vec![];
     for (flag, key) in [
@@ -293,7 +308,11 @@ pub fn read_json(layout: &[u32], command: &str, extras: &str) -> Option<serde_js
         let open = if pf & PART_OPEN != 0 {
             let word = next()?;
             let (s, e) = (next()?, next()?);
-            Some(json!({"index": word >> 1, "any": word & 1 == 1, "text": string(s, e)?}))
+            Some(json!({
+                "index": word >> OPEN_INDEX_SHIFT,
+                "any": word & OPEN_ANY != 0,
+                "text": string(s, e)?
+            }))
         } else {
             None
         };
