@@ -1,12 +1,14 @@
 //! Node-API glue for the engine's dispatch machine (`prism_engine::tools::dispatch`).
 //!
-//! The JS driver (`lib/core/dispatch.js`) performs the host callbacks; each function here is
-//! one crossing that reads what the engine must decide on straight from the JS values (no
-//! conversion of the call to Rust values) and returns ready JS objects: a blocked
-//! `[event, result]`, an `ErrorInfo`, an error outcome, a progress event, a ledger row. Host
-//! values inside them (the call, the result, the host's `argumentsError`) are the same
-//! objects, so identity holds. A successful call without hooks crosses none of them: every
-//! function here runs on a path where the engine decides (a block, a failure, a ledger).
+//! The JS driver (`lib/core/dispatch.js`) performs the host callbacks and, when a fact fails
+//! (the call check, a throw, a validator's verdict, a result that is not an object), reports it
+//! here: each `report*` function reads the fact straight from the JS values (no conversion of
+//! the call to Rust values), asks the engine's [`engine::decide`] (the decision the
+//! `DispatchMachine` applies for Rust hosts too) and converts the decision into ready JS
+//! objects: a blocked or error `[event, result, status]`, or "go on", or "rethrow". It decides
+//! nothing itself. Also here: `ErrorInfo`s of thrown values, the progress event and ledger
+//! rows. Host values inside them (the call, the result, the host's `argumentsError`) are the
+//! same objects, so identity holds. A successful call without hooks crosses none of them.
 
 use std::collections::HashMap;
 use std::ffi::CStr;
@@ -19,8 +21,8 @@ use napi::sys;
 use napi_derive::napi;
 use prism_engine::tools::args::FORBIDDEN_KEYS;
 use prism_engine::tools::dispatch::{
-    self as engine, CallFacts, CauseText, CheckError, ErrorCode, ErrorInfo, EventKind, InfoShape,
-    ResultShape, Status as RowStatus, Thrown,
+    self as engine, BlockedError, CallFacts, CauseText, ErrorCode, ErrorInfo, EventKind, InfoShape,
+    Outcome, ResultShape, Status as RowStatus, Step, Thrown, Verdict,
 };
 use prism_engine::tools::filter::{allows, ToolFilter};
 use prism_engine::tools::redact::{redact_secrets, REDACTED};
@@ -36,7 +38,10 @@ const T_NULL: i32 = 1;
 const T_BOOLEAN: i32 = 2;
 const T_NUMBER: i32 = 3;
 const T_STRING: i32 = 4;
+const T_SYMBOL: i32 = 5;
 const T_OBJECT: i32 = 6;
+const T_FUNCTION: i32 = 7;
+const T_BIGINT: i32 = 9;
 
 /// Depth to which a validator's verdict object is copied with redaction (the engine's limit).
 const VERDICT_REDACT_DEPTH: usize = prism_engine::limits::DISPATCH_VERDICT_REDACT_DEPTH;
@@ -115,6 +120,11 @@ impl Js {
     fn number(self, n: f64) -> Result<V> {
         let mut out = ptr::null_mut();
         check(unsafe { sys::napi_create_double(self.0, n, &mut out) })?;
+        Ok(out)
+    }
+    fn null(self) -> Result<V> {
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::napi_get_null(self.0, &mut out) })?;
         Ok(out)
     }
     fn undefined(self) -> Result<V> {
@@ -376,17 +386,6 @@ fn redact_value(js: Js, v: V, secrets: &[&str], path: &mut Vec<V>) -> Result<V> 
     }
 }
 
-fn reason_of(gate: u32) -> Result<BlockedReason> {
-    let gate = match gate {
-        2 => Gate::Trust,
-        3 => Gate::Permission,
-        4 => Gate::Validate,
-        5 => Gate::BeforeExecute,
-        _ => Gate::CheckCall,
-    };
-    engine::denial_reason(gate).ok_or_else(|| Error::from_reason("gate cannot block"))
-}
-
 fn metadata(js: Js, start_ms: f64, status: RowStatus) -> Result<V> {
     let m = js.object()?;
     js.set(
@@ -398,22 +397,14 @@ fn metadata(js: Js, start_ms: f64, status: RowStatus) -> Result<V> {
     Ok(m)
 }
 
-/// `[event, result]` of a blocked call.
-fn blocked_pair(
-    js: Js,
-    call: V,
-    reason: BlockedReason,
-    error: V,
-    session: V,
-    run: V,
-    start_ms: f64,
-) -> Result<V> {
-    let id = js.get(call, c"id")?;
-    let name = js.get(call, c"name")?;
+/// `(event, result)` of a blocked call.
+fn blocked_pair(js: Js, rec: &Record, reason: BlockedReason, error: V) -> Result<(V, V)> {
+    let id = js.get(rec.call, c"id")?;
+    let name = js.get(rec.call, c"name")?;
     let event = js.object()?;
     js.set(event, c"type", js.string(EventKind::Blocked.as_str())?)?;
-    js.set(event, c"sessionId", session)?;
-    js.set(event, c"runId", run)?;
+    js.set(event, c"sessionId", rec.session)?;
+    js.set(event, c"runId", rec.run)?;
     js.set(event, c"toolCallId", id)?;
     js.set(event, c"name", name)?;
     js.set(event, c"reason", js.string(reason.as_str())?)?;
@@ -421,35 +412,108 @@ fn blocked_pair(
     js.set(
         event,
         c"metadata",
-        metadata(js, start_ms, RowStatus::Blocked)?,
+        metadata(js, rec.start_ms, RowStatus::Blocked)?,
     )?;
     let result = js.object()?;
     js.set(result, c"toolCallId", id)?;
     js.set(result, c"name", name)?;
     js.set(result, c"error", error)?;
-    js.array(&[event, result])
+    Ok((event, result))
 }
 
-/// The call check's decision on the facts the driver read (tool found, filter verdict,
-/// `argumentsError`, the JSON-object walk): `undefined` when the call may proceed, or the
-/// blocked `[event, result]` pair with the engine's reason and message.
+/// `(event, result)` of a call whose `execute` (or result middleware) failed.
+fn failed_pair(js: Js, rec: &Record, info: &ErrorInfo) -> Result<(V, V)> {
+    let info = info_object(js, info)?;
+    let event = js.object()?;
+    js.set(event, c"type", js.string(EventKind::Error.as_str())?)?;
+    js.set(event, c"sessionId", rec.session)?;
+    js.set(event, c"runId", rec.run)?;
+    js.set(event, c"call", rec.call)?;
+    js.set(event, c"error", info)?;
+    js.set(
+        event,
+        c"metadata",
+        metadata(js, rec.start_ms, RowStatus::Error)?,
+    )?;
+    let result = js.object()?;
+    js.set(result, c"toolCallId", js.get(rec.call, c"id")?)?;
+    js.set(result, c"name", js.get(rec.call, c"name")?)?;
+    js.set(result, c"error", info)?;
+    Ok((event, result))
+}
+
+/// What the binding reads of the driver's dispatch record `d` (`{ call, sessionId, runId,
+/// start, secrets }`) to shape an ending.
+struct Record {
+    call: V,
+    session: V,
+    run: V,
+    start_ms: f64,
+    secrets: Vec<String>,
+}
+
+impl Record {
+    fn read(js: Js, d: V) -> Result<Self> {
+        Ok(Self {
+            call: js.get(d, c"call")?,
+            session: js.get(d, c"sessionId")?,
+            run: js.get(d, c"runId")?,
+            start_ms: js.double(js.get(d, c"start")?)?,
+            secrets: secrets_of(js, js.get(d, c"secrets")?)?,
+        })
+    }
+
+    fn secrets(&self) -> Vec<&str> {
+        self.secrets.iter().map(String::as_str).collect()
+    }
+
+    fn tool_name(&self, js: Js) -> Result<String> {
+        js.to_text(js.get(self.call, c"name")?)
+    }
+}
+
+/// The machine's decision as the driver applies it: `undefined` to go on, `null` when the
+/// thrown value propagates, or `[event, result, status]` (the ledger status code) of a blocked
+/// or failed call. `verdict` is the validator's own value, for [`BlockedError::RedactedVerdict`].
+fn apply(js: Js, rec: &Record, step: Option<Step>, verdict: Option<V>) -> Result<V> {
+    let (event, result, status) = match step {
+        None | Some(Step::Perform(_) | Step::Done) => return js.undefined(),
+        Some(Step::Rethrow) => return js.null(),
+        Some(Step::Block(reason, error)) => {
+            let error = match error {
+                BlockedError::Info(info) => info_object(js, &info)?,
+                BlockedError::ArgumentsError => js.get(rec.call, c"argumentsError")?,
+                BlockedError::RedactedVerdict => match verdict {
+                    Some(v) => redact_value(js, v, &rec.secrets(), &mut Vec::new())?,
+                    None => js.undefined()?,
+                },
+            };
+            let (event, result) = blocked_pair(js, rec, reason, error)?;
+            (event, result, RowStatus::Blocked)
+        }
+        Some(Step::Fail(info)) => {
+            let (event, result) = failed_pair(js, rec, &info)?;
+            (event, result, RowStatus::Error)
+        }
+    };
+    js.array(&[event, result, js.number(f64::from(status as u32))?])
+}
+
+/// Reports the call check's facts the driver read (tool found, filter verdict, the JSON-object
+/// walk; `argumentsError` is read here) and returns the machine's decision: `undefined` to go
+/// on, or the blocked call's `[event, result, status]`.
 #[napi]
-#[allow(clippy::too_many_arguments)]
-pub fn check_tool_call<'a>(
+pub fn report_call_checked<'a>(
     env: &'a Env,
-    call: Unknown<'a>,
+    d: Unknown<'a>,
     tool_found: bool,
     filter_allows: bool,
     arguments_are_json_object: bool,
-    session_id: Unknown<'a>,
-    run_id: Unknown<'a>,
-    start_ms: f64,
 ) -> Result<Unknown<'a>> {
     let js = Js(env.raw());
-    let call = call.raw();
-    let name_v = js.get(call, c"name")?;
-    let name = js.to_text(name_v)?;
-    let arguments_error = js.get(call, c"argumentsError")?;
+    let rec = Record::read(js, d.raw())?;
+    let name = rec.tool_name(js)?;
+    let arguments_error = js.get(rec.call, c"argumentsError")?;
     let facts = CallFacts {
         name: &name,
         tool_found,
@@ -457,25 +521,108 @@ pub fn check_tool_call<'a>(
         has_arguments_error: js.truthy(arguments_error)?,
         arguments_are_json_object,
     };
-    let out = match engine::check_call(facts) {
-        None => js.undefined()?,
-        Some((reason, error)) => {
-            let error = match error {
-                CheckError::ArgumentsError => arguments_error,
-                CheckError::Message(m) => info_object(js, &ErrorInfo::message(m))?,
-            };
-            blocked_pair(
-                js,
-                call,
-                reason,
-                error,
-                session_id.raw(),
-                run_id.raw(),
-                start_ms,
-            )?
-        }
+    let step = engine::decide(Gate::CheckCall, Outcome::Checked(facts), &rec.secrets());
+    Ok(unknown(env, apply(js, &rec, step, None)?))
+}
+
+/// Reports that the callback of step `gate` (`Gate as u8`) threw `error` and returns the
+/// machine's decision: `null` when `error` propagates, otherwise the blocked or failed call's
+/// `[event, result, status]`. A value that cannot be read (a `Proxy` whose traps throw, a
+/// throwing getter) is reported as the engine's stand-in.
+#[napi]
+pub fn report_thrown<'a>(
+    env: &'a Env,
+    d: Unknown<'a>,
+    gate: u32,
+    error: Unknown<'a>,
+) -> Result<Unknown<'a>> {
+    let js = Js(env.raw());
+    let gate =
+        Gate::from_code(gate).ok_or_else(|| facade_bug(env, format!("no dispatch gate {gate}")))?;
+    let rec = Record::read(js, d.raw())?;
+    let e = error.raw();
+    let code = read_or_clear(js, thrown_code(js, e)).flatten();
+    let thrown = read_or_clear(js, read_thrown(js, e)).unwrap_or_else(engine::unreadable_thrown);
+    let outcome = Outcome::Threw {
+        error: thrown,
+        code: code.as_deref(),
     };
-    Ok(unknown(env, out))
+    let step = engine::decide(gate, outcome, &rec.secrets());
+    Ok(unknown(env, apply(js, &rec, step, None)?))
+}
+
+/// Reports the validator's truthy `verdict` and returns the blocked call's
+/// `[event, result, status]` the machine decided.
+#[napi]
+pub fn report_verdict<'a>(
+    env: &'a Env,
+    d: Unknown<'a>,
+    verdict: Unknown<'a>,
+) -> Result<Unknown<'a>> {
+    let js = Js(env.raw());
+    let rec = Record::read(js, d.raw())?;
+    let v = verdict.raw();
+    let verdict = if js.type_of(v)? == T_STRING {
+        Verdict::Message(js.text(v)?)
+    } else {
+        Verdict::Value
+    };
+    let step = engine::decide(Gate::Validate, Outcome::Rejected(verdict), &rec.secrets());
+    Ok(unknown(env, apply(js, &rec, step, Some(v))?))
+}
+
+/// Reports the value `execute` resolved to and returns the machine's decision: `undefined` for
+/// a result object, otherwise the failed call's `[event, result, status]`.
+#[napi]
+pub fn report_result<'a>(env: &'a Env, d: Unknown<'a>, value: Unknown<'a>) -> Result<Unknown<'a>> {
+    let js = Js(env.raw());
+    let rec = Record::read(js, d.raw())?;
+    let shape = result_shape(js, value.raw())?;
+    let tool = rec.tool_name(js)?;
+    let outcome = Outcome::Returned { tool: &tool, shape };
+    let step = engine::decide(Gate::Execute, outcome, &rec.secrets());
+    Ok(unknown(env, apply(js, &rec, step, None)?))
+}
+
+/// The shape of a JS value, by `typeof` (an array and `null` apart).
+fn result_shape(js: Js, v: V) -> Result<ResultShape<'static>> {
+    Ok(match js.type_of(v)? {
+        T_OBJECT if js.is_array(v)? => ResultShape::Array,
+        T_OBJECT => ResultShape::Object,
+        T_NULL => ResultShape::Null,
+        T_UNDEFINED => ResultShape::Other("undefined"),
+        T_BOOLEAN => ResultShape::Other("boolean"),
+        T_NUMBER => ResultShape::Other("number"),
+        T_STRING => ResultShape::Other("string"),
+        T_SYMBOL => ResultShape::Other("symbol"),
+        T_FUNCTION => ResultShape::Other("function"),
+        T_BIGINT => ResultShape::Other("bigint"),
+        _ => ResultShape::Other("object"),
+    })
+}
+
+/// The `code` of a thrown object when it is a string.
+fn thrown_code(js: Js, e: V) -> Result<Option<String>> {
+    if js.type_of(e)? != T_OBJECT {
+        return Ok(None);
+    }
+    let code = js.get(e, c"code")?;
+    if js.type_of(code)? == T_STRING {
+        Ok(Some(js.text(code)?))
+    } else {
+        Ok(None)
+    }
+}
+
+/// `read`'s value, or `None` with the JS exception it left pending cleared.
+fn read_or_clear<T>(js: Js, read: Result<T>) -> Option<T> {
+    match read {
+        Ok(v) => Some(v),
+        Err(_) => {
+            js.clear_exception();
+            None
+        }
+    }
 }
 
 /// The words a dispatch's events use, and the forbidden argument keys, handed to the JS
@@ -546,31 +693,6 @@ pub fn throw_unknown_tool(env: Env, name: String) -> Result<()> {
     Err(NativeError::from(RegistryError::Unknown { name }).into_js(&env))
 }
 
-/// The blocked `[event, result]` of a denial at `gate` (`Gate as u8`: trust, permission,
-/// validate, beforeExecute) whose ErrorInfo is `error`.
-#[napi]
-pub fn blocked_outcome<'a>(
-    env: &'a Env,
-    call: Unknown<'a>,
-    gate: u32,
-    error: Unknown<'a>,
-    session_id: Unknown<'a>,
-    run_id: Unknown<'a>,
-    start_ms: f64,
-) -> Result<Unknown<'a>> {
-    let js = Js(env.raw());
-    let out = blocked_pair(
-        js,
-        call.raw(),
-        reason_of(gate)?,
-        error.raw(),
-        session_id.raw(),
-        run_id.raw(),
-        start_ms,
-    )?;
-    Ok(unknown(env, out))
-}
-
 /// The ErrorInfo of a thrown value (`{ name, message, code, cause, retryAfterMs? }`), with
 /// `secrets` replaced in the name, message, string code and cause.
 #[napi]
@@ -582,105 +704,6 @@ pub fn thrown_error_info<'a>(
     let js = Js(env.raw());
     let info = thrown_info(js, error.raw(), secrets.raw())?;
     Ok(unknown(env, info_object(js, &info)?))
-}
-
-/// The ErrorInfo of a validator's truthy verdict: a string becomes `{ message, code }`, an
-/// object is copied with every string redacted.
-#[napi]
-pub fn verdict_error_info<'a>(
-    env: &'a Env,
-    verdict: Unknown<'a>,
-    secrets: Unknown<'a>,
-) -> Result<Unknown<'a>> {
-    let js = Js(env.raw());
-    let owned = secrets_of(js, secrets.raw())?;
-    let refs: Vec<&str> = owned.iter().map(String::as_str).collect();
-    let v = verdict.raw();
-    let out = if js.type_of(v)? == T_STRING {
-        info_object(js, &engine::verdict_info(&js.text(v)?, &refs))?
-    } else {
-        redact_value(js, v, &refs, &mut Vec::new())?
-    };
-    Ok(unknown(env, out))
-}
-
-/// Whether a value thrown by `beforeExecute` propagates instead of blocking the call.
-#[napi]
-pub fn is_rethrown_error(env: &Env, error: Unknown<'_>) -> Result<bool> {
-    let js = Js(env.raw());
-    let e = error.raw();
-    if js.type_of(e)? != T_OBJECT {
-        return Ok(false);
-    }
-    let code = js.get(e, c"code")?;
-    Ok(js.type_of(code)? == T_STRING && engine::is_rethrown(&js.text(code)?))
-}
-
-/// `undefined` when `execute` resolved to a result object, otherwise the TypeError to fail
-/// the call with.
-#[napi]
-pub fn tool_result_error<'a>(
-    env: &'a Env,
-    call: Unknown<'a>,
-    value: Unknown<'a>,
-) -> Result<Unknown<'a>> {
-    let js = Js(env.raw());
-    let v = value.raw();
-    let t = js.type_of(v)?;
-    let shape = match t {
-        T_OBJECT if js.is_array(v)? => ResultShape::Array,
-        T_OBJECT => return Ok(unknown(env, js.undefined()?)),
-        T_NULL => ResultShape::Null,
-        T_UNDEFINED => ResultShape::Other("undefined"),
-        T_BOOLEAN => ResultShape::Other("boolean"),
-        T_NUMBER => ResultShape::Other("number"),
-        T_STRING => ResultShape::Other("string"),
-        5 => ResultShape::Other("symbol"),
-        7 => ResultShape::Other("function"),
-        9 => ResultShape::Other("bigint"),
-        _ => ResultShape::Other("object"),
-    };
-    let name_v = js.get(call.raw(), c"name")?;
-    let name = js.to_text(name_v)?;
-    let message = engine::invalid_result_message(&name, shape).unwrap_or_default();
-    let mut err = ptr::null_mut();
-    check(unsafe {
-        sys::napi_create_type_error(js.0, ptr::null_mut(), js.string(&message)?, &mut err)
-    })?;
-    js.set(err, c"code", js.string(engine::INVALID_TOOL_RESULT_CODE)?)?;
-    Ok(unknown(env, err))
-}
-
-/// The error `[event, result]` of a call whose `execute` (or result middleware) threw.
-#[napi]
-pub fn failed_outcome<'a>(
-    env: &'a Env,
-    call: Unknown<'a>,
-    error: Unknown<'a>,
-    secrets: Unknown<'a>,
-    session_id: Unknown<'a>,
-    run_id: Unknown<'a>,
-    start_ms: f64,
-) -> Result<Unknown<'a>> {
-    let js = Js(env.raw());
-    let call = call.raw();
-    let info = info_object(js, &thrown_info(js, error.raw(), secrets.raw())?)?;
-    let event = js.object()?;
-    js.set(event, c"type", js.string(EventKind::Error.as_str())?)?;
-    js.set(event, c"sessionId", session_id.raw())?;
-    js.set(event, c"runId", run_id.raw())?;
-    js.set(event, c"call", call)?;
-    js.set(event, c"error", info)?;
-    js.set(
-        event,
-        c"metadata",
-        metadata(js, start_ms, RowStatus::Error)?,
-    )?;
-    let result = js.object()?;
-    js.set(result, c"toolCallId", js.get(call, c"id")?)?;
-    js.set(result, c"name", js.get(call, c"name")?)?;
-    js.set(result, c"error", info)?;
-    Ok(unknown(env, js.array(&[event, result])?))
 }
 
 /// The `tool_execution_progress` event of a call.

@@ -31,6 +31,14 @@ pub enum Gate {
 }
 
 impl Gate {
+    /// The gate whose code (`Gate as u8`) is `code`, as the JS driver reports it.
+    #[must_use]
+    pub fn from_code(code: u32) -> Option<Gate> {
+        usize::try_from(code)
+            .ok()
+            .and_then(|i| DISPATCH_ORDER.get(i).copied())
+    }
+
     /// The gate's name as the JS driver spells it (`"TOOL_CALL_MIDDLEWARE"`, ...).
     #[must_use]
     pub const fn name(self) -> &'static str {
@@ -144,6 +152,8 @@ mod tests {
         assert_eq!(plan(HookSet(u32::MAX)), DISPATCH_ORDER);
         let codes: Vec<u8> = DISPATCH_ORDER.iter().map(|g| *g as u8).collect();
         assert_eq!(codes, (0..11).collect::<Vec<u8>>());
+        assert_eq!(Gate::from_code(7), Some(Gate::Execute));
+        assert_eq!(Gate::from_code(11), None);
     }
 
     #[test]
