@@ -974,6 +974,14 @@ export interface NativeDispatchVocabulary {
   hooks: Record<string, number>
   /** Every ledger-row status's code (what `ledgerRow` takes) by its wire name. */
   statuses: Record<string, number>
+  /** The middleware hook of the tool-call middleware gate (`tool_call`). */
+  toolCallHook: string
+  /** The middleware hook of the result middleware gate (`tool_result`). */
+  toolResultHook: string
+  /** The `kind` of a trust or permission request about a call (`tool`). */
+  requestKind: string
+  /** The `action` (trust: `capability`) of that request (`execute`). */
+  requestAction: string
 }
 
 /** The resolved bounds the JS pre-walks need. */

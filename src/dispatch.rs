@@ -649,6 +649,14 @@ pub struct NativeDispatchVocabulary {
     pub hooks: HashMap<String, u32>,
     /// Every ledger-row status's code (what `ledgerRow` takes) by its wire name.
     pub statuses: HashMap<String, u32>,
+    /// The middleware hook of the tool-call middleware gate (`tool_call`).
+    pub tool_call_hook: String,
+    /// The middleware hook of the result middleware gate (`tool_result`).
+    pub tool_result_hook: String,
+    /// The `kind` of a trust or permission request about a call (`tool`).
+    pub request_kind: String,
+    /// The `action` (trust: `capability`) of that request (`execute`).
+    pub request_action: String,
 }
 
 /// The dispatch vocabulary (see [`NativeDispatchVocabulary`]).
@@ -676,7 +684,15 @@ pub fn dispatch_vocabulary() -> NativeDispatchVocabulary {
             .iter()
             .map(|s| (s.as_str().to_owned(), *s as u32))
             .collect(),
+        tool_call_hook: hook_of(Gate::ToolCallMiddleware),
+        tool_result_hook: hook_of(Gate::ResultMiddleware),
+        request_kind: engine::REQUEST_KIND.to_owned(),
+        request_action: engine::REQUEST_ACTION.to_owned(),
     }
+}
+
+fn hook_of(gate: Gate) -> String {
+    gate.middleware_hook().unwrap_or_default().to_owned()
 }
 
 /// Throws the refusal of a registration under `duplicate: "error"`: an `Error` with code

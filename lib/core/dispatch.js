@@ -19,9 +19,11 @@
 // ledger status are all the engine's). The driver then emits, appends and returns them.
 //
 // A successful call crosses no boundary (each crossing that builds an object costs
-// microseconds; bench/dispatch.mjs): its `tool_execution_started`/`finished` events are built
-// here from the engine's words (`dispatchVocabulary`), and `durationMs` is never negative, as
-// the engine's `duration_ms` defines it.
+// microseconds; bench/dispatch.mjs): its `tool_execution_started`/`finished` events, the
+// middleware hooks and the trust/permission request are built here from the engine's words
+// (`dispatchVocabulary`, read once at load). The one engine rule restated here is the finished
+// event's `durationMs` clamp at zero (`duration_ms`), since asking would cost a crossing per
+// call. The context `execute` sees is assembled here too (host values, not engine data).
 const native = require('../native.js')
 const { isThenable, assertPermission, assertTrusted } = require('./security.js')
 const { compiledFilter } = require('./registry.js')
@@ -31,6 +33,12 @@ const { VOCABULARY: WORDS, say } = require('../engine-words.js')
 const STARTED = WORDS.started
 const FINISHED = WORDS.finished
 const STATUS_FINISHED = WORDS.statusFinished
+// The middleware hooks of the two middleware gates, and the words of the request the trust and
+// permission gates put to the host's policies.
+const TOOL_CALL_HOOK = WORDS.toolCallHook
+const TOOL_RESULT_HOOK = WORDS.toolResultHook
+const REQUEST_KIND = WORDS.requestKind
+const REQUEST_ACTION = WORDS.requestAction
 
 // Gate codes (`Gate as u8`) and HookSet bits, by name, from the engine; the driver performs
 // whichever gates the engine lists.
@@ -191,7 +199,7 @@ async function dispatchToolCall(input) {
       gate = steps[i]
       switch (gate) {
         case G.TOOL_CALL_MIDDLEWARE:
-          call = await middleware.run('tool_call', call)
+          call = await middleware.run(TOOL_CALL_HOOK, call)
           checkCallReadable(call, NOT_A_MIDDLEWARE_CALL)
           d.call = call
           break
@@ -216,10 +224,10 @@ async function dispatchToolCall(input) {
           break
         }
         case G.TRUST:
-          await assertTrusted(options.trust, { kind: 'tool', target: call.name, capability: 'execute', metadata: context.metadata })
+          await assertTrusted(options.trust, { kind: REQUEST_KIND, target: call.name, capability: REQUEST_ACTION, metadata: context.metadata })
           break
         case G.PERMISSION:
-          await assertPermission(options.permission, { kind: 'tool', action: 'execute', target: call.name, metadata: context.metadata })
+          await assertPermission(options.permission, { kind: REQUEST_KIND, action: REQUEST_ACTION, target: call.name, metadata: context.metadata })
           break
         case G.VALIDATE: {
           let verdict = options.validate(tool, call.arguments, context)
@@ -244,7 +252,7 @@ async function dispatchToolCall(input) {
           if (result === null || typeof result !== 'object' || Array.isArray(result)) ending = native.reportResult(d, result)
           break
         case G.RESULT_MIDDLEWARE:
-          result = await middleware.run('tool_result', result)
+          result = await middleware.run(TOOL_RESULT_HOOK, result)
           break
         case G.REDACT:
           result = redactor.redact(result)

@@ -23,6 +23,14 @@ pub use super::events::{duration_ms, iso_timestamp, EventKind, Status, LEDGER_ID
 use super::blocked::{self, BlockedReason};
 use super::gate::{Gate, HookSet, DISPATCH_ORDER};
 
+/// The `kind` of the request the trust and permission gates put to the host's policies about
+/// a call: `{ kind, target: <tool name>, action }` (trust names the action `capability`), whose
+/// permission key is `tool:<name>:execute`.
+pub const REQUEST_KIND: &str = "tool";
+
+/// The `action` (trust: `capability`) of the request the trust and permission gates put.
+pub const REQUEST_ACTION: &str = "execute";
+
 /// Codes of errors that `beforeExecute` may throw to suspend the run: they propagate instead
 /// of blocking the call.
 pub const RETHROWN_CODES: [&str; 2] = [

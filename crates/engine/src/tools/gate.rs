@@ -39,6 +39,17 @@ impl Gate {
             .and_then(|i| DISPATCH_ORDER.get(i).copied())
     }
 
+    /// The middleware hook a middleware gate runs (`middleware.run(<hook>, value)`), or `None`
+    /// for any other gate.
+    #[must_use]
+    pub const fn middleware_hook(self) -> Option<&'static str> {
+        match self {
+            Self::ToolCallMiddleware => Some("tool_call"),
+            Self::ResultMiddleware => Some("tool_result"),
+            _ => None,
+        }
+    }
+
     /// The gate's name as the JS driver spells it (`"TOOL_CALL_MIDDLEWARE"`, ...).
     #[must_use]
     pub const fn name(self) -> &'static str {
@@ -154,6 +165,15 @@ mod tests {
         assert_eq!(codes, (0..11).collect::<Vec<u8>>());
         assert_eq!(Gate::from_code(7), Some(Gate::Execute));
         assert_eq!(Gate::from_code(11), None);
+        assert_eq!(
+            Gate::ToolCallMiddleware.middleware_hook(),
+            Some("tool_call")
+        );
+        assert_eq!(
+            Gate::ResultMiddleware.middleware_hook(),
+            Some("tool_result")
+        );
+        assert_eq!(Gate::Execute.middleware_hook(), None);
     }
 
     #[test]
