@@ -168,20 +168,19 @@ pub async fn dispatch_call(
     let mut machine = DispatchMachine::new(hooks.set(), hooks.secrets.clone());
     let mut step = machine.start();
     let mut value = None;
+    // The value the last step threw, kept for a `Rethrow`.
+    let mut threw = None;
     loop {
         step = match step {
             Step::Perform(gate) => {
                 match perform(gate, call, tool.as_deref(), hooks, &mut value, &emit).await {
                     Performed::Fact(outcome) => machine.resume(outcome),
                     Performed::Threw(thrown) => {
-                        let code = dispatch::thrown_code(&thrown);
                         let next = machine.resume(Outcome::Threw {
                             error: thrown.clone(),
-                            code,
+                            code: dispatch::thrown_code(&thrown),
                         });
-                        if next == Step::Rethrow {
-                            return Err(thrown);
-                        }
+                        threw = Some(thrown);
                         next
                     }
                 }
@@ -195,8 +194,8 @@ pub async fn dispatch_call(
                 emit(EventKind::Error, None, Some(error.clone()), true);
                 return Ok(finish(Some(error), None));
             }
-            // A Rust host reports a thrown value only through `Performed::Threw`, above.
-            Step::Rethrow | Step::Done => return Ok(finish(None, value)),
+            Step::Rethrow => return Err(threw.unwrap_or_else(dispatch::unreadable_thrown)),
+            Step::Done => return Ok(finish(None, value)),
         };
     }
 }
