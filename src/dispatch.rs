@@ -9,381 +9,36 @@
 //! nothing itself. Also here: `ErrorInfo`s of thrown values, the progress event and ledger
 //! rows. Host values inside them (the call, the result, the host's `argumentsError`) are the
 //! same objects, so identity holds. A successful call without hooks crosses none of them.
+//! The raw Node-API wrappers are in `js_raw.rs`; reading thrown values and building
+//! `ErrorInfo` objects in `js_errors.rs`.
 
 use std::collections::HashMap;
-use std::ffi::CStr;
-use std::ptr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use napi::bindgen_prelude::*;
-use napi::sys;
 use napi_derive::napi;
 use prism_engine::tools::args::FORBIDDEN_KEYS;
 use prism_engine::tools::dispatch::{
-    self as engine, BlockedError, CallFacts, CauseText, ErrorCode, ErrorInfo, EventKind, InfoShape,
-    Outcome, ResultShape, Status as RowStatus, Step, Thrown, Verdict,
+    self as engine, BlockedError, CallFacts, ErrorInfo, EventKind, Outcome, Status as RowStatus,
+    Step, Verdict,
 };
 use prism_engine::tools::filter::{allows, ToolFilter};
-use prism_engine::tools::redact::{redact_secrets, REDACTED};
 use prism_engine::tools::registry::RegistryError;
 use prism_engine::tools::{BlockedReason, Gate, HookSet, DISPATCH_ORDER};
 
 use crate::errors::{facade_bug, NativeError};
-
-type V = sys::napi_value;
-
-const T_UNDEFINED: i32 = 0;
-const T_NULL: i32 = 1;
-const T_BOOLEAN: i32 = 2;
-const T_NUMBER: i32 = 3;
-const T_STRING: i32 = 4;
-const T_SYMBOL: i32 = 5;
-const T_OBJECT: i32 = 6;
-const T_FUNCTION: i32 = 7;
-const T_BIGINT: i32 = 9;
-
-/// Depth to which a validator's verdict object is copied with redaction (the engine's limit).
-const VERDICT_REDACT_DEPTH: usize = prism_engine::limits::DISPATCH_VERDICT_REDACT_DEPTH;
-
-/// Thin checked wrappers over the raw Node-API calls this file needs.
-#[derive(Clone, Copy)]
-struct Js(sys::napi_env);
-
-fn check(status: sys::napi_status) -> Result<()> {
-    if status == sys::Status::napi_ok {
-        Ok(())
-    } else {
-        // With a pending JS exception napi-rs leaves that exception in place.
-        Err(Error::new(Status::from(status), "Node-API call failed"))
-    }
-}
-
-impl Js {
-    fn type_of(self, v: V) -> Result<i32> {
-        let mut t = 0;
-        check(unsafe { sys::napi_typeof(self.0, v, &mut t) })?;
-        Ok(t)
-    }
-    fn is_array(self, v: V) -> Result<bool> {
-        let mut b = false;
-        check(unsafe { sys::napi_is_array(self.0, v, &mut b) })?;
-        Ok(b)
-    }
-    fn array_len(self, v: V) -> Result<u32> {
-        let mut n = 0;
-        check(unsafe { sys::napi_get_array_length(self.0, v, &mut n) })?;
-        Ok(n)
-    }
-    fn element(self, v: V, i: u32) -> Result<V> {
-        let mut out = ptr::null_mut();
-        check(unsafe { sys::napi_get_element(self.0, v, i, &mut out) })?;
-        Ok(out)
-    }
-    fn get(self, v: V, key: &CStr) -> Result<V> {
-        let mut out = ptr::null_mut();
-        check(unsafe { sys::napi_get_named_property(self.0, v, key.as_ptr(), &mut out) })?;
-        Ok(out)
-    }
-    fn get_key(self, v: V, key: V) -> Result<V> {
-        let mut out = ptr::null_mut();
-        check(unsafe { sys::napi_get_property(self.0, v, key, &mut out) })?;
-        Ok(out)
-    }
-    fn set(self, v: V, key: &CStr, value: V) -> Result<()> {
-        check(unsafe { sys::napi_set_named_property(self.0, v, key.as_ptr(), value) })
-    }
-    fn set_key(self, v: V, key: V, value: V) -> Result<()> {
-        check(unsafe { sys::napi_set_property(self.0, v, key, value) })
-    }
-    fn object(self) -> Result<V> {
-        let mut out = ptr::null_mut();
-        check(unsafe { sys::napi_create_object(self.0, &mut out) })?;
-        Ok(out)
-    }
-    fn array(self, items: &[V]) -> Result<V> {
-        let mut out = ptr::null_mut();
-        check(unsafe { sys::napi_create_array_with_length(self.0, items.len(), &mut out) })?;
-        for (i, item) in items.iter().enumerate() {
-            let i = u32::try_from(i).map_err(|_| Error::from_reason("array too long"))?;
-            check(unsafe { sys::napi_set_element(self.0, out, i, *item) })?;
-        }
-        Ok(out)
-    }
-    fn string(self, s: &str) -> Result<V> {
-        let mut out = ptr::null_mut();
-        check(unsafe {
-            sys::napi_create_string_utf8(self.0, s.as_ptr().cast(), s.len() as isize, &mut out)
-        })?;
-        Ok(out)
-    }
-    fn number(self, n: f64) -> Result<V> {
-        let mut out = ptr::null_mut();
-        check(unsafe { sys::napi_create_double(self.0, n, &mut out) })?;
-        Ok(out)
-    }
-    fn null(self) -> Result<V> {
-        let mut out = ptr::null_mut();
-        check(unsafe { sys::napi_get_null(self.0, &mut out) })?;
-        Ok(out)
-    }
-    fn undefined(self) -> Result<V> {
-        let mut out = ptr::null_mut();
-        check(unsafe { sys::napi_get_undefined(self.0, &mut out) })?;
-        Ok(out)
-    }
-    fn global(self) -> Result<V> {
-        let mut out = ptr::null_mut();
-        check(unsafe { sys::napi_get_global(self.0, &mut out) })?;
-        Ok(out)
-    }
-    fn double(self, v: V) -> Result<f64> {
-        let mut n = 0.0;
-        check(unsafe { sys::napi_get_value_double(self.0, v, &mut n) })?;
-        Ok(n)
-    }
-    fn truthy(self, v: V) -> Result<bool> {
-        let mut b = ptr::null_mut();
-        check(unsafe { sys::napi_coerce_to_bool(self.0, v, &mut b) })?;
-        let mut out = false;
-        check(unsafe { sys::napi_get_value_bool(self.0, b, &mut out) })?;
-        Ok(out)
-    }
-    fn text(self, v: V) -> Result<String> {
-        let mut len = 0;
-        check(unsafe { sys::napi_get_value_string_utf8(self.0, v, ptr::null_mut(), 0, &mut len) })?;
-        let mut buf = vec![0u8; len + 1];
-        let mut written = 0;
-        check(unsafe {
-            sys::napi_get_value_string_utf8(
-                self.0,
-                v,
-                buf.as_mut_ptr().cast(),
-                len + 1,
-                &mut written,
-            )
-        })?;
-        buf.truncate(written);
-        Ok(String::from_utf8_lossy(&buf).into_owned())
-    }
-    fn strict_equals(self, a: V, b: V) -> Result<bool> {
-        let mut out = false;
-        check(unsafe { sys::napi_strict_equals(self.0, a, b, &mut out) })?;
-        Ok(out)
-    }
-    fn own_keys(self, v: V) -> Result<V> {
-        let mut out = ptr::null_mut();
-        check(unsafe {
-            sys::napi_get_all_property_names(
-                self.0,
-                v,
-                sys::KeyCollectionMode::own_only,
-                sys::KeyFilter::enumerable | sys::KeyFilter::skip_symbols,
-                sys::KeyConversion::numbers_to_strings,
-                &mut out,
-            )
-        })?;
-        Ok(out)
-    }
-    fn instance_of(self, v: V, ctor: V) -> Result<bool> {
-        let mut out = false;
-        check(unsafe { sys::napi_instanceof(self.0, v, ctor, &mut out) })?;
-        Ok(out)
-    }
-    fn call(self, recv: V, f: V, args: &[V]) -> Result<V> {
-        let mut out = ptr::null_mut();
-        check(unsafe {
-            sys::napi_call_function(self.0, recv, f, args.len(), args.as_ptr(), &mut out)
-        })?;
-        Ok(out)
-    }
-    fn clear_exception(self) {
-        let mut ignored = ptr::null_mut();
-        unsafe { sys::napi_get_and_clear_last_exception(self.0, &mut ignored) };
-    }
-    /// `String(v)` through the global `String` function.
-    fn to_text(self, v: V) -> Result<String> {
-        let g = self.global()?;
-        let f = self.get(g, c"String")?;
-        let s = self.call(g, f, &[v])?;
-        self.text(s)
-    }
-}
-
-fn unknown<'a>(env: &'a Env, v: V) -> Unknown<'a> {
-    unsafe { Unknown::from_raw_unchecked(env.raw(), v) }
-}
+use crate::js_errors::{
+    info_object, read_or_clear, read_thrown, redact_value, result_shape, secrets_of, thrown_code,
+    thrown_info,
+};
+use crate::js_raw::{unknown, Js, T_OBJECT, T_STRING, V};
 
 fn now_ms() -> f64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
         .floor()
-}
-
-fn secrets_of(js: Js, secrets: V) -> Result<Vec<String>> {
-    if js.type_of(secrets)? != T_OBJECT || !js.is_array(secrets)? {
-        return Ok(Vec::new());
-    }
-    let n = js.array_len(secrets)?;
-    let mut out = Vec::with_capacity(n as usize);
-    for i in 0..n {
-        let s = js.element(secrets, i)?;
-        if js.type_of(s)? == T_STRING {
-            out.push(js.text(s)?);
-        }
-    }
-    Ok(out)
-}
-
-fn info_object(js: Js, info: &ErrorInfo) -> Result<V> {
-    let o = js.object()?;
-    let undef = js.undefined()?;
-    if info.shape == InfoShape::Thrown {
-        let name = info.name.as_deref().unwrap_or(engine::DEFAULT_ERROR_NAME);
-        js.set(o, c"name", js.string(name)?)?;
-    }
-    js.set(o, c"message", js.string(&info.message)?)?;
-    if info.shape != InfoShape::Message {
-        let code = match &info.code {
-            None => undef,
-            Some(ErrorCode::Text(t)) => js.string(t)?,
-            Some(ErrorCode::Number(n)) => js.number(*n)?,
-        };
-        js.set(o, c"code", code)?;
-    }
-    if info.shape == InfoShape::Thrown {
-        let cause = match &info.cause {
-            None => undef,
-            Some(c) => js.string(c)?,
-        };
-        js.set(o, c"cause", cause)?;
-        if let Some(r) = info.retry_after_ms {
-            js.set(o, c"retryAfterMs", js.number(r)?)?;
-        }
-    }
-    Ok(o)
-}
-
-/// The engine's view of a thrown JS value.
-fn read_thrown(js: Js, err: V) -> Result<Thrown> {
-    let is_object = js.type_of(err)? == T_OBJECT;
-    let g = js.global()?;
-    let error_ctor = js.get(g, c"Error")?;
-    let is_error = is_object && js.instance_of(err, error_ctor)?;
-    let message = if is_object {
-        Some(js.get(err, c"message")?)
-    } else {
-        None
-    };
-    let error_like = is_error || message.is_some_and(|m| js.type_of(m).ok() == Some(T_STRING));
-    let Some(message) = message.filter(|_| error_like) else {
-        return Ok(Thrown::Other(js.to_text(err)?));
-    };
-    let name = js.get(err, c"name")?;
-    let code = js.get(err, c"code")?;
-    let cause = js.get(err, c"cause")?;
-    let retry = js.get(err, c"retryAfterMs")?;
-    let cause = match js.type_of(cause)? {
-        T_UNDEFINED => None,
-        t => Some(cause_to_text(js, cause, t, error_ctor)?),
-    };
-    Ok(Thrown::ErrorLike {
-        name: (js.type_of(name)? == T_STRING)
-            .then(|| js.text(name))
-            .transpose()?,
-        message: if js.type_of(message)? == T_STRING {
-            js.text(message)?
-        } else {
-            js.to_text(message)?
-        },
-        code: match js.type_of(code)? {
-            T_STRING => Some(ErrorCode::Text(js.text(code)?)),
-            T_NUMBER => Some(ErrorCode::Number(js.double(code)?)),
-            _ => None,
-        },
-        cause,
-        retry_after_ms: (js.type_of(retry)? == T_NUMBER)
-            .then(|| js.double(retry))
-            .transpose()?,
-    })
-}
-
-fn cause_to_text(js: Js, cause: V, t: i32, error_ctor: V) -> Result<String> {
-    let is_error = t == T_OBJECT && js.instance_of(cause, error_ctor)?;
-    match engine::cause_text(is_error, t == T_STRING) {
-        CauseText::ErrorMessage => {
-            let m = js.get(cause, c"message")?;
-            js.to_text(m)
-        }
-        CauseText::Itself => js.text(cause),
-        CauseText::Json => {
-            let g = js.global()?;
-            let json = js.get(g, c"JSON")?;
-            let stringify = js.get(json, c"stringify")?;
-            match js.call(json, stringify, &[cause]) {
-                Ok(s) if js.type_of(s)? == T_STRING => js.text(s),
-                Ok(_) => js.to_text(cause),
-                Err(_) => {
-                    js.clear_exception();
-                    js.to_text(cause)
-                }
-            }
-        }
-    }
-}
-
-fn thrown_info(js: Js, err: V, secrets: V) -> Result<ErrorInfo> {
-    let secrets = secrets_of(js, secrets)?;
-    let refs: Vec<&str> = secrets.iter().map(String::as_str).collect();
-    Ok(engine::error_info(read_thrown(js, err)?, &refs))
-}
-
-/// A deep copy of `v` with every string redacted; a cycle keeps the original object, and
-/// nesting deeper than [`VERDICT_REDACT_DEPTH`] becomes the redaction marker.
-fn redact_value(js: Js, v: V, secrets: &[&str], path: &mut Vec<V>) -> Result<V> {
-    match js.type_of(v)? {
-        T_STRING => {
-            let s = js.text(v)?;
-            let r = redact_secrets(&s, secrets.iter().copied());
-            if r == s {
-                Ok(v)
-            } else {
-                js.string(&r)
-            }
-        }
-        T_OBJECT => {
-            for a in path.iter() {
-                if js.strict_equals(*a, v)? {
-                    return Ok(v);
-                }
-            }
-            if path.len() >= VERDICT_REDACT_DEPTH {
-                return js.string(REDACTED);
-            }
-            path.push(v);
-            let out = if js.is_array(v)? {
-                let n = js.array_len(v)?;
-                let mut items = Vec::with_capacity(n as usize);
-                for i in 0..n {
-                    items.push(redact_value(js, js.element(v, i)?, secrets, path)?);
-                }
-                js.array(&items)?
-            } else {
-                let o = js.object()?;
-                let keys = js.own_keys(v)?;
-                for i in 0..js.array_len(keys)? {
-                    let k = js.element(keys, i)?;
-                    let value = redact_value(js, js.get_key(v, k)?, secrets, path)?;
-                    js.set_key(o, k, value)?;
-                }
-                o
-            };
-            path.pop();
-            Ok(out)
-        }
-        _ => Ok(v),
-    }
 }
 
 fn metadata(js: Js, start_ms: f64, status: RowStatus) -> Result<V> {
@@ -582,47 +237,6 @@ pub fn report_result<'a>(env: &'a Env, d: Unknown<'a>, value: Unknown<'a>) -> Re
     let outcome = Outcome::Returned { tool: &tool, shape };
     let step = engine::decide(Gate::Execute, outcome, &rec.secrets());
     Ok(unknown(env, apply(js, &rec, step, None)?))
-}
-
-/// The shape of a JS value, by `typeof` (an array and `null` apart).
-fn result_shape(js: Js, v: V) -> Result<ResultShape<'static>> {
-    Ok(match js.type_of(v)? {
-        T_OBJECT if js.is_array(v)? => ResultShape::Array,
-        T_OBJECT => ResultShape::Object,
-        T_NULL => ResultShape::Null,
-        T_UNDEFINED => ResultShape::Other("undefined"),
-        T_BOOLEAN => ResultShape::Other("boolean"),
-        T_NUMBER => ResultShape::Other("number"),
-        T_STRING => ResultShape::Other("string"),
-        T_SYMBOL => ResultShape::Other("symbol"),
-        T_FUNCTION => ResultShape::Other("function"),
-        T_BIGINT => ResultShape::Other("bigint"),
-        _ => ResultShape::Other("object"),
-    })
-}
-
-/// The `code` of a thrown object when it is a string.
-fn thrown_code(js: Js, e: V) -> Result<Option<String>> {
-    if js.type_of(e)? != T_OBJECT {
-        return Ok(None);
-    }
-    let code = js.get(e, c"code")?;
-    if js.type_of(code)? == T_STRING {
-        Ok(Some(js.text(code)?))
-    } else {
-        Ok(None)
-    }
-}
-
-/// `read`'s value, or `None` with the JS exception it left pending cleared.
-fn read_or_clear<T>(js: Js, read: Result<T>) -> Option<T> {
-    match read {
-        Ok(v) => Some(v),
-        Err(_) => {
-            js.clear_exception();
-            None
-        }
-    }
 }
 
 /// The words a dispatch's events use, and the forbidden argument keys, handed to the JS

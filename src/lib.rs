@@ -10,6 +10,8 @@ mod coding;
 mod coding_arguments;
 mod dispatch;
 mod errors;
+mod js_errors;
+mod js_raw;
 mod limits;
 mod mcp;
 mod mcp_host_client;
