@@ -138,8 +138,9 @@ enum Performed<'a> {
 }
 
 /// Runs one call through the dispatch machine and returns its result. Blocked and failed
-/// calls are results; every path emits exactly one final event. `Err` carries a value thrown
-/// by `beforeExecute` that the machine says propagates (a suspension of the run).
+/// calls are results, each with exactly one final event. `Err` carries a value thrown by
+/// `beforeExecute` that the machine says propagates (a suspension of the run): no final event,
+/// as on the Node path.
 pub async fn dispatch_call(
     registry: &Registry<Arc<dyn Tool>>,
     call: &ToolCall,
