@@ -222,19 +222,6 @@ export declare function analyzeShellCommandInto(command: string, layout: Uint32A
 export declare function approvalWords(): NativeApprovalWords
 
 /**
- * The blocked `[event, result]` of a denial at `gate` (`Gate as u8`: trust, permission,
- * validate, beforeExecute) whose ErrorInfo is `error`.
- */
-export declare function blockedOutcome(call: unknown, gate: number, error: unknown, sessionId: unknown, runId: unknown, startMs: number): unknown
-
-/**
- * The call check's decision on the facts the driver read (tool found, filter verdict,
- * `argumentsError`, the JSON-object walk): `undefined` when the call may proceed, or the
- * blocked `[event, result]` pair with the engine's reason and message.
- */
-export declare function checkToolCall(call: unknown, toolFound: boolean, filterAllows: boolean, argumentsAreJsonObject: boolean, sessionId: unknown, runId: unknown, startMs: number): unknown
-
-/**
  * One page as a host `ReadOperations.readText` returned it (the reference's
  * `ReadTextResult`; the facade has checked each field's type).
  */
@@ -687,9 +674,6 @@ export interface FacadeWords {
   vocabularies: Record<string, Array<string>>
 }
 
-/** The error `[event, result]` of a call whose `execute` (or result middleware) threw. */
-export declare function failedOutcome(call: unknown, error: unknown, secrets: unknown, sessionId: unknown, runId: unknown, startMs: number): unknown
-
 /**
  * Whether a command word that is a glob (`tou?h`, `/usr/bin/sud[o]`) could expand to the
  * literal `word` of a host rule: for the program word (`program` true) its last path
@@ -702,9 +686,6 @@ export declare function globWordCouldBe(glob: string, word: string, program: boo
  * passes them through `path.resolve`).
  */
 export declare function isPathInside(root: string, target: string): boolean
-
-/** Whether a value thrown by `beforeExecute` propagates instead of blocking the call. */
-export declare function isRethrownError(error: unknown): boolean
 
 /** The kernel's Landlock ABI version (0 without Landlock), from the version query. */
 export declare function landlockAbiVersion(): number
@@ -952,6 +933,14 @@ export interface NativeDispatchVocabulary {
   hooks: Record<string, number>
   /** Every ledger-row status's code (what `ledgerRow` takes) by its wire name. */
   statuses: Record<string, number>
+  /** The middleware hook of the tool-call middleware gate (`tool_call`). */
+  toolCallHook: string
+  /** The middleware hook of the result middleware gate (`tool_result`). */
+  toolResultHook: string
+  /** The `kind` of a trust or permission request about a call (`tool`). */
+  requestKind: string
+  /** The `action` (trust: `capability`) of that request (`execute`). */
+  requestAction: string
 }
 
 /** The resolved bounds the JS pre-walks need. */
@@ -1107,6 +1096,33 @@ export interface ReferenceCap {
 }
 
 /**
+ * Reports the call check's facts the driver read (tool found, filter verdict, the JSON-object
+ * walk; `argumentsError` is read here) and returns the machine's decision: `undefined` to go
+ * on, or the blocked call's `[event, result, status]`.
+ */
+export declare function reportCallChecked(d: unknown, toolFound: boolean, filterAllows: boolean, argumentsAreJsonObject: boolean): unknown
+
+/**
+ * Reports the value `execute` resolved to and returns the machine's decision: `undefined` for
+ * a result object, otherwise the failed call's `[event, result, status]`.
+ */
+export declare function reportResult(d: unknown, value: unknown): unknown
+
+/**
+ * Reports that the callback of step `gate` (`Gate as u8`) threw `error` and returns the
+ * machine's decision: `null` when `error` propagates, otherwise the blocked or failed call's
+ * `[event, result, status]`. A value that cannot be read (a `Proxy` whose traps throw, a
+ * throwing getter) is reported as the engine's stand-in.
+ */
+export declare function reportThrown(d: unknown, gate: number, error: unknown): unknown
+
+/**
+ * Reports the validator's truthy `verdict` and returns the blocked call's
+ * `[event, result, status]` the machine decided.
+ */
+export declare function reportVerdict(d: unknown, verdict: unknown): unknown
+
+/**
  * The configured `toolConcurrency` resolved as the reference does: a finite number >= 1
  * rounded down, otherwise 1 (pass `NaN` for a value that is not a number).
  */
@@ -1136,12 +1152,6 @@ export declare function thrownErrorInfo(error: unknown, secrets: unknown): unkno
  * message `Unknown tool: <name>`.
  */
 export declare function throwUnknownTool(name: string): void
-
-/**
- * `undefined` when `execute` resolved to a result object, otherwise the TypeError to fail
- * the call with.
- */
-export declare function toolResultError(call: unknown, value: unknown): unknown
 
 /**
  * One crossing: records the calls whose indexes fill `io[0..finished]` as finished, then
@@ -1177,12 +1187,6 @@ export declare function untrustedMessage(kind: string, target: string): string
  * `"; "`, or `"Tool arguments failed validation: <name>"` when there are none.
  */
 export declare function validationFailureMessage(tool: string, paths: Array<string>, messages: Array<string>): string
-
-/**
- * The ErrorInfo of a validator's truthy verdict: a string becomes `{ message, code }`, an
- * object is copied with every string redacted.
- */
-export declare function verdictErrorInfo(verdict: unknown, secrets: unknown): unknown
 
 /**
  * Whether `value` is an acceptable value of a limit capped at `hard`: a whole number from 1

@@ -101,7 +101,7 @@ test('each event type and ledger-row status is a string literal in one engine fi
   // `error` is left out: the same word names JSON-RPC errors and a registry duplicate policy.
   for (const name of [words.started, words.finished, words.blocked, ...statuses.filter((s) => s !== 'error')]) {
     const files = filesWithLiteral(name)
-    assert.deepEqual(files, [`${ENGINE}tools/dispatch.rs`], `"${name}" is a literal in: ${files.join(', ')}`)
+    assert.deepEqual(files, [`${ENGINE}tools/events.rs`], `"${name}" is a literal in: ${files.join(', ')}`)
   }
 })
 

@@ -11,6 +11,8 @@ mod coding_arguments;
 mod dispatch;
 mod errors;
 mod fields;
+mod js_errors;
+mod js_raw;
 mod limits;
 mod mcp;
 mod mcp_host_client;

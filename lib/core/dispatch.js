@@ -1,15 +1,29 @@
 'use strict'
-// dispatchToolCall: the JS driver of the engine's dispatch machine.
+// dispatchToolCall: the JS driver of the engine's dispatch machine
+// (`prism_engine::tools::dispatch`). Every decision is the machine's; this file performs the
+// host callbacks and reads facts.
 //
-// The engine (`prism_engine::tools::dispatch`) names the steps of a dispatch for the hooks
-// present (asked once per hook mask) and makes every decision: the call check's verdict
-// (reason, message, which error), ErrorInfo shapes with secret redaction, the invalid-result
-// error, the blocked, error and progress events and the ledger rows, which it returns as
-// ready objects. This file performs the host callbacks a step names, reads the facts the
-// engine decides on (lookup, filter, the JSON-object walk, the result's type) and hands them
-// over only when they fail: a successful call crosses no boundary (each crossing that builds
-// an object costs microseconds; bench/dispatch.mjs), and its two events are built here from
-// the engine's vocabulary.
+// The plan: the engine names the steps of a dispatch for the hooks present (`dispatchPlan`,
+// asked once per hook mask and cached here), in its frozen gate order; the driver performs
+// each step's callback (middleware, trust, permission, the validator, `beforeExecute`,
+// `execute`, the redactor, `emit`, the ledger).
+//
+// The facts read here, in JS, because they are JS values: the registry lookup, the filter's
+// answer, whether the arguments are a plain JSON object (the walk over the engine's forbidden
+// keys, `json.js`), whether the validator's verdict is truthy, whether `execute`'s value is an
+// object, and which step's callback threw. When a fact fails, the driver reports it to the
+// binding (`reportCallChecked`, `reportVerdict`, `reportResult`, `reportThrown`), which asks
+// the machine's `decide` (the same decision a Rust host's driver applies) and returns what to
+// do: go on, rethrow the thrown value, or `[event, result, status]` of a blocked or failed
+// call (reason, ErrorInfo shape, redaction, the invalid-result TypeError, the event and the
+// ledger status are all the engine's). The driver then emits, appends and returns them.
+//
+// A successful call crosses no boundary (each crossing that builds an object costs
+// microseconds; bench/dispatch.mjs): its `tool_execution_started`/`finished` events, the
+// middleware hooks and the trust/permission request are built here from the engine's words
+// (`dispatchVocabulary`, read once at load). The one engine rule restated here is the finished
+// event's `durationMs` clamp at zero (`duration_ms`), since asking would cost a crossing per
+// call. The context `execute` sees is assembled here too (host values, not engine data).
 const native = require('../native.js')
 const { isThenable, assertPermission, assertTrusted } = require('./security.js')
 const { compiledFilter } = require('./registry.js')
@@ -19,6 +33,12 @@ const { VOCABULARY: WORDS, say } = require('../engine-words.js')
 const STARTED = WORDS.started
 const FINISHED = WORDS.finished
 const STATUS_FINISHED = WORDS.statusFinished
+// The middleware hooks of the two middleware gates, and the words of the request the trust and
+// permission gates put to the host's policies.
+const TOOL_CALL_HOOK = WORDS.toolCallHook
+const TOOL_RESULT_HOOK = WORDS.toolResultHook
+const REQUEST_KIND = WORDS.requestKind
+const REQUEST_ACTION = WORDS.requestAction
 
 // Gate codes (`Gate as u8`) and HookSet bits, by name, from the engine; the driver performs
 // whichever gates the engine lists.
@@ -93,19 +113,9 @@ function isJsonArguments(value) {
   }
 }
 
-// A stand-in for a thrown value the engine cannot read (a Proxy whose traps throw, a getter
-// that throws): the call still ends with an error result.
-const UNREADABLE = say('thrownValueUnreadable')
 // The refusals of a call that cannot be read, fetched once (checked on every dispatch).
 const NOT_A_CALL = say('dispatchCall')
 const NOT_A_MIDDLEWARE_CALL = say('middlewareCall')
-function withReadableError(fn, err) {
-  try {
-    return fn(err)
-  } catch {
-    return fn(new Error(UNREADABLE))
-  }
-}
 
 function emitEvent(emit, event) {
   if (emit === undefined) return undefined
@@ -158,13 +168,15 @@ async function dispatchToolCall(input) {
       (options.beforeExecute ? H.BEFORE_EXECUTE : 0) |
       (redactor ? H.REDACTOR : 0),
   )
-  // The dispatch's facts, read by the module-level helpers (no closure per call); its
-  // id/sessionId/runId/call/startedAt/redacted/ownership fields are what a ledger row needs.
+  // The dispatch's record, read by the module-level helpers and by the binding when it shapes
+  // an ending (no closure per call); its id/sessionId/runId/call/startedAt/redacted/ownership
+  // fields are what a ledger row needs, `start` and `secrets` what an event and an ErrorInfo need.
   const d = {
     options,
     base,
     call: options.call,
     start,
+    secrets,
     sessionId: base.sessionId,
     runId: base.runId,
     id: undefined,
@@ -178,113 +190,100 @@ async function dispatchToolCall(input) {
   let tool
   let context
   let result
-  for (let i = 0; i < steps.length; i++) {
-    switch (steps[i]) {
-      case G.TOOL_CALL_MIDDLEWARE:
-        call = await middleware.run('tool_call', call)
-        checkCallReadable(call, NOT_A_MIDDLEWARE_CALL)
-        d.call = call
-        break
-      case G.CHECK_CALL: {
-        tool = registryGet.call(registry, call.name)
-        const found = tool !== undefined
-        let allowed = true
-        if (found && options.filter) {
-          try {
-            allowed = compiledFilter(options.filter).allows(tool.name)
-          } catch {
-            throw new InvalidDispatchError(say('dispatchFilterUnreadable'))
+  // The machine's ending of a blocked or failed call (`[event, result, status]`), when a fact
+  // failed; `gate` is the step being performed, which a throw is reported against.
+  let ending
+  let gate
+  try {
+    for (let i = 0; i < steps.length && ending === undefined; i++) {
+      gate = steps[i]
+      switch (gate) {
+        case G.TOOL_CALL_MIDDLEWARE:
+          call = await middleware.run(TOOL_CALL_HOOK, call)
+          checkCallReadable(call, NOT_A_MIDDLEWARE_CALL)
+          d.call = call
+          break
+        case G.CHECK_CALL: {
+          tool = registryGet.call(registry, call.name)
+          const found = tool !== undefined
+          let allowed = true
+          if (found && options.filter) {
+            try {
+              allowed = compiledFilter(options.filter).allows(tool.name)
+            } catch {
+              throw new InvalidDispatchError(say('dispatchFilterUnreadable'))
+            }
           }
+          // Each fact is read only while the earlier ones hold (the walk is the costly one);
+          // the machine decides on them in the same order.
+          const jsonObject = found && allowed && !call.argumentsError ? isJsonArguments(call.arguments) : true
+          if (!found || !allowed || call.argumentsError || !jsonObject) {
+            ending = native.reportCallChecked(d, found, allowed, jsonObject)
+          }
+          if (ending === undefined) context = buildContext(d)
+          break
         }
-        // The walk only when every earlier fact holds (as the engine orders the checks).
-        const jsonObject = found && allowed && !call.argumentsError ? isJsonArguments(call.arguments) : true
-        if (!found || !allowed || call.argumentsError || !jsonObject) {
-          const pair = native.checkToolCall(call, found, allowed, jsonObject, d.sessionId, d.runId, start)
-          if (pair !== undefined) return blocked(d, pair)
+        case G.TRUST:
+          await assertTrusted(options.trust, { kind: REQUEST_KIND, target: call.name, capability: REQUEST_ACTION, metadata: context.metadata })
+          break
+        case G.PERMISSION:
+          await assertPermission(options.permission, { kind: REQUEST_KIND, action: REQUEST_ACTION, target: call.name, metadata: context.metadata })
+          break
+        case G.VALIDATE: {
+          let verdict = options.validate(tool, call.arguments, context)
+          if (isThenable(verdict)) verdict = await verdict
+          if (verdict) ending = native.reportVerdict(d, verdict)
+          break
         }
-        context = buildContext(d)
-        break
-      }
-      case G.TRUST:
-        try {
-          await assertTrusted(options.trust, { kind: 'tool', target: call.name, capability: 'execute', metadata: context.metadata })
-        } catch (err) {
-          return blocked(d, native.blockedOutcome(call, G.TRUST, withReadableError((e) => native.thrownErrorInfo(e, secrets), err), d.sessionId, d.runId, start))
-        }
-        break
-      case G.PERMISSION:
-        try {
-          await assertPermission(options.permission, { kind: 'tool', action: 'execute', target: call.name, metadata: context.metadata })
-        } catch (err) {
-          return blocked(d, native.blockedOutcome(call, G.PERMISSION, withReadableError((e) => native.thrownErrorInfo(e, secrets), err), d.sessionId, d.runId, start))
-        }
-        break
-      case G.VALIDATE: {
-        let verdict = options.validate(tool, call.arguments, context)
-        if (isThenable(verdict)) verdict = await verdict
-        if (verdict) return blocked(d, native.blockedOutcome(call, G.VALIDATE, native.verdictErrorInfo(verdict, secrets), d.sessionId, d.runId, start))
-        break
-      }
-      case G.BEFORE_EXECUTE:
-        try {
+        case G.BEFORE_EXECUTE: {
           const r = options.beforeExecute(call, tool, context)
           if (isThenable(r)) await r
-        } catch (err) {
-          if (withReadableError((e) => native.isRethrownError(e), err)) throw err
-          return blocked(d, native.blockedOutcome(call, G.BEFORE_EXECUTE, withReadableError((e) => native.thrownErrorInfo(e, secrets), err), d.sessionId, d.runId, start))
+          break
         }
-        break
-      case G.STARTED: {
-        const p = emitEvent(emit, { type: STARTED, sessionId: d.sessionId, runId: d.runId, call })
-        if (p) await p
-        if (ledger) await appendRow(d, ROW.started)
-        break
-      }
-      case G.EXECUTE:
-        try {
+        case G.STARTED: {
+          const p = emitEvent(emit, { type: STARTED, sessionId: d.sessionId, runId: d.runId, call })
+          if (p) await p
+          if (ledger) await appendRow(d, ROW.started)
+          break
+        }
+        case G.EXECUTE:
           result = tool.execute(call.arguments, context)
           if (isThenable(result)) result = await result
-          if (result === null || typeof result !== 'object' || Array.isArray(result)) throw native.toolResultError(call, result)
-        } catch (err) {
-          return failed(d, err)
+          if (result === null || typeof result !== 'object' || Array.isArray(result)) ending = native.reportResult(d, result)
+          break
+        case G.RESULT_MIDDLEWARE:
+          result = await middleware.run(TOOL_RESULT_HOOK, result)
+          break
+        case G.REDACT:
+          result = redactor.redact(result)
+          break
+        case G.FINISHED: {
+          const metadata = { durationMs: Math.max(0, Date.now() - start), status: STATUS_FINISHED }
+          const p = emitEvent(emit, { type: FINISHED, sessionId: d.sessionId, runId: d.runId, result, metadata })
+          if (p) await p
+          if (ledger) await appendRow(d, ROW.finished, undefined, result)
+          break
         }
-        break
-      case G.RESULT_MIDDLEWARE:
-        try {
-          result = await middleware.run('tool_result', result)
-        } catch (err) {
-          return failed(d, err)
-        }
-        break
-      case G.REDACT:
-        result = redactor.redact(result)
-        break
-      case G.FINISHED: {
-        const metadata = { durationMs: Math.max(0, Date.now() - start), status: STATUS_FINISHED }
-        const p = emitEvent(emit, { type: FINISHED, sessionId: d.sessionId, runId: d.runId, result, metadata })
-        if (p) await p
-        if (ledger) await appendRow(d, ROW.finished, undefined, result)
-        break
       }
     }
+  } catch (err) {
+    // The machine decides what a throw at this step is: a denial, a failure, or a value that
+    // propagates (`null`).
+    ending = native.reportThrown(d, gate, err)
+    if (ending === null) throw err
   }
+  if (ending !== undefined) return end(d, ending)
   return result
 }
 
-/** Emits the engine's blocked event, writes the blocked row and returns the blocked result. */
-async function blocked(d, [event, result]) {
+/**
+ * Applies the machine's ending of a blocked or failed call: emits its event, appends its
+ * ledger row and returns its result.
+ */
+async function end(d, [event, result, status]) {
   const p = emitEvent(d.options.emit, event)
   if (p) await p
-  if (d.options.ledger) await appendRow(d, ROW.blocked, event.reason, result)
-  return result
-}
-
-/** The error path of a started call: one error event, an error row, `{toolCallId, name, error}`. */
-async function failed(d, err) {
-  const [event, result] = withReadableError((e) => native.failedOutcome(d.call, e, d.options.secrets, d.sessionId, d.runId, d.start), err)
-  const p = emitEvent(d.options.emit, event)
-  if (p) await p
-  if (d.options.ledger) await appendRow(d, ROW.error, undefined, result)
+  if (d.options.ledger) await appendRow(d, status, event.reason, result)
   return result
 }
 

@@ -77,6 +77,13 @@ async fn main() {
         call("c4", "echo", json!([1])),
     ];
     for r in dispatch_turn(&registry, &calls, &hooks, 2.0, false).await {
+        let r = match r {
+            Ok(r) => r,
+            Err(suspended) => {
+                println!("the run is suspended: {suspended:?}");
+                break;
+            }
+        };
         match (r.value, r.error) {
             (Some(v), _) => println!("{} -> {v}", r.tool_call_id),
             (None, Some(e)) => println!("{} -> error: {}", r.tool_call_id, e.message),

@@ -18,7 +18,6 @@ pub const WORDS: &[(&str, &str)] = &[
     ("dispatchContext", "dispatchToolCall: options.context must be an object"),
     ("dispatchContextUnreadable", "dispatchToolCall: options.context could not be read"),
     ("dispatchFilterUnreadable", "dispatchToolCall: options.filter could not be read"),
-    ("thrownValueUnreadable", "A thrown value could not be read"),
     ("inOrderCalls", "dispatchToolCallsInOrder: calls must be an array of tool calls"),
     (
         "providerTurn",

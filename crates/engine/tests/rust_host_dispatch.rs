@@ -8,7 +8,7 @@ use std::time::Duration;
 use prism_engine::tools::dispatch::{ErrorCode, EventKind, Thrown};
 use prism_engine::tools::filter::ToolFilter;
 use prism_engine::tools::host::{
-    dispatch_call, dispatch_turn, BoxFuture, Event, Hooks, Tool, ToolCall,
+    dispatch_call, dispatch_turn, BoxFuture, Event, Hooks, Tool, ToolCall, ToolResult,
 };
 use prism_engine::tools::registry::{DuplicatePolicy, Registry};
 use prism_engine::tools::BlockedReason;
@@ -102,7 +102,11 @@ async fn a_turn_keeps_call_order_and_the_concurrency_bound() {
     let calls: Vec<ToolCall> = (0..6)
         .map(|i| call(&format!("c{i}"), "sleepy", json!({ "ms": 30 - i * 5 })))
         .collect();
-    let results = dispatch_turn(&reg, &calls, &hooks, 3.0, false).await;
+    let results: Vec<ToolResult> = dispatch_turn(&reg, &calls, &hooks, 3.0, false)
+        .await
+        .into_iter()
+        .flatten()
+        .collect();
     let ids: Vec<&str> = results.iter().map(|r| r.tool_call_id.as_str()).collect();
     assert_eq!(ids, ["c0", "c1", "c2", "c3", "c4", "c5"]);
     assert_eq!(results[1].value, Some(json!({ "ms": 25 })));
@@ -170,7 +174,10 @@ async fn every_gate_blocks_with_its_reason_and_message() {
     for (c, reason, message) in cases {
         let r = dispatch_call(&reg, &c, &hooks).await;
         assert_eq!(
-            r.error.as_ref().map(|e| e.message.as_str()),
+            r.ok()
+                .and_then(|r| r.error)
+                .as_ref()
+                .map(|e| e.message.as_str()),
             Some(message),
             "{}",
             c.id
@@ -188,7 +195,8 @@ async fn a_failing_tool_is_an_error_result_with_secrets_redacted() {
     let (events, hooks) = recorder();
     let r = dispatch_call(&reg, &call("f", "broken", json!({})), &hooks).await;
     let error = r
-        .error
+        .ok()
+        .and_then(|r| r.error)
         .unwrap_or_else(|| prism_engine::tools::dispatch::ErrorInfo::message(String::new()));
     assert_eq!(error.name.as_deref(), Some("Error"));
     assert_eq!(error.message, "token [REDACTED] rejected");
@@ -200,7 +208,7 @@ async fn a_failing_tool_is_an_error_result_with_secrets_redacted() {
     )
     .await;
     assert_eq!(
-        garbage.error.map(|e| e.message),
+        garbage.ok().and_then(|r| r.error).map(|e| e.message),
         Some("Tool broken returned string instead of a ToolResult object".into())
     );
     let kinds: Vec<EventKind> = events

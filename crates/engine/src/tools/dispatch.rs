@@ -3,265 +3,33 @@
 //! A host (the JavaScript driver, or a Rust host through [`crate::tools::host`]) asks a
 //! [`DispatchMachine`] for the next [`Step`], performs the callback the step names
 //! (middleware, trust, permission, validator, `beforeExecute`, `execute`, redactor, events,
-//! ledger) and feeds the [`Outcome`] back. The machine walks [`DISPATCH_ORDER`] for the hooks
-//! present and decides everything that depends on data: the call check (lookup, filter,
-//! `argumentsError`, the JSON-object argument check), the blocked reason and its message,
-//! the shape of every `ErrorInfo` (with secret redaction), the shape of a tool result, and
-//! the event and ledger-row vocabulary.
+//! ledger) and reports what it observed as an [`Outcome`]: a fact, never a decision (the call
+//! check's facts, a thrown value, a validator's verdict, the shape of `execute`'s value). The
+//! machine walks [`DISPATCH_ORDER`] for the hooks present and decides everything that depends
+//! on those facts ([`decide`]): whether the call goes on, is blocked (and with which reason and
+//! error), fails (and with which error), or whether the thrown value propagates out of the
+//! dispatch; the shape of every `ErrorInfo` with secret redaction; the invalid-result error.
+//!
+//! The JavaScript driver caches the plan of each hook combination ([`step_codes`]) so that a
+//! successful call crosses no boundary; on a failure it reports the fact through the binding,
+//! which asks [`decide`], the same function [`DispatchMachine::resume`] applies.
+
+pub use super::error_info::{
+    cause_text, error_info, unreadable_thrown, verdict_info, CauseText, ErrorCode, ErrorInfo,
+    InfoShape, Thrown, DEFAULT_ERROR_NAME, UNREADABLE_THROWN,
+};
+pub use super::events::{duration_ms, iso_timestamp, EventKind, Status, LEDGER_ID_PREFIX};
 
 use super::blocked::{self, BlockedReason};
 use super::gate::{Gate, HookSet, DISPATCH_ORDER};
-use super::redact::redact_secrets;
 
-/// The `type` of each dispatch event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventKind {
-    /// `tool_execution_started`: `{ type, sessionId, runId, call }`.
-    Started,
-    /// `tool_execution_progress`: `{ type, sessionId, runId, toolCallId, name, progress, metadata }`.
-    Progress,
-    /// `tool_execution_finished`: `{ type, sessionId, runId, result, metadata }`.
-    Finished,
-    /// `tool_execution_error`: `{ type, sessionId, runId, call, error, metadata }`.
-    Error,
-    /// `tool_execution_blocked`: `{ type, sessionId, runId, toolCallId, name, reason, error, metadata }`.
-    Blocked,
-}
+/// The `kind` of the request the trust and permission gates put to the host's policies about
+/// a call: `{ kind, target: <tool name>, action }` (trust names the action `capability`), whose
+/// permission key is `tool:<name>:execute`.
+pub const REQUEST_KIND: &str = "tool";
 
-impl EventKind {
-    /// The event's `type` string.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Started => "tool_execution_started",
-            Self::Progress => "tool_execution_progress",
-            Self::Finished => "tool_execution_finished",
-            Self::Error => "tool_execution_error",
-            Self::Blocked => "tool_execution_blocked",
-        }
-    }
-}
-
-/// The `status` of an event's metadata and of a ledger row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// The call passed its gates (also every progress row).
-    Started,
-    /// `execute` returned a result.
-    Finished,
-    /// `execute` threw, or returned something that is not a result object.
-    Error,
-    /// A gate blocked the call before `execute`.
-    Blocked,
-}
-
-impl Status {
-    /// Every status, indexed by its code (`Status as u8`).
-    pub const ALL: [Status; 4] = [Self::Started, Self::Finished, Self::Error, Self::Blocked];
-
-    /// The status whose code (`Status as u8`) is `code`.
-    #[must_use]
-    pub fn from_code(code: u32) -> Option<Status> {
-        usize::try_from(code)
-            .ok()
-            .and_then(|i| Self::ALL.get(i).copied())
-    }
-
-    /// The wire string.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Started => "started",
-            Self::Finished => "finished",
-            Self::Error => "error",
-            Self::Blocked => "blocked",
-        }
-    }
-
-    /// Whether a ledger row of this status carries `finishedAt`.
-    #[must_use]
-    pub const fn is_final(self) -> bool {
-        !matches!(self, Self::Started)
-    }
-}
-
-/// The prefix of every ledger row id (`toolcall_<unique>`).
-pub const LEDGER_ID_PREFIX: &str = "toolcall_";
-
-/// The `durationMs` of an event that started at `start_ms` (never negative).
-#[must_use]
-pub fn duration_ms(start_ms: f64, now_ms: f64) -> f64 {
-    (now_ms - start_ms).max(0.0)
-}
-
-/// An `ErrorInfo` `code`: a string or a number, as the host's error carried it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ErrorCode {
-    /// A string code (redacted like the message).
-    Text(String),
-    /// A numeric code.
-    Number(f64),
-}
-
-/// The `ErrorInfo` of a blocked or failed call: `{ name, message, code, cause, retryAfterMs? }`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ErrorInfo {
-    /// The error's `name` (`None` for the message-only shapes of validators and gate messages).
-    pub name: Option<String>,
-    /// The message, secrets replaced.
-    pub message: String,
-    /// The error's code, when it carried a string or a number.
-    pub code: Option<ErrorCode>,
-    /// The error's cause as text, secrets replaced.
-    pub cause: Option<String>,
-    /// `retryAfterMs`, when the error carried a number.
-    pub retry_after_ms: Option<f64>,
-    /// Which keys the object carries.
-    pub shape: InfoShape,
-}
-
-/// The keys of an `ErrorInfo` object, by where it came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InfoShape {
-    /// A gate message: `{ message }`.
-    Message,
-    /// A validator's string verdict: `{ message, code: undefined }`.
-    Verdict,
-    /// A thrown value: `{ name, message, code, cause }`, plus `retryAfterMs` when set.
-    Thrown,
-}
-
-impl ErrorInfo {
-    /// The message-only shape `{ message }` of a gate message.
-    #[must_use]
-    pub fn message(message: String) -> Self {
-        Self {
-            name: None,
-            message,
-            code: None,
-            cause: None,
-            retry_after_ms: None,
-            shape: InfoShape::Message,
-        }
-    }
-}
-
-/// What a host read from a thrown value, before the engine shapes it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Thrown {
-    /// An `Error`, or an object with a string `message`.
-    ErrorLike {
-        /// `error.name` when it is a string.
-        name: Option<String>,
-        /// `error.message`.
-        message: String,
-        /// `error.code` when it is a string or a number.
-        code: Option<ErrorCode>,
-        /// `error.cause` as text ([`cause_text`]), when present.
-        cause: Option<String>,
-        /// `error.retryAfterMs` when it is a number.
-        retry_after_ms: Option<f64>,
-    },
-    /// Any other thrown value, as `String(value)`.
-    Other(String),
-}
-
-/// The name an error-like value without a string `name` gets.
-pub const DEFAULT_ERROR_NAME: &str = "Error";
-
-/// The `ErrorInfo` of a thrown value, with every secret replaced in its name, message, string
-/// code and cause.
-#[must_use]
-pub fn error_info(thrown: Thrown, secrets: &[&str]) -> ErrorInfo {
-    let r = |s: &str| redact_secrets(s, secrets.iter().copied());
-    match thrown {
-        Thrown::ErrorLike {
-            name,
-            message,
-            code,
-            cause,
-            retry_after_ms,
-        } => ErrorInfo {
-            name: Some(r(name.as_deref().unwrap_or(DEFAULT_ERROR_NAME))),
-            message: r(&message),
-            code: code.map(|c| match c {
-                ErrorCode::Text(t) => ErrorCode::Text(r(&t)),
-                n @ ErrorCode::Number(_) => n,
-            }),
-            cause: cause.map(|c| r(&c)),
-            retry_after_ms,
-            shape: InfoShape::Thrown,
-        },
-        Thrown::Other(text) => ErrorInfo {
-            name: Some(DEFAULT_ERROR_NAME.to_owned()),
-            message: r(&text),
-            code: None,
-            cause: None,
-            retry_after_ms: None,
-            shape: InfoShape::Thrown,
-        },
-    }
-}
-
-/// How a host's `cause` becomes text: an error's message, a string as is, anything else as
-/// JSON text (or `String(value)` when it has none).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CauseText {
-    /// The cause is an `Error`: use its message.
-    ErrorMessage,
-    /// The cause is a string: use it.
-    Itself,
-    /// Otherwise: `JSON.stringify(cause)`, or `String(cause)` when that throws.
-    Json,
-}
-
-/// Which [`CauseText`] rule applies to a cause.
-#[must_use]
-pub const fn cause_text(is_error: bool, is_string: bool) -> CauseText {
-    if is_error {
-        CauseText::ErrorMessage
-    } else if is_string {
-        CauseText::Itself
-    } else {
-        CauseText::Json
-    }
-}
-
-/// `ms` since the Unix epoch as an ISO 8601 UTC timestamp with milliseconds
-/// (`2026-01-02T03:04:05.678Z`), the form of a ledger row's `startedAt`/`finishedAt`.
-#[must_use]
-pub fn iso_timestamp(ms: f64) -> String {
-    let total = if ms.is_finite() { ms.floor() as i64 } else { 0 };
-    let (days, rem) = (total.div_euclid(86_400_000), total.rem_euclid(86_400_000));
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let (h, m, s, milli) = (
-        rem / 3_600_000,
-        rem / 60_000 % 60,
-        rem / 1000 % 60,
-        rem % 1000,
-    );
-    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
-}
-
-/// The ErrorInfo of a validator's verdict that is a string: `{ message, code: undefined }`,
-/// secrets replaced. (A verdict object is the host's own ErrorInfo, deep-redacted.)
-#[must_use]
-pub fn verdict_info(message: &str, secrets: &[&str]) -> ErrorInfo {
-    ErrorInfo {
-        message: redact_secrets(message, secrets.iter().copied()),
-        shape: InfoShape::Verdict,
-        ..ErrorInfo::message(String::new())
-    }
-}
+/// The `action` (trust: `capability`) of the request the trust and permission gates put.
+pub const REQUEST_ACTION: &str = "execute";
 
 /// Codes of errors that `beforeExecute` may throw to suspend the run: they propagate instead
 /// of blocking the call.
@@ -309,7 +77,6 @@ pub fn invalid_result_message(tool: &str, shape: ResultShape<'_>) -> Option<Stri
         "Tool {tool} returned {kind} instead of a ToolResult object"
     ))
 }
-
 /// The facts of the call check, as the host read them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallFacts<'a> {
@@ -325,50 +92,55 @@ pub struct CallFacts<'a> {
     pub arguments_are_json_object: bool,
 }
 
-/// The error a blocked call check reports.
+/// The `error` a blocked call carries.
 #[derive(Debug, Clone, PartialEq)]
-pub enum CheckError {
-    /// A gate message: `{ message }`.
-    Message(String),
+pub enum BlockedError {
+    /// An `ErrorInfo` the engine shaped (a gate message, a thrown denial, a string verdict).
+    Info(ErrorInfo),
     /// The call's own `argumentsError`, passed through unchanged.
     ArgumentsError,
+    /// The validator's own verdict object, copied with every string redacted (nesting deeper
+    /// than [`crate::limits::DISPATCH_VERDICT_REDACT_DEPTH`] becomes the redaction marker).
+    RedactedVerdict,
 }
 
 /// The gate of [`Gate::CheckCall`]: `None` when the call may proceed, or why it is blocked.
 #[must_use]
-pub fn check_call(facts: CallFacts<'_>) -> Option<(BlockedReason, CheckError)> {
+pub fn check_call(facts: CallFacts<'_>) -> Option<(BlockedReason, BlockedError)> {
+    let message = |m: String| BlockedError::Info(ErrorInfo::message(m));
     if !facts.tool_found {
         return Some((
             BlockedReason::UnknownTool,
-            CheckError::Message(blocked::unknown_tool_message(facts.name)),
+            message(blocked::unknown_tool_message(facts.name)),
         ));
     }
     if !facts.filter_allows {
         return Some((
             BlockedReason::ToolDenied,
-            CheckError::Message(blocked::tool_denied_message(facts.name)),
+            message(blocked::tool_denied_message(facts.name)),
         ));
     }
     if facts.has_arguments_error {
-        return Some((BlockedReason::InvalidArguments, CheckError::ArgumentsError));
+        return Some((
+            BlockedReason::InvalidArguments,
+            BlockedError::ArgumentsError,
+        ));
     }
     if !facts.arguments_are_json_object {
         return Some((
             BlockedReason::InvalidArguments,
-            CheckError::Message(blocked::NOT_A_JSON_OBJECT.to_owned()),
+            message(blocked::NOT_A_JSON_OBJECT.to_owned()),
         ));
     }
     None
 }
 
-/// The blocked reason of a denial at `gate`, or `None` for a gate that cannot block.
+/// The blocked reason of a denial at `gate`, or `None` for a gate whose throw is not a denial.
 #[must_use]
 pub const fn denial_reason(gate: Gate) -> Option<BlockedReason> {
     match gate {
         Gate::Trust | Gate::Permission => Some(BlockedReason::PermissionDenied),
-        Gate::Validate => Some(BlockedReason::ValidationFailed),
         Gate::BeforeExecute => Some(BlockedReason::ExecutionDenied),
-        Gate::CheckCall => Some(BlockedReason::InvalidArguments),
         _ => None,
     }
 }
@@ -384,16 +156,40 @@ pub fn step_codes(hooks: HookSet) -> Vec<u8> {
         .collect()
 }
 
-/// What the host reports after performing a step.
+/// A validator's verdict that rejects the arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// A message.
+    Message(String),
+    /// Any other truthy value (an object: the host's own `ErrorInfo`); only a JavaScript host
+    /// has one.
+    Value,
+}
+
+/// What the host observed after performing a step: a fact, never a decision.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Outcome {
-    /// The step passed (or there was nothing to decide).
+pub enum Outcome<'a> {
+    /// The callback returned and there is nothing to report (also the start of a dispatch).
     Proceed,
-    /// The step's gate denied the call (trust, permission, validator, `beforeExecute`, or the
-    /// call check), with the shaped error.
-    Denied(BlockedReason, ErrorInfo),
-    /// `execute` (or result middleware) failed, with the shaped error.
-    Failed(ErrorInfo),
+    /// The call check's facts ([`Gate::CheckCall`]).
+    Checked(CallFacts<'a>),
+    /// The step's callback threw this value.
+    Threw {
+        /// What the host read from the thrown value.
+        error: Thrown,
+        /// The thrown value's `code` when it is a string (read from any value, error-like or
+        /// not: it decides whether the value propagates).
+        code: Option<&'a str>,
+    },
+    /// The validator returned a truthy verdict.
+    Rejected(Verdict),
+    /// `execute` resolved to a value of this shape.
+    Returned {
+        /// The call's tool name (the invalid-result message names it).
+        tool: &'a str,
+        /// The value's shape.
+        shape: ResultShape<'a>,
+    },
 }
 
 /// What the host does next.
@@ -402,29 +198,98 @@ pub enum Step {
     /// Perform this gate's callback and report its outcome.
     Perform(Gate),
     /// Emit the blocked event, write the blocked row, return `{ toolCallId, name, error }`.
-    Block(BlockedReason, ErrorInfo),
+    Block(BlockedReason, BlockedError),
     /// Emit the error event, write the error row, return `{ toolCallId, name, error }`.
     Fail(ErrorInfo),
+    /// The thrown value the host just reported propagates out of the dispatch unchanged.
+    Rethrow,
     /// The finished event and row are written: return the result.
     Done,
 }
 
-/// One dispatch in progress: the gates still to run for its hooks.
+/// The `TypeError` a result that is not a `ToolResult` object fails the call with, or `None`
+/// for an object.
+#[must_use]
+pub fn invalid_result_error(tool: &str, shape: ResultShape<'_>) -> Option<Thrown> {
+    invalid_result_message(tool, shape).map(|message| Thrown::ErrorLike {
+        name: Some(INVALID_TOOL_RESULT_NAME.to_owned()),
+        message,
+        code: Some(ErrorCode::Text(INVALID_TOOL_RESULT_CODE.to_owned())),
+        cause: None,
+        retry_after_ms: None,
+    })
+}
+
+/// The `name` of the error of a result that is not an object.
+pub const INVALID_TOOL_RESULT_NAME: &str = "TypeError";
+
+/// The machine's decision on a fact the host reported after performing `gate`: `None` when
+/// the dispatch goes on, otherwise the step that ends it. `secrets` are replaced in every
+/// `ErrorInfo` it shapes.
+///
+/// A throw is a denial at trust, permission and `beforeExecute` (unless its code is one of
+/// [`RETHROWN_CODES`] or starts with [`RETHROWN_CODE_PREFIX`]), a failure at `execute` and
+/// result middleware, and propagates everywhere else.
+#[must_use]
+pub fn decide(gate: Gate, outcome: Outcome<'_>, secrets: &[&str]) -> Option<Step> {
+    match outcome {
+        Outcome::Proceed => None,
+        Outcome::Checked(facts) => check_call(facts).map(|(r, e)| Step::Block(r, e)),
+        Outcome::Threw { error, code } => Some(match gate {
+            Gate::BeforeExecute if code.is_some_and(is_rethrown) => Step::Rethrow,
+            Gate::Execute | Gate::ResultMiddleware => Step::Fail(error_info(error, secrets)),
+            _ => match denial_reason(gate) {
+                Some(reason) => Step::Block(reason, BlockedError::Info(error_info(error, secrets))),
+                None => Step::Rethrow,
+            },
+        }),
+        Outcome::Rejected(Verdict::Message(m)) => Some(Step::Block(
+            BlockedReason::ValidationFailed,
+            BlockedError::Info(verdict_info(&m, secrets)),
+        )),
+        Outcome::Rejected(Verdict::Value) => Some(Step::Block(
+            BlockedReason::ValidationFailed,
+            BlockedError::RedactedVerdict,
+        )),
+        Outcome::Returned { tool, shape } => {
+            invalid_result_error(tool, shape).map(|e| Step::Fail(error_info(e, secrets)))
+        }
+    }
+}
+
+/// The string `code` of a thrown value a Rust host reports (what [`Outcome::Threw`] carries).
+#[must_use]
+pub fn thrown_code(thrown: &Thrown) -> Option<&str> {
+    match thrown {
+        Thrown::ErrorLike {
+            code: Some(ErrorCode::Text(code)),
+            ..
+        } => Some(code),
+        _ => None,
+    }
+}
+
+/// One dispatch in progress: the gates still to run for its hooks, the gate last named, and
+/// the secrets every `ErrorInfo` it shapes is redacted with.
 #[derive(Debug, Clone)]
 pub struct DispatchMachine {
     hooks: HookSet,
     next: usize,
+    at: Option<Gate>,
     over: bool,
+    secrets: Vec<String>,
 }
 
 impl DispatchMachine {
-    /// A dispatch with `hooks` configured, before its first step.
+    /// A dispatch with `hooks` configured and `secrets` to redact, before its first step.
     #[must_use]
-    pub fn new(hooks: HookSet) -> Self {
+    pub fn new(hooks: HookSet, secrets: Vec<String>) -> Self {
         Self {
             hooks,
             next: 0,
+            at: None,
             over: false,
+            secrets,
         }
     }
 
@@ -434,25 +299,22 @@ impl DispatchMachine {
     }
 
     /// Feeds the outcome of the last step back and returns the next one. After a `Block`,
-    /// `Fail` or `Done` step every further call returns `Done`.
-    pub fn resume(&mut self, outcome: Outcome) -> Step {
+    /// `Fail`, `Rethrow` or `Done` step every further call returns `Done`.
+    pub fn resume(&mut self, outcome: Outcome<'_>) -> Step {
         if self.over {
             return Step::Done;
         }
-        match outcome {
-            Outcome::Denied(reason, error) => {
+        if let Some(gate) = self.at {
+            let secrets: Vec<&str> = self.secrets.iter().map(String::as_str).collect();
+            if let Some(end) = decide(gate, outcome, &secrets) {
                 self.over = true;
-                return Step::Block(reason, error);
+                return end;
             }
-            Outcome::Failed(error) => {
-                self.over = true;
-                return Step::Fail(error);
-            }
-            Outcome::Proceed => {}
         }
         while let Some(gate) = DISPATCH_ORDER.get(self.next).copied() {
             self.next += 1;
             if self.hooks.runs(gate) {
+                self.at = Some(gate);
                 return Step::Perform(gate);
             }
         }
@@ -475,6 +337,20 @@ mod tests {
         }
     }
 
+    fn message(m: &str) -> BlockedError {
+        BlockedError::Info(ErrorInfo::message(m.into()))
+    }
+
+    fn thrown(code: &str) -> Thrown {
+        Thrown::ErrorLike {
+            name: None,
+            message: "no sk1".into(),
+            code: Some(ErrorCode::Text(code.into())),
+            cause: None,
+            retry_after_ms: None,
+        }
+    }
+
     #[test]
     fn call_check_decides_in_the_reference_order() {
         assert_eq!(check_call(facts("a")), None);
@@ -485,10 +361,7 @@ mod tests {
         };
         assert_eq!(
             check_call(unknown),
-            Some((
-                BlockedReason::UnknownTool,
-                CheckError::Message("Unknown tool: x".into())
-            ))
+            Some((BlockedReason::UnknownTool, message("Unknown tool: x")))
         );
         let denied = CallFacts {
             filter_allows: false,
@@ -506,7 +379,10 @@ mod tests {
         };
         assert_eq!(
             check_call(bad),
-            Some((BlockedReason::InvalidArguments, CheckError::ArgumentsError))
+            Some((
+                BlockedReason::InvalidArguments,
+                BlockedError::ArgumentsError
+            ))
         );
         let not_object = CallFacts {
             arguments_are_json_object: false,
@@ -516,55 +392,9 @@ mod tests {
             check_call(not_object),
             Some((
                 BlockedReason::InvalidArguments,
-                CheckError::Message("Tool arguments must be a JSON object".into())
+                message("Tool arguments must be a JSON object")
             ))
         );
-    }
-
-    #[test]
-    fn error_info_redacts_name_message_code_and_cause() {
-        let info = error_info(
-            Thrown::ErrorLike {
-                name: Some("Err-sk1".into()),
-                message: "token sk1 leaked".into(),
-                code: Some(ErrorCode::Text("E_sk1".into())),
-                cause: Some("because sk1".into()),
-                retry_after_ms: Some(5.0),
-            },
-            &["sk1", ""],
-        );
-        assert_eq!(info.name.as_deref(), Some("Err-[REDACTED]"));
-        assert_eq!(info.message, "token [REDACTED] leaked");
-        assert_eq!(info.code, Some(ErrorCode::Text("E_[REDACTED]".into())));
-        assert_eq!(info.cause.as_deref(), Some("because [REDACTED]"));
-        assert_eq!(info.retry_after_ms, Some(5.0));
-        let other = error_info(Thrown::Other("sk1".into()), &["sk1"]);
-        assert_eq!(other.name.as_deref(), Some("Error"));
-        assert_eq!(other.message, "[REDACTED]");
-        let unnamed = error_info(
-            Thrown::ErrorLike {
-                name: None,
-                message: "m".into(),
-                code: Some(ErrorCode::Number(7.0)),
-                cause: None,
-                retry_after_ms: None,
-            },
-            &[],
-        );
-        assert_eq!(unnamed.name.as_deref(), Some("Error"));
-        assert_eq!(unnamed.code, Some(ErrorCode::Number(7.0)));
-        assert_eq!(verdict_info("bad sk1", &["sk1"]).message, "bad [REDACTED]");
-    }
-
-    #[test]
-    fn timestamps_are_iso_utc_with_milliseconds() {
-        assert_eq!(iso_timestamp(0.0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(
-            iso_timestamp(1_767_323_045_678.0),
-            "2026-01-02T03:04:05.678Z"
-        );
-        assert_eq!(iso_timestamp(951_782_400_000.0), "2000-02-29T00:00:00.000Z");
-        assert_eq!(duration_ms(10.0, 5.0), 0.0);
     }
 
     #[test]
@@ -588,8 +418,90 @@ mod tests {
     }
 
     #[test]
+    fn a_throw_is_a_denial_a_failure_or_propagates_by_gate() {
+        let threw = |code: &'static str| Outcome::Threw {
+            error: thrown(code),
+            code: Some(code),
+        };
+        let info = error_info(thrown("E"), &["sk1"]);
+        assert_eq!(info.message, "no [REDACTED]");
+        assert_eq!(
+            decide(Gate::Permission, threw("E"), &["sk1"]),
+            Some(Step::Block(
+                BlockedReason::PermissionDenied,
+                BlockedError::Info(info.clone())
+            ))
+        );
+        assert_eq!(
+            decide(Gate::Trust, threw("E"), &["sk1"])
+                .map(|s| matches!(s, Step::Block(BlockedReason::PermissionDenied, _))),
+            Some(true)
+        );
+        assert_eq!(
+            decide(
+                Gate::BeforeExecute,
+                threw("ERR_PRISM_AGENT_RUN_SUSPENDED"),
+                &[]
+            ),
+            Some(Step::Rethrow)
+        );
+        assert_eq!(
+            decide(
+                Gate::Permission,
+                threw("ERR_PRISM_AGENT_RUN_SUSPENDED"),
+                &[]
+            )
+            .map(|s| matches!(s, Step::Block(..))),
+            Some(true)
+        );
+        assert_eq!(
+            decide(Gate::Execute, threw("E"), &["sk1"]),
+            Some(Step::Fail(info))
+        );
+        for gate in [
+            Gate::ToolCallMiddleware,
+            Gate::CheckCall,
+            Gate::Validate,
+            Gate::Started,
+            Gate::Redact,
+            Gate::Finished,
+        ] {
+            assert_eq!(decide(gate, threw("E"), &[]), Some(Step::Rethrow));
+        }
+    }
+
+    #[test]
+    fn verdicts_and_results_are_decided_here() {
+        assert_eq!(
+            decide(
+                Gate::Validate,
+                Outcome::Rejected(Verdict::Message("bad sk1".into())),
+                &["sk1"]
+            ),
+            Some(Step::Block(
+                BlockedReason::ValidationFailed,
+                BlockedError::Info(verdict_info("bad [REDACTED]", &[]))
+            ))
+        );
+        let returned = |shape| Outcome::Returned { tool: "t", shape };
+        assert_eq!(
+            decide(Gate::Execute, returned(ResultShape::Object), &[]),
+            None
+        );
+        let Some(Step::Fail(info)) = decide(Gate::Execute, returned(ResultShape::Null), &[]) else {
+            panic!("a null result fails the call");
+        };
+        assert_eq!(info.name.as_deref(), Some("TypeError"));
+        assert_eq!(
+            info.code,
+            Some(ErrorCode::Text("ERR_PRISM_INVALID_TOOL_RESULT".into()))
+        );
+        assert_eq!(info.shape, InfoShape::Thrown);
+    }
+
+    #[test]
     fn the_machine_walks_the_frozen_order_for_its_hooks() {
-        let mut m = DispatchMachine::new(HookSet(HookSet::PERMISSION));
+        let mut m = DispatchMachine::new(HookSet(HookSet::PERMISSION), Vec::new());
         let mut seen = Vec::new();
         let mut step = m.start();
         while let Step::Perform(g) = step {
@@ -615,23 +527,25 @@ mod tests {
 
     #[test]
     fn a_denial_ends_the_dispatch() {
-        let mut m = DispatchMachine::new(HookSet(u32::MAX));
+        let mut m = DispatchMachine::new(HookSet(u32::MAX), vec!["sk1".into()]);
         assert_eq!(m.start(), Step::Perform(Gate::ToolCallMiddleware));
         assert_eq!(m.resume(Outcome::Proceed), Step::Perform(Gate::CheckCall));
-        assert_eq!(m.resume(Outcome::Proceed), Step::Perform(Gate::Trust));
-        let info = ErrorInfo::message("no".into());
         assert_eq!(
-            m.resume(Outcome::Denied(
+            m.resume(Outcome::Checked(facts("t"))),
+            Step::Perform(Gate::Trust)
+        );
+        let step = m.resume(Outcome::Threw {
+            error: thrown("E"),
+            code: Some("E"),
+        });
+        assert_eq!(
+            step,
+            Step::Block(
                 BlockedReason::PermissionDenied,
-                info.clone()
-            )),
-            Step::Block(BlockedReason::PermissionDenied, info)
+                BlockedError::Info(error_info(thrown("E"), &["sk1"]))
+            )
         );
         assert_eq!(m.resume(Outcome::Proceed), Step::Done);
-        assert_eq!(
-            denial_reason(Gate::Validate),
-            Some(BlockedReason::ValidationFailed)
-        );
         assert_eq!(denial_reason(Gate::Execute), None);
     }
 }

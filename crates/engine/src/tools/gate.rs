@@ -31,6 +31,25 @@ pub enum Gate {
 }
 
 impl Gate {
+    /// The gate whose code (`Gate as u8`) is `code`, as the JS driver reports it.
+    #[must_use]
+    pub fn from_code(code: u32) -> Option<Gate> {
+        usize::try_from(code)
+            .ok()
+            .and_then(|i| DISPATCH_ORDER.get(i).copied())
+    }
+
+    /// The middleware hook a middleware gate runs (`middleware.run(<hook>, value)`), or `None`
+    /// for any other gate.
+    #[must_use]
+    pub const fn middleware_hook(self) -> Option<&'static str> {
+        match self {
+            Self::ToolCallMiddleware => Some("tool_call"),
+            Self::ResultMiddleware => Some("tool_result"),
+            _ => None,
+        }
+    }
+
     /// The gate's name as the JS driver spells it (`"TOOL_CALL_MIDDLEWARE"`, ...).
     #[must_use]
     pub const fn name(self) -> &'static str {
@@ -144,6 +163,17 @@ mod tests {
         assert_eq!(plan(HookSet(u32::MAX)), DISPATCH_ORDER);
         let codes: Vec<u8> = DISPATCH_ORDER.iter().map(|g| *g as u8).collect();
         assert_eq!(codes, (0..11).collect::<Vec<u8>>());
+        assert_eq!(Gate::from_code(7), Some(Gate::Execute));
+        assert_eq!(Gate::from_code(11), None);
+        assert_eq!(
+            Gate::ToolCallMiddleware.middleware_hook(),
+            Some("tool_call")
+        );
+        assert_eq!(
+            Gate::ResultMiddleware.middleware_hook(),
+            Some("tool_result")
+        );
+        assert_eq!(Gate::Execute.middleware_hook(), None);
     }
 
     #[test]

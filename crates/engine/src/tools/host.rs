@@ -1,5 +1,8 @@
 //! A driver of the [`DispatchMachine`] for Rust hosts: Rust tools and Rust hooks, with
 //! `serde_json` arguments, through the same steps and decisions as the JavaScript driver.
+//! It performs the callback each step names and reports what happened (the call check's
+//! facts, a thrown value, a validator's message, the shape of `execute`'s value); every
+//! decision on those facts is the machine's ([`dispatch::decide`]).
 //!
 //! [`dispatch_call`] runs one call; [`dispatch_turn`] runs a provider turn's calls with the
 //! turn scheduler of [`crate::parallel`] (bounded concurrency, results in call order).
@@ -13,8 +16,8 @@ use serde_json::Value;
 
 use super::args::is_json_object;
 use super::dispatch::{
-    self, CallFacts, CheckError, DispatchMachine, ErrorInfo, EventKind, Outcome, ResultShape, Step,
-    Thrown,
+    self, BlockedError, CallFacts, DispatchMachine, ErrorInfo, EventKind, Outcome, ResultShape,
+    Step, Thrown, Verdict,
 };
 use super::filter::{allows, ToolFilter};
 use super::gate::{Gate, HookSet};
@@ -91,7 +94,8 @@ pub struct Hooks {
     pub permission: Option<CheckHook>,
     /// The validator.
     pub validate: Option<ValidateHook>,
-    /// Runs last before `execute`; an `Err` blocks the call as `execution_denied`.
+    /// Runs last before `execute`; an `Err` blocks the call as `execution_denied`, unless its
+    /// code suspends the run ([`dispatch::is_rethrown`]): then the dispatch returns it.
     pub before_execute: Option<CheckHook>,
     /// Receives every event.
     pub emit: Option<EmitHook>,
@@ -126,15 +130,23 @@ fn now_ms() -> f64 {
         .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
 }
 
+/// What performing one step gave: a fact for the machine, or a thrown value (kept, since the
+/// machine may say it propagates).
+enum Performed<'a> {
+    Fact(Outcome<'a>),
+    Threw(Thrown),
+}
+
 /// Runs one call through the dispatch machine and returns its result. Blocked and failed
-/// calls are results; every path emits exactly one final event.
+/// calls are results, each with exactly one final event. `Err` carries a value thrown by
+/// `beforeExecute` that the machine says propagates (a suspension of the run): no final event,
+/// as on the Node path.
 pub async fn dispatch_call(
     registry: &Registry<Arc<dyn Tool>>,
     call: &ToolCall,
     hooks: &Hooks,
-) -> ToolResult {
+) -> Result<ToolResult, Thrown> {
     let start = now_ms();
-    let secrets: Vec<&str> = hooks.secrets.iter().map(String::as_str).collect();
     let emit = |kind, reason, error: Option<ErrorInfo>, timed: bool| {
         if let Some(e) = &hooks.emit {
             e(Event {
@@ -154,93 +166,96 @@ pub async fn dispatch_call(
         error,
     };
     let tool = registry.get(&call.name).cloned();
-    let mut machine = DispatchMachine::new(hooks.set());
+    let mut machine = DispatchMachine::new(hooks.set(), hooks.secrets.clone());
     let mut step = machine.start();
     let mut value = None;
+    // The value the last step threw, kept for a `Rethrow`.
+    let mut threw = None;
     loop {
-        let outcome = match step {
+        step = match step {
             Step::Perform(gate) => {
-                perform(
-                    gate,
-                    call,
-                    tool.as_deref(),
-                    hooks,
-                    &secrets,
-                    &mut value,
-                    &emit,
-                )
-                .await
+                match perform(gate, call, tool.as_deref(), hooks, &mut value, &emit).await {
+                    Performed::Fact(outcome) => machine.resume(outcome),
+                    Performed::Threw(thrown) => {
+                        let next = machine.resume(Outcome::Threw {
+                            error: thrown.clone(),
+                            code: dispatch::thrown_code(&thrown),
+                        });
+                        threw = Some(thrown);
+                        next
+                    }
+                }
             }
             Step::Block(reason, error) => {
+                let error = blocked_error(call, error);
                 emit(EventKind::Blocked, Some(reason), Some(error.clone()), true);
-                return finish(Some(error), None);
+                return Ok(finish(Some(error), None));
             }
             Step::Fail(error) => {
                 emit(EventKind::Error, None, Some(error.clone()), true);
-                return finish(Some(error), None);
+                return Ok(finish(Some(error), None));
             }
-            Step::Done => return finish(None, value),
+            Step::Rethrow => return Err(threw.unwrap_or_else(dispatch::unreadable_thrown)),
+            Step::Done => return Ok(finish(None, value)),
         };
-        step = machine.resume(outcome);
     }
 }
 
-async fn perform(
+/// The `ErrorInfo` of a blocked call's [`BlockedError`]: the call's own `argumentsError`, or
+/// the engine's. (A Rust validator's verdict is a message, never an object.)
+fn blocked_error(call: &ToolCall, error: BlockedError) -> ErrorInfo {
+    match error {
+        BlockedError::Info(info) => info,
+        BlockedError::ArgumentsError | BlockedError::RedactedVerdict => call
+            .arguments_error
+            .clone()
+            .unwrap_or_else(|| ErrorInfo::message(String::new())),
+    }
+}
+
+/// The shape of a JSON value `execute` returned, by its JavaScript `typeof`.
+fn shape_of(v: &Value) -> ResultShape<'static> {
+    match v {
+        Value::Object(_) => ResultShape::Object,
+        Value::Null => ResultShape::Null,
+        Value::Array(_) => ResultShape::Array,
+        Value::String(_) => ResultShape::Other("string"),
+        Value::Number(_) => ResultShape::Other("number"),
+        Value::Bool(_) => ResultShape::Other("boolean"),
+    }
+}
+
+/// Performs `gate`'s callback and reports what happened; never decides.
+async fn perform<'a>(
     gate: Gate,
-    call: &ToolCall,
+    call: &'a ToolCall,
     tool: Option<&dyn Tool>,
     hooks: &Hooks,
-    secrets: &[&str],
     value: &mut Option<Value>,
     emit: &(dyn Fn(EventKind, Option<BlockedReason>, Option<ErrorInfo>, bool) + Sync),
-) -> Outcome {
-    let deny = |gate, thrown| {
-        Outcome::Denied(
-            dispatch::denial_reason(gate).unwrap_or(BlockedReason::ExecutionDenied),
-            dispatch::error_info(thrown, secrets),
-        )
-    };
-    match gate {
-        Gate::CheckCall => {
-            let facts = CallFacts {
-                name: &call.name,
-                tool_found: tool.is_some(),
-                filter_allows: tool.is_none_or(|t| allows(&hooks.filters, t.name())),
-                has_arguments_error: call.arguments_error.is_some(),
-                arguments_are_json_object: is_json_object(&call.arguments),
-            };
-            match dispatch::check_call(facts) {
-                None => Outcome::Proceed,
-                Some((reason, CheckError::Message(m))) => {
-                    Outcome::Denied(reason, ErrorInfo::message(m))
-                }
-                Some((reason, CheckError::ArgumentsError)) => Outcome::Denied(
-                    reason,
-                    call.arguments_error
-                        .clone()
-                        .unwrap_or_else(|| ErrorInfo::message(String::new())),
-                ),
-            }
-        }
+) -> Performed<'a> {
+    let fact = match gate {
+        Gate::CheckCall => Outcome::Checked(CallFacts {
+            name: &call.name,
+            tool_found: tool.is_some(),
+            filter_allows: tool.is_none_or(|t| allows(&hooks.filters, t.name())),
+            has_arguments_error: call.arguments_error.is_some(),
+            arguments_are_json_object: is_json_object(&call.arguments),
+        }),
         Gate::Trust | Gate::Permission | Gate::BeforeExecute => {
             let hook = match gate {
                 Gate::Trust => &hooks.trust,
                 Gate::Permission => &hooks.permission,
                 _ => &hooks.before_execute,
             };
-            match hook.as_ref().map(|h| h(call)) {
-                Some(Err(thrown)) => deny(gate, thrown),
-                _ => Outcome::Proceed,
+            if let Some(Err(thrown)) = hook.as_ref().map(|h| h(call)) {
+                return Performed::Threw(thrown);
             }
+            Outcome::Proceed
         }
         Gate::Validate => match (&hooks.validate, tool) {
-            (Some(v), Some(t)) => match v(t, &call.arguments) {
-                Some(message) => Outcome::Denied(
-                    BlockedReason::ValidationFailed,
-                    dispatch::verdict_info(&message, secrets),
-                ),
-                None => Outcome::Proceed,
-            },
+            (Some(v), Some(t)) => v(t, &call.arguments)
+                .map_or(Outcome::Proceed, |m| Outcome::Rejected(Verdict::Message(m))),
             _ => Outcome::Proceed,
         },
         Gate::Started => {
@@ -249,34 +264,18 @@ async fn perform(
         }
         Gate::Execute => {
             let Some(tool) = tool else {
-                return Outcome::Proceed;
+                return Performed::Fact(Outcome::Proceed);
             };
             match tool.execute(&call.arguments).await {
                 Ok(v) => {
-                    let shape = match &v {
-                        Value::Object(_) => ResultShape::Object,
-                        Value::Null => ResultShape::Null,
-                        Value::Array(_) => ResultShape::Array,
-                        Value::String(_) => ResultShape::Other("string"),
-                        Value::Number(_) => ResultShape::Other("number"),
-                        Value::Bool(_) => ResultShape::Other("boolean"),
-                    };
-                    if let Some(message) = dispatch::invalid_result_message(&call.name, shape) {
-                        let thrown = Thrown::ErrorLike {
-                            name: Some("TypeError".to_owned()),
-                            message,
-                            code: Some(dispatch::ErrorCode::Text(
-                                dispatch::INVALID_TOOL_RESULT_CODE.to_owned(),
-                            )),
-                            cause: None,
-                            retry_after_ms: None,
-                        };
-                        return Outcome::Failed(dispatch::error_info(thrown, secrets));
-                    }
+                    let shape = shape_of(&v);
                     *value = Some(v);
-                    Outcome::Proceed
+                    Outcome::Returned {
+                        tool: &call.name,
+                        shape,
+                    }
                 }
-                Err(thrown) => Outcome::Failed(dispatch::error_info(thrown, secrets)),
+                Err(thrown) => return Performed::Threw(thrown),
             }
         }
         Gate::Finished => {
@@ -284,18 +283,20 @@ async fn perform(
             Outcome::Proceed
         }
         Gate::ToolCallMiddleware | Gate::ResultMiddleware | Gate::Redact => Outcome::Proceed,
-    }
+    };
+    Performed::Fact(fact)
 }
 
 /// Dispatches one provider turn: at most `concurrency` calls in flight (1 when `exclusive`),
-/// results in call order.
+/// results in call order. A call whose `beforeExecute` suspended the run is an `Err` in its
+/// slot; a host ends the turn at the first one.
 pub async fn dispatch_turn(
     registry: &Registry<Arc<dyn Tool>>,
     calls: &[ToolCall],
     hooks: &Hooks,
     tool_concurrency: f64,
     exclusive: bool,
-) -> Vec<ToolResult> {
+) -> Vec<Result<ToolResult, Thrown>> {
     let concurrency = crate::parallel::turn_concurrency(tool_concurrency, calls.len(), exclusive);
     crate::parallel::dispatch_in_order(calls.iter().collect(), concurrency, |call| {
         dispatch_call(registry, call, hooks)

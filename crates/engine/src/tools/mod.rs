@@ -4,13 +4,17 @@
 //! Host hooks (middleware, permission, validator, `execute`) are callbacks in the host's
 //! language, so the engine never calls them: the [`dispatch::DispatchMachine`] walks the
 //! gates a host configured and names each step, the host performs the callback and reports
-//! the outcome, and every decision on data (call check, blocked reasons and messages,
-//! `ErrorInfo` shapes with redaction, result shape, events and ledger rows) is made in
-//! [`dispatch`]. The order of gates lives only in [`gate::DISPATCH_ORDER`].
+//! what happened as a fact, and every decision on those facts (call check, blocked reasons and
+//! messages, denial, failure or rethrow, `ErrorInfo` shapes with redaction, the invalid-result
+//! error) is made in [`dispatch::decide`]; the record vocabulary is [`events`]. Both drivers,
+//! the JavaScript one through the binding and [`host`] for Rust hosts, apply it. The order of
+//! gates lives only in [`gate::DISPATCH_ORDER`].
 
 pub mod args;
 pub mod blocked;
 pub mod dispatch;
+pub mod error_info;
+pub mod events;
 pub mod filter;
 pub mod gate;
 pub mod host;
