@@ -977,7 +977,10 @@ export interface NativePermissionTable {
   allowsUnlisted: boolean
 }
 
-/** One filter as hosts write it (`{ allow?, deny? }`). */
+/**
+ * One filter as hosts write it (`{ allow?, deny? }`): the TypeScript type of the crossing;
+ * the binding reads it field by field (`crate::fields`).
+ */
 export interface NativeToolFilterInput {
   /** Names allowed; absent or empty imposes no restriction. */
   allow?: Array<string>

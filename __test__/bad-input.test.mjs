@@ -239,3 +239,20 @@ test('MCP transport options of the wrong type are TypeErrors naming the field; a
   const transport = new Proxy({ type: 'stdio' }, { get: (t, k) => { if (k === 'command') throw hostThrow; return t[k] } })
   await assert.rejects(connectMcpTools({ serverId: 's', transport }), (e) => e === hostThrow)
 })
+
+test('tool filters of the wrong type are TypeErrors naming the field, read field by field', async () => {
+  const { filterTools } = await import('prism-native')
+  const tools = [{ name: 'a' }, { name: 'b' }]
+  const cases = [
+    [{ allow: 'a' }, 'filterTools: allow: expected an array, got string'],
+    [{ allow: [1] }, 'filterTools: allow: expected a string, got number'],
+    [[5], 'filterTools: expected an object, got number'],
+    [{ deny: [null] }, 'filterTools: deny: expected a string, got null'],
+  ]
+  for (const [filter, message] of cases) {
+    assert.throws(() => filterTools(tools, filter), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message })
+  }
+  assert.deepEqual(filterTools(tools, [null, undefined, { deny: ['a'] }]).map((t) => t.name), ['b'])
+  const hostile = new Proxy({}, { get: () => { throw hostThrow } })
+  assert.throws(() => filterTools(tools, hostile), (e) => e === hostThrow)
+})

@@ -442,7 +442,8 @@ pub fn ledger_row<'a>(
     Ok(unknown(env, o))
 }
 
-/// One filter as hosts write it (`{ allow?, deny? }`).
+/// One filter as hosts write it (`{ allow?, deny? }`): the TypeScript type of the crossing;
+/// the binding reads it field by field (`crate::fields`).
 #[napi(object)]
 pub struct NativeToolFilterInput {
     /// Names allowed; absent or empty imposes no restriction.
@@ -465,8 +466,12 @@ impl NativeToolFilter {
         ts_args_type = "filters: Array<NativeToolFilterInput | undefined | null>"
     )]
     pub fn new(env: Env, filters: Unknown<'_>) -> Result<Self> {
-        let filters: Vec<Option<NativeToolFilterInput>> =
-            crate::args::object(&env, &filters, "filterTools")?;
+        let filters = crate::fields::Fields::list(&env, &filters, "filterTools", |f| {
+            Ok(NativeToolFilterInput {
+                allow: f.strings("allow")?,
+                deny: f.strings("deny")?,
+            })
+        })?;
         Ok(Self {
             filters: filters
                 .into_iter()

@@ -39,11 +39,45 @@ impl<'e> Fields<'e> {
         Ok(Self { env, object, what })
     }
 
+    /// Each element of the array `value` read as an option object by `read` (`None` for an
+    /// `undefined` or `null` element); `"<what>: expected an array, got <type>"` otherwise.
+    ///
+    /// # Errors
+    /// A `TypeError` for a value that is not an array, an element that is not an object, or a
+    /// field `read` rejects.
+    pub(crate) fn list<T>(
+        env: &'e Env,
+        value: &Unknown<'e>,
+        what: &'static str,
+        read: impl Fn(&Fields<'e>) -> napi::Result<T>,
+    ) -> napi::Result<Vec<Option<T>>> {
+        if !value.is_array()? {
+            let t = value.get_type()?;
+            return type_error(
+                env,
+                &format!("{what}: expected an array, got {}", type_name(t)),
+            );
+        }
+        // SAFETY: the value was just checked to be an array of this call's env.
+        let array = unsafe { Array::from_napi_value(env.raw(), value.raw()) }?;
+        let mut out = Vec::with_capacity(array.len() as usize);
+        for i in 0..array.len() {
+            let item: Option<Unknown<'e>> = array.get(i)?;
+            match item {
+                Some(v) if !matches!(v.get_type()?, ValueType::Null | ValueType::Undefined) => {
+                    out.push(Some(read(&Fields::of(env, &v, what)?)?));
+                }
+                _ => out.push(None),
+            }
+        }
+        Ok(out)
+    }
+
     /// The field `key`, or `None` when it is `undefined` or `null`.
     fn field(&self, key: &str) -> napi::Result<Option<Unknown<'e>>> {
         let value: Option<Unknown<'e>> = self.object.get(key)?;
         Ok(match value {
-            Some(v) if v.get_type()? != ValueType::Null => Some(v),
+            Some(v) if !matches!(v.get_type()?, ValueType::Null | ValueType::Undefined) => Some(v),
             _ => None,
         })
     }
