@@ -158,3 +158,25 @@ test('conformance helpers pass a good tool and catch bad ones', async () => {
   assert.equal(events[0].sessionId, 'mine')
   assert.equal(events[0].runId, 'r')
 })
+
+test('a static permission policy answers the dispatch gate by tool name exactly as by its key', () => {
+  const policy = createStaticPermissionPolicy({
+    allow: ['tool:a:execute', 'tool:mcp:s:t:execute', 'tool::execute', 'tool:execute', 'x:y:z'],
+    deny: ['tool:b:execute', 'tool:mcp:s:t:execute:execute'],
+  })
+  const requests = [
+    ['a', { allowed: true }],
+    ['mcp:s:t', { allowed: true }],
+    ['', { allowed: true }],
+    ['b', { allowed: false, reason: 'Permission denied: tool:b:execute' }],
+    ['mcp:s:t:execute', { allowed: false, reason: 'Permission denied: tool:mcp:s:t:execute:execute' }],
+    ['c', { allowed: false, reason: 'Permission not allowed: tool:c:execute' }],
+    ['a:execute:x', { allowed: false, reason: 'Permission not allowed: tool:a:execute:x:execute' }],
+  ]
+  for (const [target, expected] of requests) {
+    assert.deepEqual(policy.check({ kind: 'tool', action: 'execute', target }), expected, target)
+  }
+  // `tool:execute` is not a tool key (no target): it matches only its own key.
+  assert.deepEqual(policy.check({ kind: 'tool', action: 'execute', target: undefined }), { allowed: false, reason: 'Permission not allowed: tool:undefined:execute' })
+  assert.deepEqual(policy.check({ kind: 'x', action: 'z', target: 'y' }), { allowed: true })
+})

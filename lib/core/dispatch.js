@@ -25,7 +25,7 @@
 // event's `durationMs` clamp at zero (`duration_ms`), since asking would cost a crossing per
 // call. The context `execute` sees is assembled here too (host values, not engine data).
 const native = require('../native.js')
-const { isThenable, assertPermission, assertTrusted } = require('./security.js')
+const { isThenable, permissionGate, trustGate } = require('./security.js')
 const { compiledFilter } = require('./registry.js')
 const { isJsonObject } = require('./json.js')
 
@@ -223,12 +223,16 @@ async function dispatchToolCall(input) {
           if (ending === undefined) context = buildContext(d)
           break
         }
-        case G.TRUST:
-          await assertTrusted(options.trust, { kind: REQUEST_KIND, target: call.name, capability: REQUEST_ACTION, metadata: context.metadata })
+        case G.TRUST: {
+          const p = trustGate(options.trust, { kind: REQUEST_KIND, target: call.name, capability: REQUEST_ACTION, metadata: context.metadata })
+          if (p) await p
           break
-        case G.PERMISSION:
-          await assertPermission(options.permission, { kind: REQUEST_KIND, action: REQUEST_ACTION, target: call.name, metadata: context.metadata })
+        }
+        case G.PERMISSION: {
+          const p = permissionGate(options.permission, { kind: REQUEST_KIND, action: REQUEST_ACTION, target: call.name, metadata: context.metadata })
+          if (p) await p
           break
+        }
         case G.VALIDATE: {
           let verdict = options.validate(tool, call.arguments, context)
           if (isThenable(verdict)) verdict = await verdict

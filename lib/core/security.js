@@ -5,6 +5,14 @@ const { PermissionDeniedError, TrustDeniedError, permissionKey } = require('./er
 
 const ALLOW = Object.freeze({ allowed: true })
 
+// The request the dispatch gate puts to a permission policy (`tool:<name>:execute`), in the
+// engine's words.
+const { VOCABULARY } = require('../engine-words.js')
+const TOOL_KIND = VOCABULARY.requestKind
+const EXECUTE = VOCABULARY.requestAction
+const TOOL_KEY_HEAD = `${TOOL_KIND}:`
+const TOOL_KEY_TAIL = `:${EXECUTE}`
+
 function isThenable(v) {
   return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof v.then === 'function'
 }
@@ -15,12 +23,27 @@ async function checkPermission(policy, request) {
   return await policy.check(request)
 }
 
+/** Throws PermissionDeniedError unless `decision` allows `request`. */
+function requireAllowed(request, decision) {
+  if (!decision || decision.allowed !== true) throw new PermissionDeniedError(request, decision)
+}
+
+/**
+ * The permission gate without a needless microtask: a synchronous answer is decided at once
+ * (a denial throws, an allow returns `undefined`); a promised one returns a promise of the
+ * same. The dispatch driver awaits only when it gets a promise (bench/dispatch.mjs).
+ */
+function permissionGate(policy, request) {
+  const decision = policy.check(request)
+  if (isThenable(decision)) return Promise.resolve(decision).then((d) => requireAllowed(request, d))
+  requireAllowed(request, decision)
+  return undefined
+}
+
 /** Throws PermissionDeniedError unless `policy` allows `request`. */
 async function assertPermission(policy, request) {
   if (!policy) return
-  let decision = policy.check(request)
-  if (isThenable(decision)) decision = await decision
-  if (!decision || decision.allowed !== true) throw new PermissionDeniedError(request, decision)
+  await permissionGate(policy, request)
 }
 
 /**
@@ -41,14 +64,23 @@ function createStaticPermissionPolicy(options) {
   const deny = [...(options?.deny ?? [])].filter((k) => typeof k === 'string')
   const table = native.staticPermissionTable(allow, deny, allow.length !== allowEntries.length)
   const reasons = new Map()
-  for (let i = 0; i < table.keys.length; i++) reasons.set(table.keys[i], table.reasons[i])
+  // The dispatch gate's keys (`tool:<target>:execute`) again by target alone, so its check is a
+  // lookup of the tool's name instead of building and hashing a new key string per call.
+  const toolExecute = new Map()
+  for (let i = 0; i < table.keys.length; i++) {
+    const key = table.keys[i]
+    reasons.set(key, table.reasons[i])
+    if (key.startsWith(TOOL_KEY_HEAD) && key.endsWith(TOOL_KEY_TAIL) && key.length >= TOOL_KEY_HEAD.length + TOOL_KEY_TAIL.length) {
+      toolExecute.set(key.slice(TOOL_KEY_HEAD.length, key.length - TOOL_KEY_TAIL.length), table.reasons[i])
+    }
+  }
   const allowsUnlisted = table.allowsUnlisted
   return {
     check(request) {
-      const key = permissionKey(request)
-      const reason = reasons.get(key)
+      const toolGate = request.kind === TOOL_KIND && request.action === EXECUTE && typeof request.target === 'string'
+      const reason = toolGate ? toolExecute.get(request.target) : reasons.get(permissionKey(request))
       if (reason === undefined) {
-        return allowsUnlisted ? { allowed: true } : { allowed: false, reason: native.permissionNotAllowedReason(key) }
+        return allowsUnlisted ? { allowed: true } : { allowed: false, reason: native.permissionNotAllowedReason(permissionKey(request)) }
       }
       return reason === null ? { allowed: true } : { allowed: false, reason }
     },
@@ -66,13 +98,24 @@ async function isTrusted(policy, request) {
   return normalizeTrust(await policy.check(request)).trusted === true
 }
 
+/** Throws TrustDeniedError unless `decision` trusts `request`. */
+function requireTrusted(request, decision) {
+  const d = normalizeTrust(decision)
+  if (d.trusted !== true) throw new TrustDeniedError(request, d)
+}
+
+/** The trust gate without a needless microtask (as `permissionGate`). */
+function trustGate(policy, request) {
+  const decision = policy.check(request)
+  if (isThenable(decision)) return Promise.resolve(decision).then((d) => requireTrusted(request, d))
+  requireTrusted(request, decision)
+  return undefined
+}
+
 /** Throws TrustDeniedError unless `policy` trusts `request`. */
 async function assertTrusted(policy, request) {
   if (!policy) return
-  let decision = policy.check(request)
-  if (isThenable(decision)) decision = await decision
-  const d = normalizeTrust(decision)
-  if (d.trusted !== true) throw new TrustDeniedError(request, d)
+  await trustGate(policy, request)
 }
 
 /** A trust policy that always answers `decision`. */
@@ -85,8 +128,10 @@ module.exports = {
   isThenable,
   checkPermission,
   assertPermission,
+  permissionGate,
   createStaticPermissionPolicy,
   isTrusted,
   assertTrusted,
+  trustGate,
   createStaticTrustPolicy,
 }
