@@ -615,6 +615,12 @@ export declare function commandVerdictWords(): NativeVerdictWords
 export declare function containingRoot(roots: Array<string>, target: string): Promise<NativeContainment | null>
 
 /**
+ * `denialToErrorInfo`: an `Error`'s own `{ name, message, code }`, or `{ message: String(value) }`
+ * for any other value (the reference's shape, decided by the engine's `denial_shape`).
+ */
+export declare function denialErrorInfo(error: unknown): unknown
+
+/**
  * The ordered gate codes (`Gate as u8`) of one dispatch whose optional hooks are the bits of
  * `hooks` (`HookSet`). The JS driver caches the steps per hook mask and performs each one.
  */

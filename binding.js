@@ -875,6 +875,7 @@ module.exports.codingWriteSummary = nativeBinding.codingWriteSummary
 module.exports.commandVerdict = nativeBinding.commandVerdict
 module.exports.commandVerdictWords = nativeBinding.commandVerdictWords
 module.exports.containingRoot = nativeBinding.containingRoot
+module.exports.denialErrorInfo = nativeBinding.denialErrorInfo
 module.exports.dispatchPlan = nativeBinding.dispatchPlan
 module.exports.dispatchVocabulary = nativeBinding.dispatchVocabulary
 module.exports.engineConstants = nativeBinding.engineConstants

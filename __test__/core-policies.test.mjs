@@ -54,7 +54,17 @@ test('checkPermission / assertPermission', async () => {
   assert.equal(err.code, 'ERR_PRISM_PERMISSION_DENIED')
   assert.equal(err.name, 'PermissionDeniedError')
   assert.deepEqual(err.request, req)
-  assert.deepEqual(denialToErrorInfo(err), { name: 'PermissionDeniedError', message: err.message, code: 'ERR_PRISM_PERMISSION_DENIED', cause: undefined })
+  assert.deepEqual(denialToErrorInfo(err), { name: 'PermissionDeniedError', message: err.message, code: 'ERR_PRISM_PERMISSION_DENIED' })
+})
+
+test("denialToErrorInfo: an Error's own name, message and code; anything else only its message", () => {
+  const err = Object.assign(new Error('m', { cause: new Error('c') }), { code: 7, retryAfterMs: 3 })
+  assert.deepStrictEqual(denialToErrorInfo(err), { name: 'Error', message: 'm', code: 7 })
+  assert.deepStrictEqual(denialToErrorInfo(new TypeError('t')), { name: 'TypeError', message: 't', code: undefined })
+  assert.deepStrictEqual(denialToErrorInfo('no'), { message: 'no' })
+  assert.deepStrictEqual(denialToErrorInfo({ message: 'm', code: 'C' }), { message: '[object Object]' })
+  assert.deepStrictEqual(denialToErrorInfo(undefined), { message: 'undefined' })
+  assert.deepStrictEqual(denialToErrorInfo(Symbol.for('s')), { message: 'Symbol(s)' })
 })
 
 test('trust: static policies, isTrusted, assertTrusted', async () => {

@@ -336,6 +336,17 @@ pub fn thrown_error_info<'a>(
     Ok(unknown(env, info_object(js, &info)?))
 }
 
+/// `denialToErrorInfo`: an `Error`'s own `{ name, message, code }`, or `{ message: String(value) }`
+/// for any other value (the reference's shape, decided by the engine's `denial_shape`).
+#[napi]
+pub fn denial_error_info<'a>(env: &'a Env, error: Unknown<'a>) -> Result<Unknown<'a>> {
+    let js = Js(env.raw());
+    Ok(unknown(
+        env,
+        crate::js_errors::denial_object(js, error.raw())?,
+    ))
+}
+
 /// The `tool_execution_progress` event of a call.
 #[napi]
 pub fn progress_event<'a>(

@@ -129,6 +129,27 @@ fn cause_to_text(js: Js, cause: V, t: i32, error_ctor: V) -> Result<String> {
     }
 }
 
+/// A denial's `ErrorInfo` (`denialToErrorInfo`) in the engine's [`engine::DenialShape`]: an
+/// `Error`'s own `name`, `message` and `code` values, or `{ message: String(value) }`.
+pub(crate) fn denial_object(js: Js, err: V) -> Result<V> {
+    let g = js.global()?;
+    let error_ctor = js.get(g, c"Error")?;
+    let is_error = js.type_of(err)? == T_OBJECT && js.instance_of(err, error_ctor)?;
+    let o = js.object()?;
+    match engine::denial_shape(is_error) {
+        engine::DenialShape::ErrorFields => {
+            js.set(o, c"name", js.get(err, c"name")?)?;
+            js.set(o, c"message", js.get(err, c"message")?)?;
+            js.set(o, c"code", js.get(err, c"code")?)?;
+        }
+        engine::DenialShape::MessageOnly => {
+            let text = js.to_text(err)?;
+            js.set(o, c"message", js.string(&text)?)?;
+        }
+    }
+    Ok(o)
+}
+
 /// The engine's `ErrorInfo` of a thrown JS value, with the `secrets` array's strings replaced.
 pub(crate) fn thrown_info(js: Js, err: V, secrets: V) -> Result<ErrorInfo> {
     let secrets = secrets_of(js, secrets)?;

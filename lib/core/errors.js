@@ -45,9 +45,12 @@ function errorToErrorInfo(error, secrets) {
   return native.thrownErrorInfo(error, secrets)
 }
 
-/** The ErrorInfo of a permission, trust or execution denial. */
+/**
+ * The ErrorInfo of a permission, trust or execution denial: an Error's own `{name, message,
+ * code}`, or `{message: String(error)}` for anything else (the engine's shape).
+ */
 function denialToErrorInfo(error) {
-  return errorToErrorInfo(error)
+  return native.denialErrorInfo(error)
 }
 
 module.exports = {

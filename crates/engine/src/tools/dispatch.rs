@@ -15,8 +15,8 @@
 //! which asks [`decide`], the same function [`DispatchMachine::resume`] applies.
 
 pub use super::error_info::{
-    cause_text, error_info, unreadable_thrown, verdict_info, CauseText, ErrorCode, ErrorInfo,
-    InfoShape, Thrown, DEFAULT_ERROR_NAME, UNREADABLE_THROWN,
+    cause_text, denial_shape, error_info, unreadable_thrown, verdict_info, CauseText, DenialShape,
+    ErrorCode, ErrorInfo, InfoShape, Thrown, DEFAULT_ERROR_NAME, UNREADABLE_THROWN,
 };
 pub use super::events::{duration_ms, iso_timestamp, EventKind, Status, LEDGER_ID_PREFIX};
 

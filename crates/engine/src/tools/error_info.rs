@@ -165,6 +165,27 @@ pub fn unreadable_thrown() -> Thrown {
     }
 }
 
+/// The keys of a denial's `ErrorInfo` (`denialToErrorInfo`): an `Error` gives its own `name`,
+/// `message` and `code`, unchanged (no redaction, no `cause`); any other value gives only
+/// `message`, as `String(value)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DenialShape {
+    /// `{ name, message, code }`, each the error's own value.
+    ErrorFields,
+    /// `{ message: String(value) }`.
+    MessageOnly,
+}
+
+/// The [`DenialShape`] of a denial that is (`is_error`) or is not an `Error`.
+#[must_use]
+pub const fn denial_shape(is_error: bool) -> DenialShape {
+    if is_error {
+        DenialShape::ErrorFields
+    } else {
+        DenialShape::MessageOnly
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
