@@ -77,7 +77,7 @@ try {
       `after ${String(p.i).padStart(5)} cycles: rss ${p.rss.toFixed(1)} MiB (anon ${p.anon.toFixed(1)}), heapUsed ${p.heap.toFixed(2)} MiB, external ${p.external.toFixed(2)} MiB, ${p.fds} fds`,
     )
   }
-  if (process.env.MCP_CYCLES_JSON === '1') console.log(JSON.stringify({ cycles, warmup, start, end }))
+  if (process.env.MCP_CYCLES_JSON === '1') console.log(JSON.stringify({ cycles, warmup, start, end, points }))
   else console.log(`${kind}: growth over ${cycles} cycles (after ${warmup} warm-up): ${perCycle(end.rss - start.rss)}; anonymous: ${perCycle(end.anon - start.anon)}`)
 } finally {
   await server?.stop()
