@@ -52,14 +52,20 @@ fn metadata(js: Js, start_ms: f64, status: RowStatus) -> Result<V> {
     Ok(m)
 }
 
+/// A dispatch event's head: `{ type, sessionId, runId }`, the keys every event starts with.
+fn event_object(js: Js, kind: EventKind, session: V, run: V) -> Result<V> {
+    let event = js.object()?;
+    js.set(event, c"type", js.string(kind.as_str())?)?;
+    js.set(event, c"sessionId", session)?;
+    js.set(event, c"runId", run)?;
+    Ok(event)
+}
+
 /// `(event, result)` of a blocked call.
 fn blocked_pair(js: Js, rec: &Record, reason: BlockedReason, error: V) -> Result<(V, V)> {
     let id = js.get(rec.call, c"id")?;
     let name = js.get(rec.call, c"name")?;
-    let event = js.object()?;
-    js.set(event, c"type", js.string(EventKind::Blocked.as_str())?)?;
-    js.set(event, c"sessionId", rec.session)?;
-    js.set(event, c"runId", rec.run)?;
+    let event = event_object(js, EventKind::Blocked, rec.session, rec.run)?;
     js.set(event, c"toolCallId", id)?;
     js.set(event, c"name", name)?;
     js.set(event, c"reason", js.string(reason.as_str())?)?;
@@ -79,10 +85,7 @@ fn blocked_pair(js: Js, rec: &Record, reason: BlockedReason, error: V) -> Result
 /// `(event, result)` of a call whose `execute` (or result middleware) failed.
 fn failed_pair(js: Js, rec: &Record, info: &ErrorInfo) -> Result<(V, V)> {
     let info = info_object(js, info)?;
-    let event = js.object()?;
-    js.set(event, c"type", js.string(EventKind::Error.as_str())?)?;
-    js.set(event, c"sessionId", rec.session)?;
-    js.set(event, c"runId", rec.run)?;
+    let event = event_object(js, EventKind::Error, rec.session, rec.run)?;
     js.set(event, c"call", rec.call)?;
     js.set(event, c"error", info)?;
     js.set(
@@ -359,10 +362,7 @@ pub fn progress_event<'a>(
 ) -> Result<Unknown<'a>> {
     let js = Js(env.raw());
     let call = call.raw();
-    let event = js.object()?;
-    js.set(event, c"type", js.string(EventKind::Progress.as_str())?)?;
-    js.set(event, c"sessionId", session_id.raw())?;
-    js.set(event, c"runId", run_id.raw())?;
+    let event = event_object(js, EventKind::Progress, session_id.raw(), run_id.raw())?;
     js.set(event, c"toolCallId", js.get(call, c"id")?)?;
     js.set(event, c"name", js.get(call, c"name")?)?;
     js.set(event, c"progress", progress.raw())?;

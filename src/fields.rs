@@ -159,16 +159,7 @@ impl<'e> Fields<'e> {
     }
 
     fn string_list(&self, key: &str, value: &Unknown<'e>) -> napi::Result<Vec<String>> {
-        let array = self.array(key, value)?;
-        let mut out = Vec::with_capacity(array.len() as usize);
-        for i in 0..array.len() {
-            let item: Option<Unknown<'e>> = array.get(i)?;
-            match item {
-                Some(item) => out.push(self.text(key, &item)?),
-                None => return self.wrong(key, "a string", ValueType::Undefined),
-            }
-        }
-        Ok(out)
+        self.elements(key, value, "a string", |item| self.text(key, item))
     }
 
     /// An array of string arrays (`[name, value]` pairs).
@@ -179,16 +170,29 @@ impl<'e> Fields<'e> {
         let Some(v) = self.field(key)? else {
             return Ok(None);
         };
-        let array = self.array(key, &v)?;
+        self.elements(key, &v, "an array", |item| self.string_list(key, item))
+            .map(Some)
+    }
+
+    /// Each element of the array field `key` read by `read`; a missing element is the field's
+    /// `TypeError` expecting `expected`.
+    fn elements<T>(
+        &self,
+        key: &str,
+        value: &Unknown<'e>,
+        expected: &str,
+        read: impl Fn(&Unknown<'e>) -> napi::Result<T>,
+    ) -> napi::Result<Vec<T>> {
+        let array = self.array(key, value)?;
         let mut out = Vec::with_capacity(array.len() as usize);
         for i in 0..array.len() {
             let item: Option<Unknown<'e>> = array.get(i)?;
             match item {
-                Some(item) => out.push(self.string_list(key, &item)?),
-                None => return self.wrong(key, "an array", ValueType::Undefined),
+                Some(item) => out.push(read(&item)?),
+                None => return self.wrong(key, expected, ValueType::Undefined),
             }
         }
-        Ok(Some(out))
+        Ok(out)
     }
 
     /// The enumerable string-keyed entries of an object field, each read by `read`.

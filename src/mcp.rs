@@ -88,9 +88,16 @@ impl McpNativeOptions {
     }
 }
 
+impl McpNativeOptions {
+    /// The value the host set for the limit `name`, if any.
+    fn limit(&self, name: &str) -> Option<f64> {
+        self.limits.as_ref().and_then(|set| set.get(name)).copied()
+    }
+}
+
 fn limits_of(o: &McpNativeOptions) -> Result<McpLimits, McpError> {
     Ok(McpLimits::resolve(&McpLimitsInput::from_named(|name| {
-        o.limits.as_ref().and_then(|set| set.get(name)).copied()
+        o.limit(name)
     }))?)
 }
 
@@ -105,12 +112,7 @@ pub(crate) fn transport_of(o: McpNativeOptions) -> Result<TransportConfig, Nativ
         )?)),
         "streamable-http" => {
             let max_response_bytes = l::MCP_MAX_RESPONSE_BYTES
-                .resolve(
-                    o.limits
-                        .as_ref()
-                        .and_then(|set| set.get(l::MCP_MAX_RESPONSE_BYTES.name))
-                        .copied(),
-                )
+                .resolve(o.limit(l::MCP_MAX_RESPONSE_BYTES.name))
                 .map_err(McpError::from)?;
             let mut headers = Vec::new();
             for pair in o.headers.unwrap_or_default() {

@@ -34,9 +34,13 @@ function requireAllowed(request, decision) {
  * same. The dispatch driver awaits only when it gets a promise (bench/dispatch.mjs).
  */
 function permissionGate(policy, request) {
-  const decision = policy.check(request)
-  if (isThenable(decision)) return Promise.resolve(decision).then((d) => requireAllowed(request, d))
-  requireAllowed(request, decision)
+  return settleGate(policy.check(request), request, requireAllowed)
+}
+
+/** Applies `settle(request, decision)` at once, or once a promised `decision` resolves. */
+function settleGate(decision, request, settle) {
+  if (isThenable(decision)) return Promise.resolve(decision).then((d) => settle(request, d))
+  settle(request, decision)
   return undefined
 }
 
@@ -106,10 +110,7 @@ function requireTrusted(request, decision) {
 
 /** The trust gate without a needless microtask (as `permissionGate`). */
 function trustGate(policy, request) {
-  const decision = policy.check(request)
-  if (isThenable(decision)) return Promise.resolve(decision).then((d) => requireTrusted(request, d))
-  requireTrusted(request, decision)
-  return undefined
+  return settleGate(policy.check(request), request, requireTrusted)
 }
 
 /** Throws TrustDeniedError unless `policy` trusts `request`. */
