@@ -253,6 +253,27 @@ test('close() also ends a grandchild that left the process group with setsid()',
   assert.deepEqual(await waitGone([r.value.pid, grandchild]), [])
 })
 
+test('close() ends a setsid() grandchild of a server that exits at end of input: 50 cycles, no survivor', async () => {
+  // The tree is recorded before stdin closes: once such a server has exited, its orphan
+  // belongs to init and is no longer below it.
+  const survivors = []
+  for (let i = 0; i < 50; i++) {
+    const bridge = await connectMcpTools({ serverId: 'bad', transport: misbehaving('hostile', { MCP_FIXTURE_EXIT_AT_EOF: '1' }) })
+    let grandchild = 0
+    try {
+      const r = await bridge.tools.find((t) => t.name === 'mcp:bad:setsid-grandchild').execute({}, ctx(`g${i}`))
+      grandchild = Number(r.content[0].text)
+      assert.ok(grandchild > 0, `cycle ${i}: the server reported its grandchild`)
+    } finally {
+      await bridge.close()
+    }
+    if (isAlive(grandchild)) survivors.push(grandchild)
+  }
+  // close() has returned for every cycle: whatever is alive now was missed, unless it is only
+  // still dying (a bounded wait for that, not a speed claim).
+  assert.deepEqual(await waitGone(survivors), [])
+})
+
 test('a failed connect ends the server and its grandchild (hang at initialize, crash at start)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'prism-mcp-'))
   try {
@@ -360,6 +381,28 @@ test('list_changed invalidates the catalogue; autoRefresh refreshes it; refresh(
     await assert.rejects(bridge.refresh(), McpToolNameCollisionError)
     assert.equal(bridge.tools, current, 'a failed refresh keeps the previous array object')
   })
+})
+
+test('refresh() resolves with a listing that started after it was called, never one already running', async () => {
+  const bridge = await connectMcpTools({ serverId: 'bad', transport: misbehaving('normal', { MCP_FIXTURE_LIST_DELAY_MS: '300' }) })
+  try {
+    const tool = (n) => bridge.tools.find((t) => t.name === `mcp:bad:${n}`)
+    const p1 = bridge.refresh()
+    const p2 = bridge.refresh()
+    assert.equal(p1, p2, 'calls made before a listing starts share it')
+    // p1's listing is out (the server answers it in 300 ms with the tools it has now); the
+    // change lands while it runs, and a refresh() called after the change must see it.
+    await new Promise((r) => setTimeout(r, 50))
+    await tool('change-list').execute({}, ctx())
+    const p3 = bridge.refresh()
+    assert.notEqual(p3, p1, 'a running listing is not joined')
+    await p1
+    assert.ok(!bridge.tools.some((t) => t.name === 'mcp:bad:added'), 'the first listing began before the change')
+    await p3
+    assert.ok(bridge.tools.some((t) => t.name === 'mcp:bad:added'), 'the later refresh listed after the change')
+  } finally {
+    await bridge.close()
+  }
 })
 
 test('without autoRefresh, list_changed only invalidates: the next tools access refreshes in the background', async () => {

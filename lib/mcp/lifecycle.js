@@ -16,6 +16,9 @@ function autoRefreshDebounce(option) {
   return ms
 }
 
+/** A rejection handler that drops the reason (the caller of refresh() holds it). */
+function ignore() {}
+
 /**
  * `listDefinitions(signal)` lists and maps the tools (throwing leaves the catalogue as it
  * was); `shutdown()` is awaited once by `close()`, and its failure is ignored.
@@ -26,7 +29,12 @@ function createCatalogue({ listDefinitions, ttlMs, debounceMs, shutdown }) {
   let fetchedAt = 0
   // Bumped by every list_changed: a listing that overlapped one does not count as fresh.
   let generation = 0
-  let refreshing = null
+  // The listing whose request is out; the same listing while the synchronous turn that started
+  // it lasts (nothing a caller learnt after that turn can predate it); and the listing queued to
+  // start when the running one ends. A refresh() never joins a listing from an earlier turn.
+  let running = null
+  let joinable = null
+  let queued = null
   let debounceTimer
   let closing
 
@@ -38,15 +46,35 @@ function createCatalogue({ listDefinitions, ttlMs, debounceMs, shutdown }) {
     fetchedAt = started === generation ? Date.now() : 0
   }
 
-  /** Forced and coalesced: a refresh already running is shared. */
+  /**
+   * Forced: resolves once a listing that started after this call (or in the same synchronous
+   * turn) has replaced the tools. A listing from an earlier turn may have begun before the
+   * change this call is for, so it is not joined: the next one starts when it ends, and every
+   * call made meanwhile shares that one.
+   */
   function refresh(signal) {
     if (closed) return Promise.reject(new McpBridgeClosedError())
-    if (refreshing === null) {
-      refreshing = listOnce(signal).finally(() => {
-        refreshing = null
-      })
-    }
-    return refreshing
+    if (joinable !== null) return joinable
+    if (queued !== null) return queued
+    if (running === null) return start(signal)
+    queued = running.then(ignore, ignore).then(() => {
+      queued = null
+      return start(signal)
+    })
+    return queued
+  }
+
+  function start(signal) {
+    if (closed) return Promise.reject(new McpBridgeClosedError())
+    const listing = listOnce(signal).finally(() => {
+      if (running === listing) running = null
+    })
+    running = listing
+    joinable = listing
+    queueMicrotask(() => {
+      if (joinable === listing) joinable = null
+    })
+    return listing
   }
 
   function listChanged() {
@@ -54,14 +82,14 @@ function createCatalogue({ listDefinitions, ttlMs, debounceMs, shutdown }) {
     generation++
     if (closed || debounceMs === undefined) return
     clearTimeout(debounceTimer)
-    debounceTimer = setTimeout(() => refresh().catch(() => {}), debounceMs)
+    debounceTimer = setTimeout(() => refresh().catch(ignore), debounceMs)
     debounceTimer.unref?.()
   }
 
   /** The current tools; past the TTL (or after list_changed) a background refresh starts. */
   function current() {
     if (closed) throw new McpBridgeClosedError()
-    if (Date.now() - fetchedAt > ttlMs && refreshing === null) refresh().catch(() => {})
+    if (Date.now() - fetchedAt > ttlMs && running === null && queued === null) refresh().catch(ignore)
     return tools
   }
 

@@ -738,17 +738,22 @@ impl McpSession {
     }
 }
 
-/// The end of a session once it is marked closed: the rmcp service stops (closing stdin, or
-/// deleting the HTTP session), then a stdio server's process tree is ended and reaped.
+/// The end of a session once it is marked closed: a stdio server's process tree is recorded,
+/// the rmcp service stops (closing stdin, or deleting the HTTP session), then the server, its
+/// tree and everything recorded before stdin closed are ended and reaped.
 async fn shut_down(
     service: Option<RunningService<RoleClient, BridgeHandler>>,
     process: Option<ServerProcess>,
 ) {
+    let before_eof = process
+        .as_ref()
+        .map(ServerProcess::record_tree)
+        .unwrap_or_default();
     if let Some(mut service) = service {
         let _ = service.close_with_timeout(SERVICE_CLOSE_TIMEOUT).await;
     }
     if let Some(mut process) = process {
-        process.shutdown().await;
+        process.shutdown(before_eof).await;
     }
 }
 

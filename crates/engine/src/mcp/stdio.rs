@@ -25,7 +25,7 @@ use crate::limits::{
     MCP_STDERR_READ_CHUNK_BYTES, MCP_STDERR_TAIL_BYTES, MCP_STDIO_EOF_GRACE_MS,
     MCP_STDIO_TERM_GRACE_MS,
 };
-use crate::os::process_tree::ProcessTree;
+use crate::os::process_tree::{ProcessTree, Recorded};
 
 /// What to do with the server's stderr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -248,12 +248,21 @@ impl ServerProcess {
         String::from_utf8_lossy(&t).into_owned()
     }
 
+    /// The processes now below the server, to end with it: recorded before its stdin closes,
+    /// since a server may exit at end of input at once, and once it has exited its orphans
+    /// (a `setsid()` child among them) are no longer below it.
+    #[must_use]
+    pub fn record_tree(&self) -> Recorded {
+        self.tree.as_ref().map(|t| t.record()).unwrap_or_default()
+    }
+
     /// Ends the server after its stdin was closed: a short wait for it to exit on EOF, then
     /// SIGTERM to the group, then SIGKILL; the tree and group are SIGKILLed at the end in any
-    /// case so that no grandchild survives. The tree is recorded before the server may exit
-    /// (once it has exited, its orphans are no longer below it).
-    pub async fn shutdown(&mut self) {
-        let recorded = self.tree.as_ref().map(|t| t.record()).unwrap_or_default();
+    /// case, and so is every process in `before_eof` (the tree as [`ServerProcess::record_tree`]
+    /// saw it before stdin closed), so that no grandchild survives. The tree is recorded again
+    /// here, for what the server started while it was still reading.
+    pub async fn shutdown(&mut self, before_eof: Recorded) {
+        let recorded = self.record_tree();
         let eof = Duration::from_millis(MCP_STDIO_EOF_GRACE_MS);
         if tokio::time::timeout(eof, self.child.wait()).await.is_err() {
             if let Some(tree) = &self.tree {
@@ -267,6 +276,7 @@ impl ServerProcess {
         }
         self.kill_group();
         recorded.kill();
+        before_eof.kill();
     }
 
     /// SIGKILLs the server, its process tree and its group now (idempotent).
@@ -360,7 +370,7 @@ mod tests {
         }
         assert!(pids.iter().all(|p| *p > 0 && alive(*p)), "{pids:?}");
         drop(stdin);
-        process.shutdown().await;
+        process.shutdown(Recorded::default()).await;
         assert!(gone(&pids).await, "{pids:?}");
     }
 
@@ -396,8 +406,29 @@ mod tests {
         let server = process.pid().unwrap_or(0);
         assert!(grandchild > 0 && alive(grandchild) && alive(server));
         drop(stdin);
-        process.shutdown().await;
+        process.shutdown(Recorded::default()).await;
         assert!(gone(&[server, grandchild]).await);
+    }
+
+    #[tokio::test]
+    async fn a_tree_recorded_before_eof_ends_the_orphan_of_a_server_that_exited_at_eof() {
+        let _serial = SERIAL.lock().await;
+        // The server exits the moment its stdin closes; its setsid() child then belongs to
+        // init, and only the tree recorded before stdin closed still names it.
+        let cfg = shell("setsid sleep 30 & echo $!; cat >/dev/null");
+        let Ok((mut process, stdout, stdin)) = ServerProcess::spawn(&cfg) else {
+            panic!("sh did not start");
+        };
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line).await;
+        let orphan: i32 = line.trim().parse().unwrap_or(0);
+        assert!(orphan > 0 && alive(orphan));
+        let before_eof = process.record_tree();
+        drop(stdin);
+        let _ = tokio::time::timeout(Duration::from_secs(5), process.child.wait()).await;
+        assert!(alive(orphan), "the orphan outlived its server");
+        process.shutdown(before_eof).await;
+        assert!(gone(&[orphan]).await, "{orphan} survived");
     }
 
     #[tokio::test]
