@@ -488,8 +488,8 @@ test('answers for ids never sent and a duplicate answer are ignored; the call ge
   }
 })
 
-test('negotiation: an empty or missing discover answer falls back to initialize; a modern server gets the _meta envelope', async () => {
-  for (const mode of ['discover-empty', 'discover-silent', 'modern']) {
+test('negotiation: an empty or missing discover answer, or a server that exits on it, falls back to initialize; a modern server gets the _meta envelope', async () => {
+  for (const mode of ['discover-empty', 'discover-silent', 'discover-exits', 'modern']) {
     const bridge = await connectMcpTools({ serverId: 'm', transport: misbehaving(mode) })
     try {
       const echo = bridge.tools.find((t) => t.name === 'mcp:m:echo')
@@ -500,6 +500,24 @@ test('negotiation: an empty or missing discover answer falls back to initialize;
     } finally {
       await bridge.close()
     }
+  }
+})
+
+test('a slow-starting server connects over stdio on both revisions: a late discover answer is taken, initialize never follows it', async () => {
+  // 2.5 s before the server reads anything: past the 2 s in which a silent server is given a
+  // fresh process with initialize. The first process's late answer decides, and the fresh
+  // one ends. A 2026-07-28 server refuses an initialize sent after discover (mode 'modern'
+  // requires the _meta envelope on every request but discover).
+  for (const [mode, revision] of [['modern', '2026-07-28'], ['normal', '2025-11-25']]) {
+    const bridge = await connectMcpTools({ serverId: 'm', transport: misbehaving(mode, { MCP_FIXTURE_START_DELAY_MS: '2500' }) })
+    try {
+      assert.equal(bridge.protocolVersion, revision, mode)
+      const r = await bridge.tools.find((t) => t.name === 'mcp:m:echo').execute({ message: mode }, ctx('slow'))
+      assert.deepEqual(r.content, [{ type: 'text', text: `echo: ${mode}` }], mode)
+    } finally {
+      await bridge.close()
+    }
+    assert.deepEqual(await waitGone([bridge.serverPid]), [], mode)
   }
 })
 

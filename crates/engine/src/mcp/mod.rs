@@ -36,6 +36,7 @@ pub mod progress;
 pub mod session;
 pub mod sse_resume;
 pub mod stdio;
+mod stdio_start;
 
 pub use error::McpError;
 pub use options::{assert_valid_server_id, McpLimits, McpLimitsInput};

@@ -38,7 +38,7 @@ use super::call_result::{
 };
 use super::catalogue::{CatalogueBuilder, ListedTool};
 use super::direct::DirectWaiter;
-use super::frame::{FrameShared, FramedStdio};
+use super::frame::FrameShared;
 use super::http::{build_client, resolve_and_check, validate_url, HttpConfig};
 use super::http_client::BoundedHttpClient;
 use super::line_writer::LineWriter;
@@ -46,6 +46,7 @@ use super::negotiation::{RequestEnvelope, Revision};
 use super::output_schema::OutputSchemas;
 use super::progress::{Deadlines, ProgressBoard};
 use super::stdio::{ServerProcess, StdioConfig};
+use super::stdio_start;
 use super::{McpError, McpLimits};
 
 /// The client name and version sent in `initialize` (the reference's).
@@ -287,52 +288,45 @@ impl McpSession {
             Implementation::new(CLIENT_NAME, CLIENT_VERSION),
         );
         info.protocol_version = revision.initialize_offer();
-        let progress = ProgressBoard::default();
-        let handler = BridgeHandler {
-            info,
-            on_list_changed,
-            progress: progress.clone(),
+        let make_handler = |progress: ProgressBoard| BridgeHandler {
+            info: info.clone(),
+            on_list_changed: Arc::clone(&on_list_changed),
+            progress,
         };
         let lifecycle = || revision.lifecycle();
         let timeout = Duration::from_millis(limits.call_timeout_ms);
         let ct = CancellationToken::new();
-        // Fired by close() and by a failed connect; ends the HTTP client's waiting I/O.
+        // Fired by close() and by a failed connect; ends the HTTP client's waiting I/O and the
+        // stdio writer and timer tasks.
         let close_token = CancellationToken::new();
         // A connect that fails ends the tasks it started (the stdio writer and timer) too.
         let failed_connect = close_token.clone().drop_guard();
-        let frames = FrameShared::default();
-        if revision.may_fall_back() {
-            frames.allow_probe_fallback();
-        }
+        let mut frames = FrameShared::default();
+        let mut progress = ProgressBoard::default();
         let mut direct = None;
         let (service, process) = match transport {
             TransportConfig::Stdio(cfg) => {
-                let (mut process, stdout, stdin) = ServerProcess::spawn(cfg)?;
-                let t = FramedStdio::new(stdout, stdin, frames.clone());
-                let writer = LineWriter::spawn(t.writer(), frames.clone(), close_token.clone());
-                spawn_call_timer(frames.clone(), writer.clone(), close_token.clone());
-                direct = Some(writer);
+                let starting = stdio_start::start(
+                    cfg,
+                    revision,
+                    make_handler,
+                    &spawn_call_timer,
+                    &close_token,
+                    timeout,
+                );
                 let started = tokio::select! {
-                    r = tokio::time::timeout(timeout, serve_client_with_lifecycle_and_ct(handler, t, lifecycle(), ct.clone())) => r,
-                    () = cancel.cancelled() => { ct.cancel(); process.kill_and_reap().await; return Err(McpError::Aborted) }
+                    r = tokio::time::timeout(timeout, starting) => r,
+                    () = cancel.cancelled() => return Err(McpError::Aborted),
                 };
                 match started {
-                    Ok(Ok(s)) => (s, Some(process)),
-                    Ok(Err(e)) => {
-                        process.kill_group();
-                        let tail = process.stderr_tail().await;
-                        // A bound the framer enforced says more than rmcp's wrapping of it.
-                        let mut message = frames
-                            .last_error()
-                            .map_or_else(|| e.to_string(), |f| f.to_string());
-                        if !tail.is_empty() {
-                            message = format!("{message}; server stderr: {}", tail.trim_end());
-                        }
-                        return Err(McpError::Connect { message });
+                    Ok(Ok(started)) => {
+                        frames = started.frames;
+                        progress = started.progress;
+                        direct = Some(started.writer);
+                        (started.service, Some(started.process))
                     }
+                    Ok(Err(e)) => return Err(e),
                     Err(_) => {
-                        ct.cancel();
-                        process.kill_and_reap().await;
                         return Err(McpError::ConnectTimeout {
                             timeout_ms: limits.call_timeout_ms,
                         });
@@ -348,8 +342,12 @@ impl McpSession {
                     .max_sse_event_size(bytes)
                     .max_json_response_size(bytes);
                 config.retry_config = Arc::new(super::sse_resume::reconnect_policy());
+                if revision.may_fall_back() {
+                    frames.allow_probe_fallback();
+                }
                 let client = BoundedHttpClient::new(client, frames.clone(), close_token.clone());
                 let t = StreamableHttpClientTransport::with_client(client, config);
+                let handler = make_handler(progress.clone());
                 let started = tokio::select! {
                     r = tokio::time::timeout(timeout, serve_client_with_lifecycle_and_ct(handler, t, lifecycle(), ct.clone())) => r,
                     () = cancel.cancelled() => { ct.cancel(); close_token.cancel(); return Err(McpError::Aborted) }
