@@ -53,6 +53,7 @@ const INSTANCE_CASES = [
   ['exclusive bounds', object({ n: { type: 'number', exclusiveMinimum: 1 }, m: { type: 'number', exclusiveMaximum: 1 } }), { n: 1, m: 1 }],
   ['array bounds and items', object({ xs: { type: 'array', minItems: 3, items: { type: 'string' } } }), { xs: ['a', 1] }],
   ['uniqueItems', object({ xs: { type: 'array', uniqueItems: true } }), { xs: [1, 2, 1] }],
+  ['uniqueItems, equal objects with their keys in another order', object({ xs: { type: 'array', uniqueItems: true } }), { xs: [{ b: { d: 1, c: 2 }, a: 1 }, { a: 1, b: { c: 2, d: 1 } }] }],
   ['const', object({ k: { const: 'x' } }), { k: 'y' }],
   ['anyOf branches then anyOf', object({ v: { anyOf: [{ type: 'string' }, { type: 'number' }] } }), { v: true }],
   ['oneOf none', object({ v: { oneOf: [{ type: 'string' }, { type: 'integer' }] } }), { v: null }],

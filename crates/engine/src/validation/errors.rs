@@ -286,8 +286,9 @@ fn unique_message(instance: &Value) -> String {
 }
 
 /// A bucket key under which equal items (by [`json_equal`]) always meet: the item's JSON
-/// with numbers written from their `f64` value (so `1` and `1.0` agree) and object keys in
-/// sorted order (as `serde_json::Map` holds them). Nesting is bounded by the instance walk.
+/// with numbers written from their `f64` value (so `1` and `1.0` agree) and object keys
+/// sorted (`serde_json::Map` keeps them in text order, and `{"a":1,"b":2}` equals
+/// `{"b":2,"a":1}`). Nesting is bounded by the instance walk.
 fn unique_key(item: &Value) -> String {
     fn write(value: &Value, out: &mut String) {
         match value {
@@ -303,8 +304,10 @@ fn unique_key(item: &Value) -> String {
                 out.push(']');
             }
             Value::Object(map) => {
+                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+                entries.sort_unstable_by_key(|(key, _)| *key);
                 out.push('{');
-                for (key, item) in map {
+                for (key, item) in entries {
                     out.push_str(&Value::String(key.clone()).to_string());
                     out.push(':');
                     write(item, out);
@@ -544,6 +547,21 @@ mod tests {
             vec![pair(
                 "#/uniqueItems",
                 "must NOT have duplicate items (items ## 0 and 2 are identical)"
+            )]
+        );
+    }
+
+    #[test]
+    fn unique_items_names_equal_objects_whatever_their_key_order() {
+        let schema = r#"{"uniqueItems": true}"#;
+        assert_eq!(
+            issues(
+                schema,
+                r#"[{"b": {"d": 1, "c": 2}, "a": 1}, {"a": 1.0, "b": {"c": 2, "d": 1}}]"#
+            ),
+            vec![pair(
+                "#/uniqueItems",
+                "must NOT have duplicate items (items ## 0 and 1 are identical)"
             )]
         );
     }
