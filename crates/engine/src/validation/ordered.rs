@@ -1,6 +1,7 @@
-//! The key order of JSON text. `serde_json::Value` here sorts object keys, but Ajv reports
-//! errors in the order the schema lists its properties and the instance lists its keys; this
-//! light tree keeps only that order (leaves are dropped), for sorting errors.
+//! The key order of JSON text. Ajv reports errors in the order the schema lists its
+//! properties and the instance lists its keys; this light tree keeps only that order (leaves
+//! are dropped), read from the text itself, for sorting errors. (It was written when
+//! `serde_json::Value` sorted object keys; with `preserve_order` it no longer does.)
 
 use std::fmt;
 
