@@ -32,10 +32,37 @@ impl ListedTool {
             m.insert("description".into(), Value::String(d.clone()));
         }
         if let Some(s) = &self.input_schema {
-            m.insert("inputSchema".into(), s.clone());
+            m.insert("inputSchema".into(), sdk_input_schema_order(s));
         }
         Value::Object(m)
     }
+}
+
+/// The members the official MCP SDK client's tool schema declares for `inputSchema`, in its
+/// order.
+const SDK_INPUT_SCHEMA_FIRST: [&str; 3] = ["type", "properties", "required"];
+
+/// `schema` with its top-level keys in the order the official MCP SDK client hands a tool's
+/// `inputSchema` on (and so the reference, whose parameters are that object): the SDK parses
+/// it as an object with declared members `type`, `properties` and `required`, which come
+/// first (those present), and every other member after them in the server's order. Keys
+/// deeper down keep the server's order, as in the SDK.
+fn sdk_input_schema_order(schema: &Value) -> Value {
+    let Value::Object(map) = schema else {
+        return schema.clone();
+    };
+    let mut out = Map::with_capacity(map.len());
+    for key in SDK_INPUT_SCHEMA_FIRST {
+        if let Some(v) = map.get(key) {
+            out.insert(key.into(), v.clone());
+        }
+    }
+    for (key, v) in map {
+        if !SDK_INPUT_SCHEMA_FIRST.contains(&key.as_str()) {
+            out.insert(key.clone(), v.clone());
+        }
+    }
+    Value::Object(out)
 }
 
 /// Accumulates the pages of one listing.
@@ -242,6 +269,55 @@ mod tests {
 
     fn tool(name: &str) -> Value {
         json!({"name": name, "description": "d", "inputSchema": {"type": "object"}})
+    }
+
+    fn keys(v: &Value) -> Vec<&str> {
+        v.as_object()
+            .map(|m| m.keys().map(String::as_str).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn input_schemas_reach_the_binding_in_the_sdk_clients_key_order() {
+        let mut c = CatalogueBuilder::new(McpLimits::default());
+        let schema = json!({
+            "description": "d",
+            "required": ["z"],
+            "additionalProperties": false,
+            "properties": {"z": {"type": "string", "title": "t"}, "a": {"type": "object", "properties": {"y": {}, "b": {}}}},
+            "type": "object",
+        });
+        let page = json!({"tools": [{"name": "t", "inputSchema": schema}, {"name": "u", "inputSchema": {"z": 1, "type": "object"}}]});
+        assert_eq!(c.add_page(&page), Ok(None));
+        let tools = c.finish();
+        let raw = tools[0].input_schema.clone().unwrap_or_default();
+        assert_eq!(
+            keys(&raw),
+            [
+                "description",
+                "required",
+                "additionalProperties",
+                "properties",
+                "type"
+            ],
+            "kept as listed"
+        );
+        let listed = tools[0].to_json();
+        let given = &listed["inputSchema"];
+        assert_eq!(
+            keys(given),
+            [
+                "type",
+                "properties",
+                "required",
+                "description",
+                "additionalProperties"
+            ]
+        );
+        assert_eq!(keys(&given["properties"]), ["z", "a"]);
+        assert_eq!(keys(&given["properties"]["z"]), ["type", "title"]);
+        assert_eq!(keys(&given["properties"]["a"]["properties"]), ["y", "b"]);
+        assert_eq!(keys(&tools[1].to_json()["inputSchema"]), ["type", "z"]);
     }
 
     #[test]
