@@ -521,6 +521,25 @@ test('a slow-starting server connects over stdio on both revisions: a late disco
   }
 })
 
+test('structuredContent may be any JSON value on 2026-07-28; older revisions still require an object', async () => {
+  for (const [mode, revision] of [['modern', '2026-07-28'], ['discover-empty', '2025-11-25']]) {
+    const bridge = await connectMcpTools({ serverId: 'm', transport: misbehaving(mode) })
+    try {
+      assert.equal(bridge.protocolVersion, revision)
+      const r = await bridge.tools.find((t) => t.name === 'mcp:m:structured-array').execute({}, ctx('sa'))
+      if (revision === '2026-07-28') {
+        assert.equal(r.error, undefined, mode)
+        assert.equal(JSON.stringify(r.value), '[{"z":1,"a":2},"two"]', mode)
+        assert.deepEqual(r.content, [{ type: 'text', text: 'two items' }])
+      } else {
+        assert.match(r.error.message, /is not a CallToolResult: its structuredContent is not an object/, mode)
+      }
+    } finally {
+      await bridge.close()
+    }
+  }
+})
+
 test('protocolVersion pins one revision; an unknown one is refused up front', async () => {
   await assert.rejects(
     connectMcpTools({ serverId: 'm', transport: misbehaving('modern'), protocolVersion: '2031-01-01' }),

@@ -91,10 +91,37 @@ fn configured_bound(
     }
 }
 
+/// Which revision's `CallToolResult` a result is read as: up to 2025-11-25
+/// `structuredContent` must be an object; from 2026-07-28 on it may be any JSON value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StructuredContent {
+    /// An object only (revisions with `initialize`).
+    #[default]
+    Object,
+    /// Any JSON value (2026-07-28 and later).
+    AnyValue,
+}
+
+impl StructuredContent {
+    /// What `revision` allows.
+    #[must_use]
+    pub fn of_revision(revision: &rmcp::model::ProtocolVersion) -> Self {
+        if revision.has_initialize() {
+            Self::Object
+        } else {
+            Self::AnyValue
+        }
+    }
+}
+
 /// Why a `tools/call` result is not a `CallToolResult`, if it is not: `content` must be an
 /// array of objects each with a string `type`, `isError` a boolean, `structuredContent` an
-/// object (a missing `content` is an empty one, as the official SDKs read it).
-fn call_result_shape_error(obj: Option<&Map<String, Value>>) -> Option<String> {
+/// object where `structured` says so (a missing `content` is an empty one, as the official
+/// SDKs read it).
+fn call_result_shape_error(
+    obj: Option<&Map<String, Value>>,
+    structured: StructuredContent,
+) -> Option<String> {
     let Some(obj) = obj else {
         return Some("it is not an object".into());
     };
@@ -117,7 +144,9 @@ fn call_result_shape_error(obj: Option<&Map<String, Value>>) -> Option<String> {
     if obj.get("isError").is_some_and(|v| !v.is_boolean()) {
         return Some("its isError is not a boolean".into());
     }
-    if obj.get("structuredContent").is_some_and(|v| !v.is_object()) {
+    if structured == StructuredContent::Object
+        && obj.get("structuredContent").is_some_and(|v| !v.is_object())
+    {
         return Some("its structuredContent is not an object".into());
     }
     None
@@ -147,18 +176,20 @@ pub fn failed_result_message(id: CallIdentity<'_>, message: &str, limits: &McpLi
 /// The `ToolResult` of a raw call result.
 #[must_use]
 pub fn tool_result(id: CallIdentity<'_>, raw: &Value, limits: &McpLimits) -> Value {
-    checked_tool_result(id, raw, limits, None)
+    checked_tool_result(id, raw, limits, None, StructuredContent::Object)
 }
 
 /// The `ToolResult` of a raw call result of a tool whose listing may have given an output
 /// schema: a successful result must then carry `structuredContent` the schema accepts, or
-/// the call fails naming what is wrong.
+/// the call fails naming what is wrong. `structured` is what the session's revision allows
+/// as `structuredContent`.
 #[must_use]
 pub fn checked_tool_result(
     id: CallIdentity<'_>,
     raw: &Value,
     limits: &McpLimits,
     output: Option<&OutputCheck>,
+    structured: StructuredContent,
 ) -> Value {
     let measured = match measure_bounded_json(raw, limits.result_bounds()) {
         Ok(m) => m,
@@ -183,7 +214,7 @@ pub fn checked_tool_result(
         );
         return Value::Object(out);
     }
-    if let Some(reason) = call_result_shape_error(obj) {
+    if let Some(reason) = call_result_shape_error(obj, structured) {
         let e = McpError::InvalidResponse {
             reason: format!(
                 "the result of MCP tool {} is not a CallToolResult: {reason}",
@@ -264,6 +295,38 @@ mod tests {
             json!({"name": "McpToolError", "message": "bad thing", "code": "ERR_PRISM_MCP_TOOL"})
         );
         assert_eq!(r["content"], json!([{"type": "text", "text": "bad thing"}]));
+    }
+
+    #[test]
+    fn structured_content_may_be_any_json_value_from_2026_07_28_on() {
+        let older = rmcp::model::ProtocolVersion::V_2025_11_25;
+        let newer = rmcp::model::ProtocolVersion::V_2026_07_28;
+        assert_eq!(
+            StructuredContent::of_revision(&older),
+            StructuredContent::Object
+        );
+        assert_eq!(
+            StructuredContent::of_revision(&newer),
+            StructuredContent::AnyValue
+        );
+        let l = McpLimits::default();
+        for value in [
+            json!([1, {"b": 2, "a": 1}]),
+            json!("text"),
+            json!(3),
+            json!(null),
+        ] {
+            let raw = json!({"content": [], "structuredContent": value});
+            let any = checked_tool_result(ID, &raw, &l, None, StructuredContent::AnyValue);
+            assert_eq!(any["value"], value, "{raw}");
+            assert!(any.get("error").is_none(), "{raw}");
+            let object = checked_tool_result(ID, &raw, &l, None, StructuredContent::Object);
+            let message = object["error"]["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains("its structuredContent is not an object"),
+                "{message}"
+            );
+        }
     }
 
     #[test]

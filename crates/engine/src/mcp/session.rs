@@ -35,6 +35,7 @@ use tokio_util::sync::CancellationToken;
 use super::arguments::ArgumentsJson;
 use super::call_result::{
     checked_tool_result, failed_result, panicked_result, CallIdentity, OwnedCallIdentity,
+    StructuredContent,
 };
 use super::catalogue::{CatalogueBuilder, ListedTool};
 use super::direct::DirectWaiter;
@@ -637,10 +638,13 @@ impl McpSession {
         let limits = self.limits;
         let line = call_line(n, &id.remote_name, arguments, &self.envelope);
         let output = self.outputs.for_tool(&id.remote_name);
+        let structured = StructuredContent::of_revision(&self.revision);
         let waiter: DirectWaiter = Box::new(move |outcome| {
             let mapped =
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &outcome {
-                    Ok(raw) => checked_tool_result(id.borrow(), raw, &limits, output.as_ref()),
+                    Ok(raw) => {
+                        checked_tool_result(id.borrow(), raw, &limits, output.as_ref(), structured)
+                    }
                     Err(e) => failed_result(id.borrow(), e, &limits),
                 }));
             // A panic must still settle the call (its caller would wait forever).
@@ -686,7 +690,8 @@ impl McpSession {
         {
             Ok(raw) => {
                 let output = self.outputs.for_tool(id.remote_name);
-                checked_tool_result(id, &raw, &self.limits, output.as_ref())
+                let structured = StructuredContent::of_revision(&self.revision);
+                checked_tool_result(id, &raw, &self.limits, output.as_ref(), structured)
             }
             Err(e) => failed_result(id, &e, &self.limits),
         }
