@@ -405,6 +405,22 @@ test('refresh() resolves with a listing that started after it was called, never 
   }
 })
 
+test('on 2026-07-28, list changes come on a subscriptions/listen stream the bridge opens: autoRefresh sees them', async () => {
+  const bridge = await connectMcpTools({ serverId: 'm', transport: misbehaving('modern'), autoRefresh: { debounceMs: 10 } })
+  try {
+    assert.equal(bridge.protocolVersion, '2026-07-28')
+    const before = bridge.tools
+    assert.ok(!before.some((t) => t.name === 'mcp:m:added'))
+    // The fixture sends the change only to an open listen stream that asked for tool changes.
+    await bridge.tools.find((t) => t.name === 'mcp:m:change-list').execute({}, ctx('lc'))
+    const end = Date.now() + 30_000 // a bound on the wait, not a speed claim
+    while (bridge.tools === before && Date.now() < end) await new Promise((r) => setTimeout(r, 10))
+    assert.ok(bridge.tools.some((t) => t.name === 'mcp:m:added'), 'auto-refreshed from the listen stream')
+  } finally {
+    await bridge.close()
+  }
+})
+
 test('without autoRefresh, list_changed only invalidates: the next tools access refreshes in the background', async () => {
   await withBridge({}, async (bridge, tool) => {
     const before = bridge.tools

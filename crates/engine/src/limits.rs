@@ -359,9 +359,17 @@ pub const MCP_SESSIONS: [u64; 2] = [32, 512];
 /// Milliseconds between SIGTERM and SIGKILL of a stdio server's process group.
 pub const MCP_STDIO_TERM_GRACE_MS: u64 = 500;
 /// Milliseconds an unpinned connect waits for the answer to its `server/discover` probe
-/// before it falls back to `initialize` (a legacy server that ignores unknown methods costs
-/// this once; one that answers with an error costs one round trip).
+/// before it also tries `initialize`: over HTTP on the same endpoint, over stdio on a fresh
+/// process beside the first, whose late answer is still taken (a legacy server that ignores
+/// unknown methods costs this once; one that answers with an error costs one round trip).
 pub const MCP_DISCOVER_PROBE_MS: u64 = 2_000;
+/// Times in a row a 2026-07-28 session reopens its `subscriptions/listen` stream after it
+/// ended or failed while the session is open; after that, list changes are no longer heard
+/// (the catalogue still refreshes after `listCacheTtlMs`).
+pub const MCP_LISTEN_MAX_REOPENS: u32 = 5;
+/// Milliseconds before the first reopen of a `subscriptions/listen` stream; each later one
+/// waits twice as long.
+pub const MCP_LISTEN_REOPEN_DELAY_MS: u64 = 500;
 /// Answers for requests the bridge never sent or already settled that a session ignores
 /// before it fails its waiting requests, naming the flood (the count then starts again).
 pub const MCP_MAX_STRAY_ANSWERS: u64 = 1_000;

@@ -28,6 +28,7 @@ pub mod host_client;
 pub mod http;
 pub mod http_client;
 pub mod line_writer;
+pub mod listen;
 pub mod measure;
 pub mod negotiation;
 pub mod options;

@@ -43,6 +43,7 @@ use super::frame::FrameShared;
 use super::http::{build_client, resolve_and_check, validate_url, HttpConfig};
 use super::http_client::BoundedHttpClient;
 use super::line_writer::LineWriter;
+use super::listen;
 use super::negotiation::{RequestEnvelope, Revision};
 use super::output_schema::OutputSchemas;
 use super::progress::{Deadlines, ProgressBoard};
@@ -373,6 +374,17 @@ impl McpSession {
             }
         };
         failed_connect.disarm();
+        if service
+            .peer()
+            .peer_info()
+            .is_some_and(|p| listen::needs_stream(&p))
+        {
+            listen::spawn_tool_list_listener(
+                service.peer().clone(),
+                Arc::clone(&on_list_changed),
+                close_token.clone(),
+            );
+        }
         let writes_directly = direct.is_some();
         let spoken = service.peer().peer_info().map_or_else(
             || revision.initialize_offer(),
