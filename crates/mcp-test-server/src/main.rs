@@ -134,6 +134,8 @@ struct State {
     cancel_notifications: AtomicUsize,
     /// `wait-cancel` calls that ended because their request was cancelled.
     cancelled_calls: AtomicUsize,
+    /// `wait-cancel` calls waiting now.
+    waiting: AtomicUsize,
     /// `tools/list_changed` for every open `subscriptions/listen` (2026-07-28).
     list_changed: broadcast::Sender<()>,
 }
@@ -290,18 +292,23 @@ impl TestServer {
                 json!({ "content": [{ "type": "text", "text": format!("done after {steps} steps (progress token: {})", token.is_some()) }] })
             }
             "wait-cancel" => {
-                tokio::select! {
-                    () = context.ct.cancelled() => {
-                        state.cancelled_calls.fetch_add(1, Ordering::SeqCst);
-                        return Err(McpError::internal_error("cancelled", None));
-                    }
-                    () = tokio::time::sleep(Duration::from_secs(60)) => json!({ "content": [{ "type": "text", "text": "never cancelled" }] }),
+                state.waiting.fetch_add(1, Ordering::SeqCst);
+                let cancelled = tokio::select! {
+                    () = context.ct.cancelled() => true,
+                    () = tokio::time::sleep(Duration::from_secs(60)) => false,
+                };
+                state.waiting.fetch_sub(1, Ordering::SeqCst);
+                if cancelled {
+                    state.cancelled_calls.fetch_add(1, Ordering::SeqCst);
+                    return Err(McpError::internal_error("cancelled", None));
                 }
+                json!({ "content": [{ "type": "text", "text": "never cancelled" }] })
             }
             "cancelled-count" => {
                 let value = json!({
                     "notifications": state.cancel_notifications.load(Ordering::SeqCst),
                     "calls": state.cancelled_calls.load(Ordering::SeqCst),
+                    "waiting": state.waiting.load(Ordering::SeqCst),
                 });
                 json!({ "content": [{ "type": "text", "text": value.to_string() }], "structuredContent": value })
             }
@@ -510,6 +517,7 @@ async fn run(options: Options) -> Result<(), BoxError> {
             added: AtomicBool::new(false),
             cancel_notifications: AtomicUsize::new(0),
             cancelled_calls: AtomicUsize::new(0),
+            waiting: AtomicUsize::new(0),
             list_changed,
         }),
     };
