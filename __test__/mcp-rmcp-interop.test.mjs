@@ -64,7 +64,8 @@ let BIN
 if (missing === undefined) {
   // One build for the file (a no-op when it is current); the binary's path as cargo reports it.
   before(async () => {
-    const child = spawn(CARGO, ['build', '--release', '-p', CRATE, '--message-format=json-render-diagnostics'], {
+    // Its own profile (Cargo.toml): release unoptimized, a fraction of the compile time.
+    const child = spawn(CARGO, ['build', '--profile', 'interop-server', '-p', CRATE, '--message-format=json-render-diagnostics'], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
     })
