@@ -7,10 +7,6 @@
 // JSON-RPC errors, progress against the call timeout, cancellation reaching the server,
 // pagination, list_changed, and (stdio) close() ending a setsid grandchild. Then a server that
 // starts slowly (2.5 s) over stdio, on both revisions.
-//
-// Tests marked `todo` are written as they should pass once the bridge does what they name:
-// four fixes under way (a slow-starting 2026-07-28 server over stdio, structuredContent arrays,
-// list_changed over subscriptions/listen, key order) and two bridge bugs this file found.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
@@ -28,17 +24,6 @@ const CRATE = 'prism-mcp-test-server'
 const CARGO = process.env.CARGO || 'cargo'
 const ctx = (toolCallId, extra = {}) => ({ sessionId: 's', runId: 'r', toolCallId, ...extra })
 
-const TODO = {
-  slowStart: 'needs the stdio connect to a slow-starting 2026-07-28 server (the discover probe gives up after 2 s and initialize goes on the same pipe)',
-  arrays: 'needs structuredContent arrays on 2026-07-28 (refused today as "not an object")',
-  listen: 'needs a subscriptions/listen stream for list_changed on 2026-07-28',
-  keyOrder: "needs the server's key order kept in value and parameters",
-  // Bridge bugs this file found (not fixed here):
-  orphan:
-    "bridge bug: close() records the server's process tree only after closing its stdin; a server that exits on EOF at once (rmcp's does) orphans a setsid grandchild to init before it is recorded, and it survives",
-  narrowed:
-    'bridge bug: unpinned, a server that answers server/discover with -32022 "Unsupported protocol version" listing only revisions with initialize fails to connect instead of falling back to initialize',
-}
 
 /** Why cargo cannot be used here, or undefined. */
 function cargoMissing() {
@@ -257,7 +242,7 @@ for (const mode of TRANSPORTS) {
       })
 
       if (modern) {
-        rtest('structuredContent: an array (2026-07-28) is the value', { todo: TODO.arrays }, async () => {
+        rtest('structuredContent: an array (2026-07-28) is the value', {}, async () => {
           await withServer(mode, revision, {}, async (bridge, tool) => {
             const array = await tool('structured-array').execute({}, ctx('a1'))
             assert.equal(array.error, undefined, JSON.stringify(array.error))
@@ -276,7 +261,7 @@ for (const mode of TRANSPORTS) {
         })
       }
 
-      rtest("the server's key order is kept in value and parameters", { todo: TODO.keyOrder }, async () => {
+      rtest("the server's key order is kept in value and parameters", {}, async () => {
         await withServer(mode, revision, {}, async (bridge, tool) => {
           const echo = tool('echo')
           assert.deepEqual(Object.keys(echo.parameters), ['type', 'properties', 'required'])
@@ -349,7 +334,7 @@ for (const mode of TRANSPORTS) {
         })
       })
 
-      rtest('autoRefresh: notifications/tools/list_changed refreshes the catalogue', modern ? { todo: TODO.listen } : {}, async () => {
+      rtest('autoRefresh: notifications/tools/list_changed refreshes the catalogue', {}, async () => {
         await withServer(mode, revision, { autoRefresh: { debounceMs: 10 } }, async (bridge, tool) => {
           const before = bridge.tools
           await tool('add-tool').execute({}, ctx('l3'))
@@ -359,7 +344,7 @@ for (const mode of TRANSPORTS) {
       })
 
       if (mode === 'stdio') {
-        rtest('close() ends the server and a grandchild that left with setsid', { todo: TODO.orphan }, async () => {
+        rtest('close() ends the server and a grandchild that left with setsid', {}, async () => {
           let pids = []
           try {
             await withServer(mode, revision, {}, async (bridge, tool) => {
@@ -385,7 +370,7 @@ describe('rmcp server narrowed to 2025-11-25 by supported_protocol_versions, unp
   // protocol version" (-32022) and the revisions it supports, every one of them through
   // initialize, which the bridge speaks.
   for (const mode of ['stdio', 'http']) {
-    rtest(`${mode}: connects with initialize and negotiates 2025-11-25`, { todo: TODO.narrowed }, async () => {
+    rtest(`${mode}: connects with initialize and negotiates 2025-11-25`, {}, async () => {
       await withServer(mode, '2025-11-25-narrowed', {}, async (bridge, tool) => {
         assert.equal(bridge.protocolVersion, '2025-11-25')
         assert.deepEqual((await tool('echo').execute({ text: 'narrowed' }, ctx('n1'))).content, [{ type: 'text', text: 'echo: narrowed' }])
@@ -401,8 +386,7 @@ describe('rmcp server narrowed to 2025-11-25 by supported_protocol_versions, unp
 
 describe('rmcp server starting slowly (2.5 s) over stdio, unpinned', () => {
   for (const revision of REVISIONS) {
-    const options = revision === '2026-07-28' ? { todo: TODO.slowStart } : {}
-    rtest(`${revision}: connects and negotiates ${revision}`, options, async () => {
+    rtest(`${revision}: connects and negotiates ${revision}`, {}, async () => {
       await withServer('stdio', revision, { callTimeoutMs: 10_000 }, async (bridge, tool) => {
         assert.equal(bridge.protocolVersion, revision)
         assert.deepEqual((await tool('echo').execute({ text: 'late' }, ctx('s1'))).content, [{ type: 'text', text: 'echo: late' }])

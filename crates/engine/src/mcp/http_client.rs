@@ -128,6 +128,10 @@ enum Kind {
     Listing,
     /// Judged, and the answer held for the session (`tools/call`).
     Held,
+    /// A long-lived request whose stream carries the server's notifications for it
+    /// (`subscriptions/listen`): answered like [`Kind::Answered`], but an SSE stream goes to
+    /// rmcp event by event, judged, rather than read here up to the answer.
+    Streamed,
 }
 
 /// The deepest JSON text rmcp's own parser reads (serde_json's recursion limit): not a bound
@@ -144,6 +148,7 @@ fn judged_request(message: &ClientJsonRpcMessage) -> Option<(RequestId, Kind)> {
         ClientRequest::DiscoverRequest(_) => Kind::Discover,
         ClientRequest::CallToolRequest(_) => Kind::Held,
         ClientRequest::ListToolsRequest(_) => Kind::Listing,
+        ClientRequest::SubscriptionsListenRequest(_) => Kind::Streamed,
         _ => Kind::Answered,
     };
     Some((r.id.clone(), kind))
@@ -245,11 +250,18 @@ fn judge(data: &[u8], id: &RequestId, kind: Kind, body: bool) -> Verdict {
         Some(_) => false,
     };
     if kind == Kind::Discover {
-        if let Some(result) = obj.get("result") {
-            if !negotiation::is_discover_result(result) {
-                let error = negotiation::fallback_error(negotiation::NOT_A_DISCOVER_RESULT);
-                return Verdict::Deliver(ServerJsonRpcMessage::error(error, Some(id.clone())));
+        let unusable = match (obj.get("result"), obj.get("error")) {
+            (Some(result), _) if !negotiation::is_discover_result(result) => {
+                Some(negotiation::NOT_A_DISCOVER_RESULT)
             }
+            (_, Some(error)) if negotiation::offers_only_initialize(error) => {
+                Some(negotiation::ONLY_INITIALIZE_OFFERED)
+            }
+            _ => None,
+        };
+        if let Some(reason) = unusable {
+            let error = negotiation::fallback_error(reason);
+            return Verdict::Deliver(ServerJsonRpcMessage::error(error, Some(id.clone())));
         }
     }
     // An event rmcp would read as text: a listing on a stream (any other answer goes to rmcp
@@ -734,7 +746,7 @@ impl BoundedHttpClient {
                 resumes: self.resumes.clone(),
                 ended: false,
             };
-            if matches!(kind, Kind::Listing | Kind::Held) {
+            if matches!(kind, Kind::Listing | Kind::Held | Kind::Streamed) {
                 return Ok(StreamableHttpPostResponse::Sse(judge.into_stream(), sid));
             }
             return Ok(StreamableHttpPostResponse::Json(
@@ -814,7 +826,14 @@ impl BoundedHttpClient {
         let refused = status.is_client_error() && !unread;
         let reply = match (refused, answer) {
             (true, Some(ServerJsonRpcMessage::Error(e))) => {
-                ServerJsonRpcMessage::error(e.error, Some(id))
+                let narrowed = serde_json::to_value(&e.error)
+                    .is_ok_and(|v| negotiation::offers_only_initialize(&v));
+                let error = if narrowed {
+                    negotiation::fallback_error(negotiation::ONLY_INITIALIZE_OFFERED)
+                } else {
+                    e.error
+                };
+                ServerJsonRpcMessage::error(error, Some(id))
             }
             (true, _) => ServerJsonRpcMessage::error(
                 ErrorData::invalid_request(

@@ -118,6 +118,34 @@ pub fn fallback_error(reason: &str) -> ErrorData {
 /// The reason for a discover answer that came in time but is not a discover result.
 pub const NOT_A_DISCOVER_RESULT: &str = "answered without a valid discover result";
 
+/// The reason for a discover answer that refuses the revision and offers only revisions
+/// with `initialize`.
+pub const ONLY_INITIALIZE_OFFERED: &str =
+    "was refused with only revisions that use initialize on offer";
+
+/// Whether `error` (a response's `error` member) is the "unsupported protocol version"
+/// refusal of `server/discover` from a server whose `data.supported` revisions all use
+/// `initialize` (a server narrowed to the older lifecycle): the client should initialize, not
+/// fail for want of a common discover revision.
+#[must_use]
+pub fn offers_only_initialize(error: &Value) -> bool {
+    let code = error.get("code").and_then(Value::as_i64);
+    if code != Some(i64::from(ErrorCode::UNSUPPORTED_PROTOCOL_VERSION.0)) {
+        return false;
+    }
+    let supported = error
+        .get("data")
+        .and_then(|d| d.get("supported"))
+        .and_then(Value::as_array);
+    supported.is_some_and(|versions| {
+        !versions.iter().any(|v| {
+            SPOKEN_REVISIONS
+                .iter()
+                .any(|r| !r.has_initialize() && v.as_str() == Some(r.as_str()))
+        })
+    })
+}
+
 /// The reason for a discover probe nobody answered in time.
 #[must_use]
 pub fn unanswered() -> String {
@@ -181,6 +209,20 @@ mod tests {
             ClientLifecycleMode::Discover { .. }
         ));
         assert!(!new.may_fall_back());
+    }
+
+    #[test]
+    fn a_refusal_offering_only_initialize_revisions_falls_back() {
+        let narrowed = json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2025-11-25", "2024-11-05"]}});
+        assert!(offers_only_initialize(&narrowed));
+        let modern = json!({"code": -32022, "message": "m", "data": {"supported": ["2026-07-28"]}});
+        assert!(!offers_only_initialize(&modern));
+        assert!(!offers_only_initialize(
+            &json!({"code": -32022, "message": "m"})
+        ));
+        assert!(!offers_only_initialize(
+            &json!({"code": -32601, "message": "m", "data": {"supported": ["2025-11-25"]}})
+        ));
     }
 
     #[test]
