@@ -33,7 +33,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 
 use super::direct::{DirectCalls, DirectWaiter, Ready};
 use super::progress::{progress_token, Deadlines};
-use super::{negotiation, McpError};
+use super::McpError;
 use crate::limits::{
     MCP_FRAME_TOKEN_BYTES as TOKEN_CAP, MCP_MAX_MESSAGE_DEPTH, MCP_MAX_STRAY_ANSWERS,
     MCP_STDIO_MAX_MESSAGE_BYTES,
@@ -364,10 +364,9 @@ pub struct FrameState {
     strays: u64,
     /// Every answer ignored over the session's life.
     strays_total: u64,
-    /// Whether an unanswered `server/discover` probe falls back to `initialize` (unpinned).
+    /// Whether an unanswered `server/discover` probe over HTTP falls back to `initialize`
+    /// (unpinned; a stdio session probes on its own, see `stdio_start`).
     probe_falls_back: bool,
-    /// The `server/discover` probe waiting for its answer, and when it stops waiting.
-    discover: Option<(RequestId, Instant)>,
 }
 
 /// [`FrameState`] shared by the transport and the session.
@@ -524,7 +523,7 @@ impl FrameShared {
     }
 
     /// Lets an unanswered `server/discover` probe fall back to `initialize` after
-    /// [`negotiation::probe_timeout`] (an unpinned connect).
+    /// [`super::negotiation::probe_timeout`] (an unpinned connect over HTTP).
     pub fn allow_probe_fallback(&self) {
         self.with(|s| s.probe_falls_back = true);
     }
@@ -534,38 +533,6 @@ impl FrameShared {
     #[must_use]
     pub fn probe_may_fall_back(&self) -> bool {
         self.with(|s| s.probe_falls_back)
-    }
-
-    /// Records request `id` as the `server/discover` probe, if probes fall back.
-    pub fn track_discover(&self, id: RequestId) {
-        self.with(|s| {
-            if s.probe_falls_back {
-                let now = Instant::now();
-                let deadline = now.checked_add(negotiation::probe_timeout()).unwrap_or(now);
-                s.discover = Some((id, deadline));
-            }
-        });
-    }
-
-    /// When the waiting `server/discover` probe stops waiting, if one waits.
-    #[must_use]
-    pub fn discover_deadline(&self) -> Option<Instant> {
-        self.with(|s| s.discover.as_ref().map(|(_, d)| *d))
-    }
-
-    /// The probe's deadline passed: it stops waiting, and rmcp gets the error that makes it
-    /// fall back to `initialize` (a late answer is then a stray).
-    #[must_use]
-    pub fn discover_unanswered(&self) -> Option<RxJsonRpcMessage<RoleClient>> {
-        self.with(|s| {
-            let (id, _) = s.discover.take()?;
-            s.pending.remove(&id);
-            Some(JsonRpcMessage::Error(JsonRpcError {
-                jsonrpc: JsonRpcVersion2_0,
-                id: Some(id),
-                error: negotiation::fallback_error(&negotiation::unanswered()),
-            }))
-        })
     }
 
     /// Counts a stray answer another transport ignored: the error to fail the request with
@@ -748,20 +715,6 @@ impl FrameState {
         let Some(id) = id.filter(|id| self.pending.contains(id)) else {
             return self.stray();
         };
-        if self.discover.as_ref().is_some_and(|(d, _)| *d == id) {
-            self.discover = None;
-            let usable = value
-                .get("result")
-                .is_none_or(negotiation::is_discover_result);
-            if !usable {
-                self.pending.remove(&id);
-                return Outcome::Deliver(Box::new(JsonRpcMessage::Error(JsonRpcError {
-                    jsonrpc: JsonRpcVersion2_0,
-                    id: Some(id),
-                    error: negotiation::fallback_error(negotiation::NOT_A_DISCOVER_RESULT),
-                })));
-            }
-        }
         if self.raw.contains(&id) {
             let outcome = answer_outcome(value);
             self.pending.remove(&id);
@@ -931,9 +884,6 @@ where
         if let JsonRpcMessage::Request(r) = &item {
             let id = r.id.clone();
             let raw = matches!(r.request, ClientRequest::CallToolRequest(_));
-            if matches!(r.request, ClientRequest::DiscoverRequest(_)) {
-                self.shared.track_discover(id.clone());
-            }
             self.shared.with(|s| {
                 if raw {
                     s.raw.insert(id.clone());
@@ -960,18 +910,7 @@ where
                 return Some(msg);
             }
             let (used, frame) = {
-                let filled = match self.shared.discover_deadline() {
-                    None => self.read.fill_buf().await,
-                    Some(deadline) => tokio::select! {
-                        r = self.read.fill_buf() => r,
-                        () = tokio::time::sleep_until(deadline.into()) => {
-                            if let Some(fallback) = self.shared.discover_unanswered() {
-                                return Some(fallback);
-                            }
-                            continue;
-                        }
-                    },
-                };
+                let filled = self.read.fill_buf().await;
                 let available = match filled {
                     Ok(a) if !a.is_empty() => a,
                     _ => {
@@ -1253,38 +1192,6 @@ mod tests {
         };
         assert_eq!(ids, vec![RequestId::Number(3)]);
         assert_eq!(error.to_string(), "MCP error -32602: bad");
-    }
-
-    #[test]
-    fn a_discover_probe_falls_back_on_a_useless_answer_or_none_in_time() {
-        let shared = FrameShared::default();
-        shared.allow_probe_fallback();
-        shared.track_discover(RequestId::Number(0));
-        shared.track(RequestId::Number(0));
-        assert!(shared.discover_deadline().is_some());
-        let empty = br#"{"jsonrpc":"2.0","id":0,"result":{}}"#.to_vec();
-        let Outcome::Deliver(msg) = shared.judge(Frame::Line(empty)) else {
-            panic!("the probe's answer goes to rmcp");
-        };
-        let JsonRpcMessage::Error(e) = *msg else {
-            panic!("as the error that falls back");
-        };
-        assert_eq!(e.error.code, ErrorCode::METHOD_NOT_FOUND);
-        assert!(shared.discover_deadline().is_none());
-        // No answer in time: the same error, and the late answer is a stray.
-        shared.track_discover(RequestId::Number(1));
-        shared.track(RequestId::Number(1));
-        let Some(JsonRpcMessage::Error(e)) = shared.discover_unanswered() else {
-            panic!("an unanswered probe falls back");
-        };
-        assert_eq!(e.id, Some(RequestId::Number(1)));
-        let late = br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec();
-        assert!(matches!(shared.judge(Frame::Line(late)), Outcome::Skip));
-        assert_eq!(shared.strays(), 1);
-        // A pinned revision never falls back on time.
-        let pinned = FrameShared::default();
-        pinned.track_discover(RequestId::Number(0));
-        assert!(pinned.discover_deadline().is_none());
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! Which protocol revision a session speaks, and how the bridge settles on it.
 //!
 //! Unpinned, the bridge probes with `server/discover` (revision 2026-07-28) and falls back to
-//! `initialize` (2025-11-25, which a server may answer with any revision it speaks) as soon as
-//! the probe's answer is anything but a valid discover result: an empty or malformed result,
-//! any JSON-RPC error that is not a modern rejection, an HTTP client error, or no answer
-//! within [`MCP_DISCOVER_PROBE_MS`]. The transports turn each of those into the JSON-RPC error
-//! ([`fallback_error`]) that makes rmcp's lifecycle fall back. A host may pin one revision.
+//! `initialize` (2025-11-25, which a server may answer with any revision it speaks) when the
+//! probe's answer is anything but a valid discover result: an empty or malformed result, any
+//! JSON-RPC error that is not a modern rejection, an HTTP client error. Over HTTP no answer
+//! within [`MCP_DISCOVER_PROBE_MS`] falls back too, and the HTTP client turns each of those
+//! into the JSON-RPC error ([`fallback_error`]) that makes rmcp's lifecycle fall back. Over
+//! stdio the session probes on its own and never falls back on a pipe where the probe may
+//! still be answered (`stdio_start`). A host may pin one revision.
 //!
 //! Once a revision without `initialize` is negotiated, every request carries the per-request
 //! `_meta` envelope that revision requires; [`RequestEnvelope`] is that envelope for the

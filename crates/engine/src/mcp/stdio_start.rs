@@ -374,3 +374,86 @@ where
     let done = handshake(pipes, handler, lifecycle).await;
     settle(process, done, progress).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn discovered(versions: &[&str]) -> Value {
+        json!({
+            "resultType": "complete",
+            "supportedVersions": versions,
+            "capabilities": {},
+            "ttlMs": 0,
+            "cacheScope": "private",
+        })
+    }
+
+    #[test]
+    fn the_probe_answer_decides_the_lifecycle_on_the_same_pipe() {
+        let modern = verdict(Ok(discovered(&["2026-07-28", "2025-11-25"])));
+        assert!(
+            matches!(&modern, Verdict::Modern(v) if v == &[ProtocolVersion::V_2026_07_28]),
+            "{modern:?}"
+        );
+        // A discover result offering only revisions with initialize, or none: initialize.
+        assert!(matches!(
+            verdict(Ok(discovered(&["2025-11-25"]))),
+            Verdict::Legacy
+        ));
+        // Anything that is not a discover result: an older server that read the probe.
+        for answer in [json!({}), json!({"supportedVersions": "2026-07-28"})] {
+            assert!(matches!(verdict(Ok(answer)), Verdict::Legacy));
+        }
+        for code in [-32601, -32602, -32022, -32603] {
+            let remote = McpError::Remote {
+                code,
+                message: "no".into(),
+            };
+            assert!(matches!(verdict(Err(remote)), Verdict::Legacy), "{code}");
+        }
+        assert!(matches!(
+            verdict(Err(McpError::MessageTooLarge { limit: 1 })),
+            Verdict::Legacy
+        ));
+        // A modern rejection fails the connect, as rmcp's own probe does.
+        let refused = McpError::Remote {
+            code: ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY.0,
+            message: "needs sampling".into(),
+        };
+        let Verdict::Refused(e) = verdict(Err(refused)) else {
+            panic!("a modern rejection is final");
+        };
+        assert!(e.to_string().contains("needs sampling"), "{e}");
+        // No answer: the pipe ended, or the clock ran out.
+        assert!(matches!(
+            verdict(Err(McpError::server_closed())),
+            Verdict::Gone(_)
+        ));
+        assert!(matches!(
+            verdict(Err(McpError::CallTimeout { timeout_ms: 5 })),
+            Verdict::Gone(_)
+        ));
+    }
+
+    #[test]
+    fn the_probe_is_rmcps_own_discover_request_with_the_newest_envelope() {
+        let client = ClientConfig::new(
+            rmcp::model::ClientCapabilities::default(),
+            rmcp::model::Implementation::new("c", "1"),
+        );
+        let line = probe_line(&client);
+        assert_eq!(line.last(), Some(&b'\n'));
+        let v: Value = serde_json::from_slice(&line).unwrap_or_default();
+        assert_eq!(v["method"], "server/discover");
+        assert_eq!(v["id"], PROBE_ID);
+        assert!(PROBE_ID > i64::from(u32::MAX) && PROBE_ID < (1 << 40));
+        let meta = &v["params"]["_meta"];
+        assert_eq!(
+            meta["io.modelcontextprotocol/protocolVersion"],
+            "2026-07-28"
+        );
+        assert_eq!(meta["io.modelcontextprotocol/clientInfo"]["name"], "c");
+    }
+}
