@@ -269,9 +269,17 @@ test('close() ends a setsid() grandchild of a server that exits at end of input:
     }
     if (isAlive(grandchild)) survivors.push(grandchild)
   }
-  // close() has returned for every cycle: whatever is alive now was missed, unless it is only
-  // still dying (a bounded wait for that, not a speed claim).
-  assert.deepEqual(await waitGone(survivors), [])
+  // close() has returned for every cycle: whatever still runs now was missed, unless it is
+  // only still dying (a bounded wait for that, not a speed claim).
+  const left = await waitGone(survivors, 10_000)
+  const described = left.map((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').trim()
+    } catch {
+      return String(pid)
+    }
+  })
+  assert.deepEqual(described, [])
 })
 
 test('a failed connect ends the server and its grandchild (hang at initialize, crash at start)', async () => {
