@@ -326,7 +326,7 @@ impl NativeMcpBridge {
             // Straight into bytes: `to_string` would go through `fmt` a token at a time.
             done(call_key, serde_json::to_string(&result).unwrap_or_default());
         };
-        if session.writes_directly() {
+        if session.writes_directly() && !session.calls_as_task(&id.remote_name) {
             // No task: the call is written now and settled by the session's reader, timer,
             // an abort or a close. Recorded before it starts, so its end finds the record.
             let n = session.next_call_number();

@@ -378,6 +378,20 @@ pub const MCP_MAX_STRAY_ANSWERS: u64 = 1_000;
 pub const MCP_SSE_MAX_RESUMES: u32 = 3;
 /// Answer streams a session keeps waiting to be resumed at once (each is one request's).
 pub const MCP_SSE_MAX_PENDING_RESUMES: usize = 256;
+/// Milliseconds between two `tasks/get` polls of an MCP task when the server suggests no
+/// `pollInterval` (the official SDK client's default).
+pub const MCP_TASK_DEFAULT_POLL_MS: u64 = 1_000;
+/// The shortest wait between two `tasks/get` polls, whatever `pollInterval` the server
+/// suggests: with the call's deadlines it bounds how many polls one call makes.
+pub const MCP_TASK_MIN_POLL_MS: u64 = 100;
+/// The longest wait between two `tasks/get` polls, whatever `pollInterval` the server
+/// suggests (a task that finished is noticed this soon at the latest).
+pub const MCP_TASK_MAX_POLL_MS: u64 = 5_000;
+/// Milliseconds a `tasks/cancel` the bridge sends (on an abort, a timeout or a task that needs
+/// input) may wait for its answer; nothing waits for it, and its answer is ignored.
+pub const MCP_TASK_CANCEL_TIMEOUT_MS: u64 = 2_000;
+/// Bytes of a task id a server may hand out (ids are echoed in every `tasks/*` request).
+pub const MCP_MAX_TASK_ID_BYTES: usize = 256;
 
 // --- Coding tools (API.md section 10) -----------------------------------------------------------
 

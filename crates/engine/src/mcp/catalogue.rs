@@ -20,6 +20,8 @@ pub struct ListedTool {
     pub input_schema: Option<Value>,
     /// The raw `outputSchema`, if any: calls' `structuredContent` is checked against it.
     pub output_schema: Option<Value>,
+    /// Whether its listing requires it to be called as a task (`execution.taskSupport`).
+    pub task_required: bool,
 }
 
 impl ListedTool {
@@ -246,6 +248,7 @@ impl CatalogueBuilder {
             description,
             input_schema: tool.get("inputSchema").cloned(),
             output_schema: tool.get("outputSchema").cloned(),
+            task_required: super::tasks::requires_task(tool),
         })
     }
 

@@ -132,6 +132,14 @@ pub enum McpError {
         /// The bound.
         limit: u64,
     },
+    /// A tool called as a task whose task ended without a result: the server reported it
+    /// `failed` (with no error result) or `cancelled`, or it needs input the bridge does not
+    /// give (`input_required`).
+    #[error("MCP tool call task {reason}")]
+    TaskEnded {
+        /// What became of the task, with the server's status message if any.
+        reason: String,
+    },
     /// A response is not shaped as JSON-RPC says (a result that is not an object, ...).
     #[error("MCP server sent an invalid response: {reason}")]
     InvalidResponse {
@@ -168,6 +176,7 @@ impl McpError {
             Self::MessageTooLarge { .. } => "ERR_PRISM_MCP_TOO_LARGE",
             Self::MessageTooDeep { .. } | Self::AnswerTooDeep { .. } => "ERR_PRISM_MCP_JSON_BOUND",
             Self::InvalidResponse { .. } => "ERR_PRISM_MCP_INVALID_RESPONSE",
+            Self::TaskEnded { .. } => "ERR_PRISM_MCP_REMOTE",
             Self::Closed => "ERR_PRISM_MCP_CLOSED",
         }
     }

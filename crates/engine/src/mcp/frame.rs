@@ -883,7 +883,13 @@ where
     ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
         if let JsonRpcMessage::Request(r) = &item {
             let id = r.id.clone();
-            let raw = matches!(r.request, ClientRequest::CallToolRequest(_));
+            // Answers handed over as the JSON the server sent: a `tools/call`'s, and those of
+            // the session's raw requests (a `tools/list` keeping what rmcp's types drop,
+            // `tasks/*`).
+            let raw = matches!(
+                r.request,
+                ClientRequest::CallToolRequest(_) | ClientRequest::CustomRequest(_)
+            );
             self.shared.with(|s| {
                 if raw {
                     s.raw.insert(id.clone());

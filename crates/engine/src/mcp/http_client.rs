@@ -126,7 +126,8 @@ enum Kind {
     /// within what rmcp's parser reads ([`RMCP_TEXT_MAX_DEPTH`]) goes to rmcp as it is (rmcp
     /// keeps listed schemas for its request headers); a deeper one is held for the session.
     Listing,
-    /// Judged, and the answer held for the session (`tools/call`).
+    /// Judged, and the answer held for the session (`tools/call`, and the bridge's raw
+    /// requests: a `tools/call` with a task, `tasks/get`, `tasks/result`, `tasks/cancel`).
     Held,
     /// A long-lived request whose stream carries the server's notifications for it
     /// (`subscriptions/listen`): answered like [`Kind::Answered`], but an SSE stream goes to
@@ -146,7 +147,9 @@ fn judged_request(message: &ClientJsonRpcMessage) -> Option<(RequestId, Kind)> {
     };
     let kind = match r.request {
         ClientRequest::DiscoverRequest(_) => Kind::Discover,
-        ClientRequest::CallToolRequest(_) => Kind::Held,
+        // The bridge's raw requests (a `tools/call` with a task, `tasks/*`): their answers
+        // are held raw like a `tools/call`'s, rmcp has no type for them.
+        ClientRequest::CallToolRequest(_) | ClientRequest::CustomRequest(_) => Kind::Held,
         ClientRequest::ListToolsRequest(_) => Kind::Listing,
         ClientRequest::SubscriptionsListenRequest(_) => Kind::Streamed,
         _ => Kind::Answered,

@@ -8,6 +8,7 @@
 //! - [`http`]: URL, origin and address checks, DNS pinning, the bounded HTTP client.
 //! - [`http_client`]: the framer's checks over rmcp's reqwest client.
 //! - [`sse_resume`]: resuming an answer's SSE stream the server closed, a bounded number of times.
+//! - [`tasks`]: tools called as tasks: create, poll, result, cancel.
 //! - [`catalogue`]: `tools/list` pages within every bound.
 //! - [`host_client`]: pages and results from a host's own MCP client, under the same rules.
 //! - [`call_result`]: a raw call result (or failure) as a prism `ToolResult`.
@@ -38,6 +39,7 @@ pub mod session;
 pub mod sse_resume;
 pub mod stdio;
 mod stdio_start;
+pub mod tasks;
 
 pub use error::McpError;
 pub use options::{assert_valid_server_id, McpLimits, McpLimitsInput};

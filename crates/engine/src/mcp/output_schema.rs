@@ -163,6 +163,7 @@ mod tests {
             description: None,
             input_schema: None,
             output_schema: Some(output),
+            task_required: false,
         }]);
         s
     }

@@ -17,9 +17,9 @@ use std::time::{Duration, Instant};
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
-    ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, CustomResult,
-    Implementation, JsonRpcMessage, JsonRpcNotification, JsonRpcVersion2_0, ListToolsRequest,
-    PaginatedRequestParams, ProtocolVersion, RequestId, ServerResult,
+    ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, CustomRequest,
+    CustomResult, Implementation, JsonRpcMessage, JsonRpcNotification, JsonRpcVersion2_0,
+    ListToolsRequest, PaginatedRequestParams, ProtocolVersion, RequestId, ServerResult,
 };
 use rmcp::service::{
     serve_client_with_lifecycle_and_ct, NotificationContext, Peer, PeerRequestOptions,
@@ -49,6 +49,7 @@ use super::output_schema::OutputSchemas;
 use super::progress::{Deadlines, ProgressBoard};
 use super::stdio::{ServerProcess, StdioConfig};
 use super::stdio_start;
+use super::tasks::{self, Created, TaskRequests, TaskTools};
 use super::{McpError, McpLimits};
 
 /// The client name and version sent in `initialize` (the reference's).
@@ -146,6 +147,8 @@ pub struct McpSession {
     outputs: Arc<OutputSchemas>,
     /// The requests sent through rmcp that wait, by progress token.
     progress: ProgressBoard,
+    /// The tools of the last listing that are called as tasks.
+    task_tools: TaskTools,
 }
 
 impl std::fmt::Debug for McpSession {
@@ -214,12 +217,14 @@ fn cancelled_line(n: i64, reason: &str) -> Vec<u8> {
 
 /// One `tools/call` request line (ending in `\n`), the checked arguments copied in as they
 /// are, with `_meta`: the call's progress token (its request number) and the negotiated
-/// revision's envelope when it needs one.
+/// revision's envelope when it needs one; with `task: {ttl}` when `task_ttl` is given (a
+/// call made as a task).
 fn call_line(
     id: i64,
     remote_name: &str,
     arguments: &ArgumentsJson,
     envelope: &RequestEnvelope,
+    task_ttl: Option<u64>,
 ) -> Vec<u8> {
     let args = arguments.as_str().as_bytes();
     let meta = envelope.member().unwrap_or("");
@@ -237,12 +242,32 @@ fn call_line(
         _ => line.push(b'}'),
     }
     line.push(b',');
+    if let Some(ttl) = task_ttl {
+        line.extend_from_slice(b"\"task\":{\"ttl\":");
+        line.extend_from_slice(ttl.to_string().as_bytes());
+        line.extend_from_slice(b"},");
+    }
     line.extend_from_slice(b"\"name\":");
     // A string serializes into a Vec without fail.
     let _ = serde_json::to_writer(&mut line, remote_name);
     line.extend_from_slice(b",\"arguments\":");
     line.extend_from_slice(args);
     line.extend_from_slice(b"}}\n");
+    line
+}
+
+/// One `tasks/*` request line (ending in `\n`) for task `task_id`. Tasks are only used on
+/// a revision with `initialize`, whose requests need no `_meta` envelope.
+fn task_line(id: i64, method: &str, task_id: &str) -> Vec<u8> {
+    let message = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "method": method,
+        "params": {"taskId": task_id},
+    });
+    // A JSON value serializes into a Vec without fail.
+    let mut line = serde_json::to_vec(&message).unwrap_or_default();
+    line.push(b'\n');
     line
 }
 
@@ -411,6 +436,7 @@ impl McpSession {
             next_direct_id: AtomicI64::new(FIRST_DIRECT_ID),
             outputs: Arc::new(OutputSchemas::new()),
             progress,
+            task_tools: TaskTools::default(),
         })
     }
 
@@ -466,6 +492,21 @@ impl McpSession {
         timeout_ms: u64,
         cancel: &CancellationToken,
     ) -> Result<Value, McpError> {
+        let limits = McpLimits {
+            call_timeout_ms: timeout_ms,
+            ..self.limits
+        };
+        self.request_on_clock(req, limits.call_deadlines(Instant::now()), cancel)
+            .await
+    }
+
+    /// [`McpSession::request`] on a clock of the caller's.
+    async fn request_on_clock(
+        &self,
+        req: ClientRequest,
+        mut clock: Deadlines,
+        cancel: &CancellationToken,
+    ) -> Result<Value, McpError> {
         let peer = match self.peer() {
             Some(p) if !self.closed.load(Ordering::Acquire) => p,
             _ => return Err(McpError::Closed),
@@ -475,11 +516,6 @@ impl McpSession {
             .await
             .map_err(service_error)?;
         let watch = self.progress.watch(&handle.progress_token);
-        let limits = McpLimits {
-            call_timeout_ms: timeout_ms,
-            ..self.limits
-        };
-        let mut clock = limits.call_deadlines(Instant::now());
         let outcome = loop {
             break tokio::select! {
                 r = &mut handle.rx => match r {
@@ -525,8 +561,15 @@ impl McpSession {
         let mut catalogue = CatalogueBuilder::new(self.limits);
         let mut cursor: Option<String> = None;
         loop {
-            let params = PaginatedRequestParams::default().with_cursor(cursor.take());
-            let req = ClientRequest::ListToolsRequest(ListToolsRequest::with_param(params));
+            let req = if self.revision == ProtocolVersion::V_2025_11_25 {
+                // Raw, so that the listing keeps `execution` (which tools are called as
+                // tasks), a member rmcp's tool type drops.
+                let params = cursor.take().map(|c| serde_json::json!({ "cursor": c }));
+                ClientRequest::CustomRequest(CustomRequest::new("tools/list", params))
+            } else {
+                let params = PaginatedRequestParams::default().with_cursor(cursor.take());
+                ClientRequest::ListToolsRequest(ListToolsRequest::with_param(params))
+            };
             let page = self
                 .request(req, self.limits.call_timeout_ms, cancel)
                 .await?;
@@ -535,6 +578,7 @@ impl McpSession {
                 None => {
                     let tools = catalogue.finish();
                     self.outputs.replace(&tools);
+                    self.task_tools.replace(&tools);
                     return Ok(tools);
                 }
             }
@@ -553,6 +597,11 @@ impl McpSession {
         timeout_ms: u64,
         cancel: &CancellationToken,
     ) -> Result<Value, McpError> {
+        if self.calls_as_task(remote_name) {
+            return self
+                .call_as_task(remote_name, arguments, timeout_ms, cancel)
+                .await;
+        }
         if self.writes_directly {
             return self
                 .call_direct(remote_name, arguments, timeout_ms, cancel)
@@ -574,16 +623,30 @@ impl McpSession {
         timeout_ms: u64,
         cancel: &CancellationToken,
     ) -> Result<Value, McpError> {
-        let (tx, rx) = tokio::sync::oneshot::channel();
         let n = self.next_call_number();
         let limits = McpLimits {
             call_timeout_ms: timeout_ms,
             ..self.limits
         };
+        let line = call_line(n, remote_name, arguments, &self.envelope, None);
+        self.direct_request(n, line, limits.call_deadlines(Instant::now()), cancel)
+            .await
+    }
+
+    /// Writes request `line`, number `n`, and waits for its result until `clock` runs out
+    /// (the session's timer fails it), `cancel` fires, or the session closes.
+    async fn direct_request(
+        &self,
+        n: i64,
+        line: Vec<u8>,
+        clock: Deadlines,
+        cancel: &CancellationToken,
+    ) -> Result<Value, McpError> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
         self.start_direct(
             n,
-            call_line(n, remote_name, arguments, &self.envelope),
-            limits.call_deadlines(Instant::now()),
+            line,
+            clock,
             Box::new(move |outcome| {
                 let _ = tx.send(outcome);
             }),
@@ -595,6 +658,81 @@ impl McpSession {
                 Err(McpError::Aborted)
             }
         }
+    }
+
+    /// Whether calls of `remote_name` are made as tasks: its last listing requires it
+    /// (`execution.taskSupport: "required"`) and the negotiated revision has these tasks
+    /// (2025-11-25; the 2026-07-28 revision's tasks are another protocol).
+    #[must_use]
+    pub fn calls_as_task(&self, remote_name: &str) -> bool {
+        self.revision == ProtocolVersion::V_2025_11_25 && self.task_tools.contains(remote_name)
+    }
+
+    /// [`McpSession::call_tool`] as a task: `tools/call` with `params.task`, then the task
+    /// followed to its result ([`tasks::follow`]) on the call's clock.
+    async fn call_as_task(
+        &self,
+        remote_name: &str,
+        arguments: &ArgumentsJson,
+        timeout_ms: u64,
+        cancel: &CancellationToken,
+    ) -> Result<Value, McpError> {
+        let limits = McpLimits {
+            call_timeout_ms: timeout_ms,
+            ..self.limits
+        };
+        let clock = limits.call_deadlines(Instant::now());
+        // The task need not outlive the call.
+        let ttl = self.limits.max_total_timeout_ms;
+        let answer = if self.writes_directly {
+            let n = self.next_call_number();
+            let line = call_line(n, remote_name, arguments, &self.envelope, Some(ttl));
+            self.direct_request(n, line, clock, cancel).await?
+        } else {
+            let params = serde_json::json!({
+                "name": remote_name,
+                "arguments": Value::Object(arguments.to_map()?),
+                "task": {"ttl": ttl},
+            });
+            let req = ClientRequest::CustomRequest(CustomRequest::new("tools/call", Some(params)));
+            self.request_on_clock(req, clock, cancel).await?
+        };
+        match tasks::created(&answer)? {
+            Created::Plain => Ok(answer),
+            Created::Task(task) => tasks::follow(&SessionTasks(self), task, clock, cancel).await,
+        }
+    }
+
+    /// Sends `tasks/cancel` for `task_id` and lets it be: its answer is ignored, and it is
+    /// given up after [`crate::limits::MCP_TASK_CANCEL_TIMEOUT_MS`].
+    fn cancel_task(&self, task_id: &str) {
+        let bound = Duration::from_millis(crate::limits::MCP_TASK_CANCEL_TIMEOUT_MS);
+        if self.writes_directly {
+            let n = self.next_call_number();
+            let clock = Deadlines::new(Instant::now(), bound, bound);
+            self.start_direct(
+                n,
+                task_line(n, "tasks/cancel", task_id),
+                clock,
+                Box::new(drop),
+            );
+            return;
+        }
+        let Some(peer) = self.peer() else { return };
+        let frames = self.frames.clone();
+        let params = serde_json::json!({"taskId": task_id});
+        let req = ClientRequest::CustomRequest(CustomRequest::new("tasks/cancel", Some(params)));
+        tokio::spawn(async move {
+            let Ok(handle) = peer
+                .send_request_with_option(req, PeerRequestOptions::no_options())
+                .await
+            else {
+                return;
+            };
+            let id = handle.id.clone();
+            let _ = tokio::time::timeout(bound, handle.rx).await;
+            frames.forget(&id);
+        });
     }
 
     /// Whether `tools/call` requests are written directly (a stdio session): then
@@ -648,7 +786,7 @@ impl McpSession {
         done: impl FnOnce(Value) + Send + 'static,
     ) {
         let limits = self.limits;
-        let line = call_line(n, &id.remote_name, arguments, &self.envelope);
+        let line = call_line(n, &id.remote_name, arguments, &self.envelope, None);
         let output = self.outputs.for_tool(&id.remote_name);
         let structured = StructuredContent::of_revision(&self.revision);
         let waiter: DirectWaiter = Box::new(move |outcome| {
@@ -731,6 +869,7 @@ impl McpSession {
         self.close_token.cancel();
         self.frames.end_direct(&McpError::Closed);
         self.outputs.clear();
+        self.task_tools.clear();
         drop(
             self.peer
                 .lock()
@@ -788,6 +927,33 @@ impl Drop for McpSession {
     }
 }
 
+/// A session's transport for [`tasks::follow`].
+struct SessionTasks<'a>(&'a McpSession);
+
+impl TaskRequests for SessionTasks<'_> {
+    async fn request(
+        &self,
+        method: &'static str,
+        task_id: &str,
+        clock: Deadlines,
+        cancel: &CancellationToken,
+    ) -> Result<Value, McpError> {
+        let session = self.0;
+        if session.writes_directly {
+            let n = session.next_call_number();
+            let line = task_line(n, method, task_id);
+            return session.direct_request(n, line, clock, cancel).await;
+        }
+        let params = serde_json::json!({"taskId": task_id});
+        let req = ClientRequest::CustomRequest(CustomRequest::new(method, Some(params)));
+        session.request_on_clock(req, clock, cancel).await
+    }
+
+    fn cancel(&self, task_id: &str) {
+        self.0.cancel_task(task_id);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -827,7 +993,7 @@ mod tests {
                 &Implementation::new(CLIENT_NAME, CLIENT_VERSION),
                 &ClientCapabilities::default(),
             );
-            let line = call_line(FIRST_DIRECT_ID, "echo \"x\"", &args, &envelope);
+            let line = call_line(FIRST_DIRECT_ID, "echo \"x\"", &args, &envelope, None);
             assert_eq!(line.last(), Some(&b'\n'));
             let ours: Value = serde_json::from_slice(&line).expect("JSON");
             let theirs = rmcp_line(FIRST_DIRECT_ID, "echo \"x\"", &args, &revision);
