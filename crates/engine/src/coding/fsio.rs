@@ -104,7 +104,7 @@ pub fn read_bounded(file: &mut File, limit: u64, path: &Path) -> Result<Vec<u8>,
 pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), CodingError> {
     // A symlink to an existing file is written through (the link stays a link), as a plain
     // `writeFile` would; renaming over the link itself would replace it with a regular file.
-    let real = fs::canonicalize(path).ok();
+    let real = crate::os::paths::canonicalize(path).ok();
     let path = real.as_deref().unwrap_or(path);
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
     let dir = if dir.as_os_str().is_empty() {
@@ -154,6 +154,7 @@ mod tests {
         Ok(())
     }
 
+    #[cfg(unix)]
     #[test]
     fn only_regular_files_open_for_reading() -> Result<(), CodingError> {
         let d = temp_dir("reg");

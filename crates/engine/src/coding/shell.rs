@@ -370,6 +370,7 @@ mod tests {
         Ok(())
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_background_child_does_not_hold_the_call() -> Result<(), CodingError> {
         let started = Instant::now();

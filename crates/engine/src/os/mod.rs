@@ -4,12 +4,15 @@
 //!
 //! - [`files`]: opening a file to read without blocking on a FIFO or a device, file-type
 //!   names, private spill files, access checks and errno names as Node spells them.
+//! - [`paths`]: real paths, and how one is spelled for a host (no `\\?\` on Windows where
+//!   it is not needed); every `realpath` of the engine goes through it.
 //! - [`pipes`]: waiting for a pipe to become readable and writing without blocking.
 //! - [`process_tree`]: a child and everything it starts, killed as one (process groups and
 //!   the parent-death signal on Unix, Job Objects on Windows).
 //! - [`shell`]: which shell runs a command line when the host names none.
 
 pub mod files;
+pub mod paths;
 pub mod pipes;
 pub mod process_tree;
 pub mod shell;
