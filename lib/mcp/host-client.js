@@ -64,8 +64,32 @@ function toJsonText(value) {
   } catch (err) {
     if (err instanceof NotJson) return [null, err.fault]
     if (err instanceof RangeError) return [null, 'too_deep']
-    if (err instanceof TypeError && /circular/i.test(err.message)) return [null, 'cycle']
+    if (err instanceof TypeError && reachesItself(value)) return [null, 'cycle']
     return [null, 'not_json']
+  }
+}
+
+/**
+ * Whether `value` contains itself: what `JSON.stringify` refuses with a TypeError worded by
+ * each engine its own way (V8 "circular structure", JavaScriptCore "cyclic structures"), so
+ * the structure is looked at, not the message. Every object is explored once.
+ */
+function reachesItself(value) {
+  const open = new Set()
+  const done = new Set()
+  const visit = (v) => {
+    if (v === null || typeof v !== 'object' || done.has(v)) return false
+    if (open.has(v)) return true
+    open.add(v)
+    for (const child of Object.values(v)) if (visit(child)) return true
+    open.delete(v)
+    done.add(v)
+    return false
+  }
+  try {
+    return visit(value)
+  } catch {
+    return false
   }
 }
 
