@@ -6,6 +6,7 @@ import path from 'node:path'
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import * as esm from 'prism-native/coding-tools/agent'
+import { collectGarbage } from './fixtures/runtime.mjs'
 import {
   createReadTool,
   createWriteTool,
@@ -317,7 +318,7 @@ test('a page near the end of a 1 GB file is streamed, not held in memory', async
   fs.writeFileSync(big, '')
   fs.truncateSync(big, (1 << 30) - (1 << 20))
   fs.appendFileSync(big, '\nlast line\n')
-  globalThis.gc?.()
+  collectGarbage()
   const before = process.memoryUsage().rss
   let peak = before
   const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss) }, 5)

@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createShellTool } from 'prism-native/coding-tools/agent'
+import { collectGarbage } from './fixtures/runtime.mjs'
 
 const ctx = { sessionId: 's', runId: 'r', toolCallId: 'call-1' }
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prism-coding-shell-'))
@@ -207,7 +208,7 @@ test('maxTotalOutputBytes aborts the command and removes the spill file', async 
 })
 
 test('a 2 GB output stream keeps the host RSS bounded (cut at the 1 GiB hard cap)', async () => {
-  globalThis.gc?.()
+  collectGarbage()
   const before = process.memoryUsage().rss
   let peak = before
   const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss) }, 10)

@@ -1,4 +1,5 @@
 // Shared helpers for the benchmarks: medians, RSS after GC, and table printing.
+import { collectGarbage } from '../__test__/fixtures/runtime.mjs'
 
 /** The median of `xs`. */
 export function median(xs) {
@@ -15,12 +16,10 @@ export async function medianOf(rounds, fn) {
   return median(xs)
 }
 
-/** Resident set size in MiB after a full GC (needs node --expose-gc). */
+/** Resident set size in MiB after a full GC (V8's under node, `Bun.gc` under Bun). */
 export function rssAfterGc() {
-  if (globalThis.gc) {
-    globalThis.gc()
-    globalThis.gc()
-  }
+  collectGarbage()
+  collectGarbage()
   return process.memoryUsage().rss / 1048576
 }
 

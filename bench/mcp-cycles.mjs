@@ -63,7 +63,6 @@ function point(i) {
 
 const perCycle = (mib) => `${mib.toFixed(2)} MiB, ${((mib * 1024) / cycles).toFixed(2)} KiB per cycle`
 
-if (!globalThis.gc) console.warn('run with node --expose-gc for RSS after GC')
 try {
   for (let i = 0; i < warmup; i++) await cycle()
   const points = [point(0)]
