@@ -15,6 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { connectMcpTools } from '../lib/mcp/index.mjs'
 import { everythingStdio, freePort, startEverythingHttp, startHttpServer } from './fixtures/mcp-helpers.mjs'
+import { scriptCommand } from './fixtures/runtime.mjs'
 import { optionalTest, pythonMcp } from './fixtures/optional-tools.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -166,7 +167,7 @@ test('server-filesystem over stdio: reads, listings and a refused path equal the
     for (const protocolVersion of [undefined, '2025-06-18']) {
       await compareCalls({
         serverId: 'fs',
-        bridgeTransport: { type: 'stdio', command: process.execPath, args, stderr: 'ignore' },
+        bridgeTransport: { type: 'stdio', ...scriptCommand(...args), stderr: 'ignore' },
         sdkTransport: () => new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }),
         protocolVersion,
         expectRevision: protocolVersion,

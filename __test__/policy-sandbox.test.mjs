@@ -16,6 +16,7 @@ import {
   SandboxExecutionError,
 } from '../lib/coding-tools/security.mjs'
 import { bubblewrapMissing, optionalTest } from './fixtures/optional-tools.mjs'
+import { EVAL } from './fixtures/runtime.mjs'
 
 const noBwrap = bubblewrapMissing()
 
@@ -50,7 +51,7 @@ function listen() {
     server.listen(0, '127.0.0.1', () => resolve(server))
   })
 }
-const connectScript = (port) => `${node} -e "require('net').connect(${port},'127.0.0.1').on('connect',()=>{console.log('CONNECTED');process.exit(0)}).on('error',e=>{console.log('NETERR',e.code);process.exit(3)})"`
+const connectScript = (port) => `${node} ${EVAL} "import('node:net').then((net)=>net.connect(${port},'127.0.0.1').on('connect',()=>{console.log('CONNECTED');process.exit(0)}).on('error',e=>{console.log('NETERR',e.code);process.exit(3)}))"`
 
 function alive(marker) {
   return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').some((l) => l.includes(marker))
