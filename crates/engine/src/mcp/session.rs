@@ -1002,6 +1002,31 @@ mod tests {
     }
 
     #[test]
+    fn a_task_call_line_is_the_plain_line_with_params_task_and_task_lines_name_their_task() {
+        let args = ArgumentsJson::parse(r#"{"q":"x"}"#.to_owned()).expect("arguments");
+        let envelope = RequestEnvelope::default();
+        let plain: Value =
+            serde_json::from_slice(&call_line(7, "t", &args, &envelope, None)).expect("JSON");
+        let mut task: Value =
+            serde_json::from_slice(&call_line(7, "t", &args, &envelope, Some(60_000)))
+                .expect("JSON");
+        assert_eq!(task["params"]["task"], serde_json::json!({"ttl": 60_000}));
+        if let Some(params) = task["params"].as_object_mut() {
+            params.remove("task");
+        }
+        assert_eq!(task, plain);
+        for method in ["tasks/get", "tasks/result", "tasks/cancel"] {
+            let line = task_line(9, method, "t-\"1\"");
+            assert_eq!(line.iter().filter(|b| **b == b'\n').count(), 1);
+            let v: Value = serde_json::from_slice(&line).expect("JSON");
+            assert_eq!(
+                v,
+                serde_json::json!({"jsonrpc": "2.0", "id": 9, "method": method, "params": {"taskId": "t-\"1\""}})
+            );
+        }
+    }
+
+    #[test]
     fn a_cancelled_line_is_one_json_rpc_notification_naming_the_request() {
         let line = cancelled_line(FIRST_DIRECT_ID + 3, "aborted");
         assert_eq!(line.last(), Some(&b'\n'));
