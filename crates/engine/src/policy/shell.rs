@@ -2818,6 +2818,13 @@ pub(super) mod tests {
             "env -S 'sudo id'",
             "env --split-string='sudo id'",
             "env -i -S'sudo id'",
+            // env splits the string itself: quotes, escapes and `\_` are its own syntax.
+            "env -S 'sudo \"id\"'",
+            "env -S'sh -c \"sudo id\"'",
+            "env --split-string='sh -c \"sudo id\"'",
+            "env --split-string 'sh -c \"sudo id\"'",
+            "env --split-str 'sudo\\_id'",
+            "env -S 'A=1 sudo id # a comment'",
             "env - sudo id",
             "timeout -vk 1 5 sudo id",
             "timeout --kill=1 --sig KILL 5 sudo id",
@@ -2843,7 +2850,8 @@ pub(super) mod tests {
             );
         }
         for cmd in [
-            "env -S 'sudo \"id\"'",
+            "env -S 'sudo ${X}'",
+            "env -S 'sudo \\q'",
             "timeout --nope 5 ls",
             "env --ign ls",
         ] {

@@ -4,7 +4,7 @@
 //! Every option spelling a wrapper documents is in its table: short options alone or in a
 //! cluster (`-vk 1`, `-vk1`), long options whole, abbreviated to a unique prefix (`--kill`),
 //! or with `=value` (`--signal=KILL`). An option the table does not know, an ambiguous
-//! abbreviation, or a value that cannot be followed (`env -S` with quotes) is reported as
+//! abbreviation, or a value that cannot be followed (`env -S` with a `${NAME}`) is reported as
 //! [`Inner::Unknown`]: the command then needs approval. Each table carries example command
 //! lines with the inner command they must yield; [`tables_hold`] checks them on first use
 //! (the analysis fails closed if one does not hold) and a unit test checks them too.
@@ -288,6 +288,17 @@ pub const WRAPPERS: &[Wrapper] = &[
             ("env --ign sudo id", None),
             ("env -S sudo id", Some("sudo id")),
             ("env --split-string=sudo id", Some("sudo id")),
+            // The string is split the way env splits it: quotes, escapes, comments.
+            ("env -S'sudo'\\_\"id\" x", Some("sudo id x")),
+            (
+                "env --split-string=sh\\_-c\\_\"sudo\\_id\"",
+                Some("sh -c sudo id"),
+            ),
+            ("env --split-str sudo\\_id\\cx x", Some("sudo id x")),
+            ("env -iS sudo\\_id\\_#x x", Some("sudo id x")),
+            ("env -S${X}\\_id", None),
+            ("env -S\"sudo", None),
+            ("env -Ssudo\\q", None),
             ("env --default-signal sudo id", Some("sudo id")),
             ("env --nope sudo id", None),
             ("env -- sudo id", Some("sudo id")),
@@ -1287,7 +1298,7 @@ pub enum Inner {
     },
     /// The words from this index, joined by spaces, are a command string.
     Joined(usize),
-    /// `env -S STRING`: the string's words (split on spaces) stand for the words
+    /// `env -S STRING`: the string's words (split as env splits it) stand for the words
     /// `argv[1..=through]`; the command to analyse is `env` followed by them and the rest.
     Split {
         /// The words of the string.
@@ -1318,14 +1329,11 @@ pub fn unwrap(argv: &[String]) -> Option<Inner> {
                 Value::Attached(t) => (*at, t.clone()),
                 Value::None => return Some(Inner::Unknown("env -S without a value".into())),
             };
-            if text.contains(['\\', '\'', '"', '$', '#']) {
-                return Some(Inner::Unknown(
-                    "env -S with quotes, escapes or variables".into(),
-                ));
-            }
             // Options before -S are kept by re-reading the words after it in their place.
-            let words = text.split_whitespace().map(String::from).collect();
-            return Some(Inner::Split { words, through });
+            return Some(match split_string(&text) {
+                Ok(words) => Inner::Split { words, through },
+                Err(why) => Inner::Unknown(format!("env -S {why}")),
+            });
         }
     }
     let option_value = |c: char| {
@@ -1521,6 +1529,93 @@ pub fn find_exec_ranges(argv: &[String]) -> Vec<(usize, usize)> {
         i += 1;
     }
     out
+}
+
+/// The words GNU `env -S STRING` makes of `STRING` (coreutils' `env -S/--split-string`
+/// syntax): blanks (space, tab, newline, `\v`, `\f`, `\r`) separate words; in single quotes
+/// only `\\` and `\'` are escapes; outside them `\"`, `\'`, `\\`, `\#`, `\$`, `\f`, `\n`,
+/// `\r`, `\t`, `\v` stand for one character, `\_` for a blank (a separator outside double
+/// quotes, a space inside), and `\c` (not in double quotes) ends the string; a `#` that begins
+/// a word begins a comment. `${NAME}` outside single quotes is the environment's value, which
+/// the analysis does not know, so it is `Err` (the command needs approval), as are the strings
+/// `env` itself refuses (`$NAME` without braces, another escape, an open quote): nothing runs
+/// then, but the analysis does not claim to know that.
+fn split_string(text: &str) -> Result<Vec<String>, &'static str> {
+    const BLANKS: &[char] = &[' ', '\t', '\n', '\u{b}', '\u{c}', '\r'];
+    let mut words = Vec::new();
+    let mut word = String::new();
+    // Whether a word has begun (`''` is an empty word).
+    let mut started = false;
+    let mut chars = text.chars();
+    let (mut single, mut double) = (false, false);
+    while let Some(c) = chars.next() {
+        if single {
+            match c {
+                '\'' => single = false,
+                '\\' => match chars.clone().next() {
+                    Some(e @ ('\\' | '\'')) => {
+                        chars.next();
+                        word.push(e);
+                    }
+                    _ => word.push('\\'),
+                },
+                _ => word.push(c),
+            }
+            continue;
+        }
+        match c {
+            '\'' if !double => {
+                single = true;
+                started = true;
+            }
+            '"' => {
+                double = !double;
+                started = true;
+            }
+            '$' => return Err("with a variable (its value is the environment's)"),
+            '#' if !double && !started => break,
+            '\\' => {
+                let e = chars.next().ok_or("with an escape env refuses")?;
+                let ch = match e {
+                    '"' | '\'' | '\\' | '#' | '$' => e,
+                    'f' => '\u{c}',
+                    'n' => '\n',
+                    'r' => '\r',
+                    't' => '\t',
+                    'v' => '\u{b}',
+                    '_' if double => ' ',
+                    '_' => {
+                        if started {
+                            words.push(std::mem::take(&mut word));
+                            started = false;
+                        }
+                        continue;
+                    }
+                    'c' if !double => break,
+                    _ => return Err("with an escape env refuses"),
+                };
+                word.push(ch);
+                started = true;
+            }
+            c if !double && BLANKS.contains(&c) => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            c => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if single || double {
+        return Err("with a quote left open");
+    }
+    if started {
+        words.push(word);
+    }
+    Ok(words)
 }
 
 /// What the example `cmd` (split on spaces) runs, in the examples' notation.
