@@ -36,6 +36,21 @@ test('every adversarial case gets its verdict (0 bypasses, 0 false denials)', ()
   assert.deepEqual(wrong, [])
 })
 
+test('under the default rules alone, every case keeps its verdict but what the host rules add', () => {
+  const touch = RULES.filter((r) => r.action === 'deny')
+  const wrong = []
+  for (const c of corpus) {
+    const alone = evaluateCommandRules(c.command, []).action
+    // A command only the host's touch rule denies is harmless to the default rules.
+    if (alone !== 'deny' && evaluateCommandRules(c.command, touch).action === 'deny') continue
+    // Without the host's allow rules a case may need approval; it is never allowed when the
+    // host rules do not allow it, and it is denied exactly when the corpus says so.
+    const ok = c.expected === 'allow' ? alone !== 'deny' : c.expected === 'deny' ? alone === 'deny' : alone === 'requireApproval'
+    if (!ok) wrong.push({ command: c.command, expected: c.expected, alone })
+  }
+  assert.deepEqual(wrong, [])
+})
+
 test('with allowRulesSkipApproval, only the allow cases run without approval', async () => {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'prism-adv-')))
   try {

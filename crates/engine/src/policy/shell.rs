@@ -741,6 +741,70 @@ fn normalize_absolute(p: &str) -> Option<String> {
     Some(format!("/{}", parts.join("/")))
 }
 
+/// The operator of a parameter transformation (`${NAME@OP}`, `${NAME[SUB]@OP}`, `${!NAME@OP}`,
+/// `${@@OP}`, `${1@OP}`) whose `${` is at `at`, as the bytes from after the `@` to the `}`
+/// (or to the end); `None` when the expansion there is not a transformation. A subscript is
+/// skipped whole: quotes, backslashes, nested brackets and `$(...)` in it.
+fn transformation(bytes: &[u8], at: usize) -> Option<Range<usize>> {
+    let mut i = at + 2;
+    if matches!(bytes.get(i), Some(b'!' | b'#')) {
+        i += 1;
+    }
+    match *bytes.get(i)? {
+        b if b.is_ascii_alphabetic() || b == b'_' => {
+            while bytes
+                .get(i)
+                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            {
+                i += 1;
+            }
+        }
+        b if b.is_ascii_digit() => {
+            while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+        }
+        b'@' | b'*' | b'#' | b'?' | b'-' | b'$' | b'!' => i += 1,
+        _ => return None,
+    }
+    if bytes.get(i) == Some(&b'[') {
+        let mut depth = 0usize;
+        loop {
+            match *bytes.get(i)? {
+                b'\\' => i += 1,
+                b'\'' => i += bytes.get(i + 1..)?.iter().position(|&b| b == b'\'')? + 1,
+                b'"' => {
+                    i += 1;
+                    while *bytes.get(i)? != b'"' {
+                        i += if bytes.get(i) == Some(&b'\\') { 2 } else { 1 };
+                    }
+                }
+                b'$' if bytes.get(i + 1) == Some(&b'(') => i = balanced_end(bytes, i + 2),
+                b'[' => depth += 1,
+                b']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        i += 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+    if bytes.get(i) != Some(&b'@') {
+        return None;
+    }
+    let from = i + 1;
+    let to = bytes
+        .get(from..)?
+        .iter()
+        .position(|&b| b == b'}')
+        .map_or(bytes.len(), |k| from + k);
+    Some(from..to)
+}
+
 /// The end (exclusive) of the `$(...)`/`<(...)` whose body starts at `from`: the matching
 /// parenthesis, counted naively, or the end of the source.
 fn balanced_end(bytes: &[u8], from: usize) -> usize {
@@ -2093,6 +2157,11 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                 }
             }
             let next = bytes.get(i + 1).copied();
+            if b == b'$' && next == Some(b'{') {
+                if let Some(op) = transformation(bytes, i) {
+                    self.transformed(i, op);
+                }
+            }
             let opens = match b {
                 b'\\' => {
                     if next == Some(b'`') && in_backticks.is_some() {
@@ -2144,6 +2213,53 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                 let t = t.to_string();
                 self.nested(&t);
             }
+        }
+    }
+
+    /// A parameter transformation `${NAME@OP}` whose `${` is at `at` and whose operator is
+    /// `op` (see [`transformation`]). Bash's manual ("Shell Parameter Expansion") lists the
+    /// operators, and `bash -c` shows what each does with a value holding `$(id)`:
+    /// - `P` expands the value as a prompt string: backslash escapes (`\140` is a backquote),
+    ///   then parameter and arithmetic expansion and command substitution (with the default
+    ///   `promptvars`), so `${v@P}` runs whatever commands the value spells. The value is
+    ///   not modelled, so this is code bash builds at run time, like `eval "$v"`: it could run
+    ///   any program, and the command is denied by the first default rule any program could
+    ///   match (a derived part whose program is the expansion), and needs approval whatever
+    ///   the rules say.
+    /// - `E` expands backslash escapes as `$'...'` does: text, nothing runs (`\140id\140`
+    ///   stays the text `` `id` ``).
+    /// - `Q`, `A`, `K`, `k` quote the value (or write an assignment or `declare` that would
+    ///   recreate it) as text; `a` is the attribute letters; `U`, `u`, `L` change case. All
+    ///   produce text and run nothing.
+    /// - Anything else is an operator this analysis does not know (bash 5.2 refuses it with
+    ///   "bad substitution", a later bash might not): it needs approval.
+    ///
+    /// `${!prefix@}` (no operator) lists variable names: text.
+    fn transformed(&mut self, at: usize, op: Range<usize>) {
+        let bytes = self.src.as_bytes();
+        match bytes.get(op.clone()).unwrap_or_default() {
+            b"P" => {
+                self.out.unsupported(
+                    "a prompt expansion ${name@P} (bash runs the command substitutions its value spells)",
+                );
+                let end = (op.end + 1).min(bytes.len());
+                let Some(raw) = self.src.get(at..end) else {
+                    return;
+                };
+                let word = Word {
+                    value: None,
+                    raw: Cow::Borrowed(raw),
+                    start: at,
+                    end,
+                    pattern: false,
+                };
+                self.emit(&[word], true, 0);
+            }
+            b"E" | b"Q" | b"A" | b"K" | b"k" | b"a" | b"U" | b"u" | b"L" => {}
+            b"" if bytes.get(at + 2) == Some(&b'!') => {}
+            _ => self
+                .out
+                .unsupported("a parameter transformation ${name@op} with an unknown operator"),
         }
     }
 
@@ -2639,6 +2755,56 @@ pub(super) mod tests {
             "echo ${x:-default}",
         ] {
             assert!(!unsupported(cmd), "{cmd:?}: {:?}", analyze(cmd));
+        }
+    }
+
+    #[test]
+    fn prompt_expansion_is_code_and_other_transformations_are_text() {
+        // `${v@P}` runs the substitutions its value spells (Gemini CLI's own test case, and
+        // the same in every place bash expands a word): code bash builds at run time, so a
+        // default deny rule any program could match denies it.
+        for cmd in [
+            "echo \"${v=aa\\140 env| ls -l\\140}${v@P}\"",
+            "echo \"${v=aa\\140 sudo id\\140}${v@P}\"",
+            "echo ${v@P}",
+            "cat \"${v:=\\140rm -rf ~\\140}${v@P}\"",
+            "git log \"${v@P}\"",
+            "ls ${x[@]@P}",
+            "ls ${x[0]@P}",
+            "ls ${x[\"]\"]@P}",
+            "ls ${x[$(echo ])]@P}",
+            "ls ${!n@P}",
+            "ls ${1@P}",
+            "ls ${@@P}",
+            "for i in ${v@P}; do :; done",
+            "cat <<EOF\n${v@P}\nEOF",
+            "y=${v@P}",
+            "echo $(( ${v@P} ))",
+            "echo ${w:-${v@P}}",
+            "bash -c 'echo ${v@P}'",
+        ] {
+            let a = analyze(cmd);
+            assert!(a.unsupported.is_some(), "{cmd:?}: {a:?}");
+            assert!(a.denies().next().is_some(), "{cmd:?}: {a:?}");
+        }
+        // The other operators produce text; literal text is not an expansion.
+        for cmd in [
+            "echo ${v@Q} ${v@E} ${v@A} ${v@K} ${v@a} ${v@U} ${v@u} ${v@L} ${v@k}",
+            "echo \"${x[@]@Q}\"",
+            "echo ${!BASH@}",
+            "echo '${v@P}'",
+            "echo \"\\${v@P}\"",
+            "cat <<'EOF'\n${v@P}\nEOF",
+            "echo ${v:-a@P} ${v/@/P} ${e%@*}",
+        ] {
+            let a = analyze(cmd);
+            assert!(a.unsupported.is_none(), "{cmd:?}: {a:?}");
+            assert_eq!(a.denies().next(), None, "{cmd:?}");
+        }
+        // An operator the analysis does not know needs approval; it is not code it knows of.
+        for cmd in ["echo ${v@Z}", "echo ${v@}", "echo ${v@Px}"] {
+            let a = analyze(cmd);
+            assert!(a.unsupported.is_some(), "{cmd:?}: {a:?}");
         }
     }
 
