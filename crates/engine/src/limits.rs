@@ -529,6 +529,11 @@ pub const POLICY_ANALYSIS_MAX_BRACE_WORDS: usize = 64;
 /// longer word that has a brace to expand is refused. Fixed at 1 KiB.
 pub const POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES: usize = 1024;
 
+/// The most bytes of a `${...}` expansion, from its `${`, the analysis reads to find whether it
+/// is a parameter transformation (`${name[subscript]@OP}`); one whose name and subscript run
+/// past it needs approval. It keeps the scan linear in the command. Fixed at 1 KiB.
+pub const POLICY_ANALYSIS_MAX_EXPANSION_HEAD_BYTES: usize = 1024;
+
 /// The most syntax nodes of one test expression (`[[ ... ]]`) the analysis inspects for
 /// arithmetic operands that could run code; past it the command is refused. Fixed at 512.
 pub const POLICY_ANALYSIS_MAX_TEST_NODES: usize = 512;

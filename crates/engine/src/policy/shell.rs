@@ -39,7 +39,8 @@ use super::plain;
 use super::wrappers::{self, is_dangerous_env, Inner, Shell};
 use crate::limits::{
     POLICY_ANALYSIS_MAX_BRACE_WORDS, POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES,
-    POLICY_ANALYSIS_MAX_COMMAND_BYTES, POLICY_ANALYSIS_MAX_DEPTH, POLICY_ANALYSIS_MAX_NESTING,
+    POLICY_ANALYSIS_MAX_COMMAND_BYTES, POLICY_ANALYSIS_MAX_DEPTH,
+    POLICY_ANALYSIS_MAX_EXPANSION_HEAD_BYTES, POLICY_ANALYSIS_MAX_NESTING,
     POLICY_ANALYSIS_MAX_OUTPUT_BYTES, POLICY_ANALYSIS_MAX_PARSED_BYTES, POLICY_ANALYSIS_MAX_PARTS,
     POLICY_ANALYSIS_MAX_TEST_NODES,
 };
@@ -744,8 +745,15 @@ fn normalize_absolute(p: &str) -> Option<String> {
 /// The operator of a parameter transformation (`${NAME@OP}`, `${NAME[SUB]@OP}`, `${!NAME@OP}`,
 /// `${@@OP}`, `${1@OP}`) whose `${` is at `at`, as the bytes from after the `@` to the `}`
 /// (or to the end); `None` when the expansion there is not a transformation. A subscript is
-/// skipped whole: quotes, backslashes, nested brackets and `$(...)` in it.
+/// skipped whole: quotes, backslashes, nested brackets and `$(...)` in it. At most
+/// [`POLICY_ANALYSIS_MAX_EXPANSION_HEAD_BYTES`] are read: a subscript still open there gives
+/// the range from the `${` on, which is no operator (the command needs approval).
 fn transformation(bytes: &[u8], at: usize) -> Option<Range<usize>> {
+    let cap = at
+        .saturating_add(POLICY_ANALYSIS_MAX_EXPANSION_HEAD_BYTES)
+        .min(bytes.len());
+    let unread = (cap < bytes.len()).then_some(at..cap);
+    let bytes = bytes.get(..cap)?;
     let mut i = at + 2;
     if matches!(bytes.get(i), Some(b'!' | b'#')) {
         i += 1;
@@ -770,12 +778,24 @@ fn transformation(bytes: &[u8], at: usize) -> Option<Range<usize>> {
     if bytes.get(i) == Some(&b'[') {
         let mut depth = 0usize;
         loop {
-            match *bytes.get(i)? {
+            let Some(&b) = bytes.get(i) else {
+                return unread;
+            };
+            match b {
                 b'\\' => i += 1,
-                b'\'' => i += bytes.get(i + 1..)?.iter().position(|&b| b == b'\'')? + 1,
+                b'\'' => match bytes
+                    .get(i + 1..)
+                    .and_then(|r| r.iter().position(|&b| b == b'\''))
+                {
+                    Some(k) => i += k + 1,
+                    None => return unread,
+                },
                 b'"' => {
                     i += 1;
-                    while *bytes.get(i)? != b'"' {
+                    while bytes.get(i) != Some(&b'"') {
+                        if i >= bytes.len() {
+                            return unread;
+                        }
                         i += if bytes.get(i) == Some(&b'\\') { 2 } else { 1 };
                     }
                 }
@@ -2806,6 +2826,22 @@ pub(super) mod tests {
             let a = analyze(cmd);
             assert!(a.unsupported.is_some(), "{cmd:?}: {a:?}");
         }
+        // A subscript still open past the head cap is not read further: approval, not allow.
+        let pad = "0".repeat(POLICY_ANALYSIS_MAX_EXPANSION_HEAD_BYTES);
+        let long = analyze(&format!("echo ${{x[{pad}]@Q}}"));
+        assert!(
+            long.unsupported
+                .as_deref()
+                .is_some_and(|u| u.contains("unknown operator")),
+            "{long:?}"
+        );
+        let short = analyze(&format!("echo ${{x[{}]@Q}}", &pad[..64]));
+        assert!(short.unsupported.is_none(), "{short:?}");
+        // Many open heads stay linear: each is read at most up to the cap.
+        let many = "${x[".repeat(POLICY_ANALYSIS_MAX_COMMAND_BYTES / 8);
+        let t = std::time::Instant::now();
+        assert!(analyze(&format!("echo {many}")).unsupported.is_some());
+        assert!(t.elapsed() < std::time::Duration::from_secs(5));
     }
 
     #[test]
