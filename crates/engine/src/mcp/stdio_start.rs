@@ -312,14 +312,8 @@ where
                         process.kill_and_reap().await;
                         return Ok(started);
                     }
+                    // With the first process gone too, the check below fails the connect.
                     Err(e) => {
-                        if let Some(first) = first_gone.take() {
-                            let mut process = process;
-                            let first = failed(&mut process, first.to_string()).await;
-                            return Err(McpError::Connect {
-                                message: format!("{first}; a fresh process with initialize failed too: {e}"),
-                            });
-                        }
                         fresh_error = Some(e);
                         false
                     }
