@@ -19,6 +19,8 @@ const cycles = Number(process.argv[2] ?? 1000)
 const kind = process.argv[3] ?? 'stdio'
 // MCP_CYCLES_WARMUP overrides the warm-up (default: a fifth of the cycles, at most 100).
 const warmup = Number(process.env.MCP_CYCLES_WARMUP ?? Math.min(100, Math.floor(cycles / 5)))
+// MCP_CYCLES_POINTS sets how many times memory is read after the start (default 5, evenly).
+const samples = Math.max(1, Number(process.env.MCP_CYCLES_POINTS ?? 5))
 const ctx = { sessionId: 's', runId: 'r', toolCallId: 'c' }
 
 const server = kind === 'http' ? await startEverythingHttp() : undefined
@@ -68,7 +70,7 @@ try {
   const points = [point(0)]
   for (let i = 1; i <= cycles; i++) {
     await cycle()
-    if (i % Math.max(1, Math.floor(cycles / 5)) === 0) points.push(point(i))
+    if (i % Math.max(1, Math.floor(cycles / samples)) === 0) points.push(point(i))
   }
   const [start, end] = [points[0], point(cycles)]
   for (const p of points) {
