@@ -62,6 +62,8 @@ pub struct NativeAnalysisLayoutWords {
     pub open_index_shift: u32,
     /// ... with this bit set when any value may stand there.
     pub open_any: u32,
+    /// The option effects' names by code (`writes`, `code`, `destroys`, `privilege`).
+    pub effects: Vec<String>,
 }
 
 /// The numbers of the `analyzeShellCommandInto` layout.
@@ -90,7 +92,12 @@ pub fn analysis_layout_words() -> NativeAnalysisLayoutWords {
             ("nameIsProgram", l::PART_NAME_IS_PROGRAM),
             ("open", l::PART_OPEN),
             ("denyOpen", l::PART_DENY_OPEN),
+            ("effect", l::PART_EFFECT),
         ]),
+        effects: prism_engine::policy::effects::Effect::ALL
+            .iter()
+            .map(|e| e.as_str().to_owned())
+            .collect(),
         header: [
             ("length", l::AT_LENGTH),
             ("flags", l::AT_FLAGS),
@@ -122,7 +129,7 @@ pub fn analyze_shell_command_async(
 #[napi(object)]
 pub struct NativeVerdictWords {
     /// The one-character code of each part match, by name (`unmatched`, `allow`,
-    /// `requireApproval`, `deny`, `defaultDeny`, `openDeny`, `openDefaultDeny`).
+    /// `requireApproval`, `deny`, `defaultDeny`, `openDeny`, `openDefaultDeny`, `effect`).
     pub part_codes: HashMap<String, String>,
     /// The bit of each fact in `commandVerdict`'s `flags`, by name (`refused`, `deny`,
     /// `unsupported`, `fileRedirects`, `metacharacters`, `denyMetacharacters`).
@@ -130,13 +137,15 @@ pub struct NativeVerdictWords {
     /// The actions by code.
     pub actions: Vec<String>,
     /// The reason kinds by code: `rule`, `defaultDeny`, `refused`, `unanalyzed`,
-    /// `metacharacters`, `redirect`, `none`, `open`.
+    /// `metacharacters`, `redirect`, `none`, `open`, `effect`.
     pub reasons: Vec<String>,
     /// The engine's fixed text of each reason code (empty where the text is the host rule's or
     /// the analysis's own; for `unanalyzed`, the start the analysis's `unsupported` follows).
     pub reason_texts: Vec<String>,
     /// How a `commandVerdict` number is laid out: its fields, their shifts and masks.
     pub layout: NativeVerdictLayout,
+    /// What each option effect does, by its code, as the `effect` reason words it.
+    pub effect_texts: Vec<String>,
 }
 
 /// The fields of a `commandVerdict` number: `(v >>> shift) & mask` for each.
@@ -174,6 +183,7 @@ pub fn command_verdict_words() -> NativeVerdictWords {
         PartMatch::DefaultDeny => "defaultDeny",
         PartMatch::OpenRule => "openDeny",
         PartMatch::OpenDefaultDeny => "openDefaultDeny",
+        PartMatch::Effect => "effect",
         PartMatch::Rule(a) => a.as_str(),
     };
     let reason_name = |r: Reason| match r {
@@ -185,10 +195,12 @@ pub fn command_verdict_words() -> NativeVerdictWords {
         Reason::Redirect => "redirect",
         Reason::None => "none",
         Reason::Open { .. } => "open",
+        Reason::Effect { .. } => "effect",
     };
     let all_reasons: Vec<Reason> = std::iter::once(Reason::Rule { part: 0 })
         .chain(Reason::FIXED)
         .chain(std::iter::once(Reason::Open { part: 0 }))
+        .chain(std::iter::once(Reason::Effect { part: 0 }))
         .collect();
     NativeVerdictWords {
         part_codes: PartMatch::CODES
@@ -220,6 +232,10 @@ pub fn command_verdict_words() -> NativeVerdictWords {
             covered_shift: VERDICT_COVERED_SHIFT,
             part_shift: VERDICT_PART_SHIFT,
         },
+        effect_texts: prism_engine::policy::effects::Effect::ALL
+            .iter()
+            .map(|e| e.describes().to_owned())
+            .collect(),
     }
 }
 
@@ -262,7 +278,7 @@ pub fn command_verdict(env: Env, parts: String, flags: u32) -> napi::Result<u32>
         .and_then(|i| u32::try_from(i).ok())
         .unwrap_or(0);
     let part = match v.reason {
-        Reason::Rule { part } | Reason::Open { part } => {
+        Reason::Rule { part } | Reason::Open { part } | Reason::Effect { part } => {
             u32::try_from(part).unwrap_or(0).min(0x00ff_ffff)
         }
         _ => 0,
@@ -291,11 +307,12 @@ const VERDICT_ACTION_SHIFT: u32 = 0;
 const VERDICT_ACTION_MASK: u32 = 3;
 /// Where `command_verdict` puts its reason code, and the code's mask.
 const VERDICT_REASON_SHIFT: u32 = 2;
-const VERDICT_REASON_MASK: u32 = 7;
+const VERDICT_REASON_MASK: u32 = 15;
 // Every reason code fits its field.
 const _: () = assert!(prism_engine::policy::verdict::Reason::OPEN_CODE <= VERDICT_REASON_MASK);
+const _: () = assert!(prism_engine::policy::verdict::Reason::EFFECT_CODE <= VERDICT_REASON_MASK);
 /// Where `command_verdict` puts its `covered` bit.
-const VERDICT_COVERED_SHIFT: u32 = 5;
+const VERDICT_COVERED_SHIFT: u32 = 6;
 /// Where `command_verdict` puts the deciding part's index.
 const VERDICT_PART_SHIFT: u32 = 8;
 

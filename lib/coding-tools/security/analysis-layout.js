@@ -3,7 +3,9 @@
 // the engine writes numbers into one reused buffer and returns the few strings that are not
 // spans of the command; this file turns them into the analysis object. Its shape is the JSON
 // crossing's: `{parts, redirects, metacharacters, unsupported?, deny?, refused?}`, each part
-// `{text, argv, name, derived?, deny?, open?, denyOpen?}`, each redirect `{op, target, write}`.
+// `{text, argv, name, derived?, deny?, open?, denyOpen?, effect?}` (`effect`: `{effect, option,
+// words}`, an option that does what an allow rule naming only the program does not cover),
+// each redirect `{op, target, write}`.
 const { analyzeShellCommandInto, analysisLayoutWords } = require('../../native.js')
 
 // The layout's numbers, from the engine (read once).
@@ -15,6 +17,7 @@ const P = W.partFlags
 const H = W.header
 const OPEN_SHIFT = W.openIndexShift
 const OPEN_ANY = W.openAny
+const EFFECTS = W.effects
 
 /** Words in the reused buffer; an analysis that needs more comes back as JSON instead. */
 const BUFFER_WORDS = W.bufferWords
@@ -59,6 +62,14 @@ function analyzeIntoBuffer(command) {
       const word = BUF[at++]
       open = { index: word >>> OPEN_SHIFT, any: (word & OPEN_ANY) !== 0, text: str() }
     }
+    let effect
+    if (pf & P.effect) {
+      const code = BUF[at++]
+      const option = str()
+      const words = new Array(BUF[at++])
+      for (let j = 0; j < words.length; j++) words[j] = BUF[at++]
+      effect = { effect: EFFECTS[code], option, words }
+    }
     const argv = new Array(argc)
     for (let j = 0; j < argc; j++) argv[j] = str()
     const part = { text, argv, name: name === undefined ? argv[0] : name }
@@ -66,6 +77,7 @@ function analyzeIntoBuffer(command) {
     if (partDeny !== undefined) part.deny = partDeny
     if (open !== undefined) part.open = open
     if (pf & P.denyOpen) part.denyOpen = true
+    if (effect !== undefined) part.effect = effect
     parts[i] = part
   }
   const nRedirects = BUF[at++]

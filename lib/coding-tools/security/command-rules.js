@@ -2,7 +2,7 @@
 // Command rules over the parsed command (API.md section 9, Decision 7): the native shell
 // analysis yields every simple command once; host rules (strings and JavaScript RegExps) and
 // the default deny rules then apply to each of them.
-const { analyzeShellCommandAsync, commandVerdict, commandVerdictWords, globWordCouldBe } = require('../../native.js')
+const { analyzeShellCommandAsync, analysisLayoutWords, commandVerdict, commandVerdictWords, globWordCouldBe } = require('../../native.js')
 const { analyzeIntoBuffer, fromJson } = require('./analysis-layout.js')
 
 // The codes of the verdict crossing, from the engine (read once).
@@ -13,6 +13,8 @@ const FLAG = WORDS.flags
 const V = WORDS.layout
 
 const ACTIONS = new Set(WORDS.actions)
+// The option effects' names by code (the analysis layout's list).
+const EFFECT_CODES = analysisLayoutWords().effects
 
 /** The reference's raw-string metacharacter test, kept as is. */
 function hasShellMetacharacters(command) {
@@ -54,6 +56,13 @@ function compileRule(rule) {
     p.lastIndex = 0
     return p.test([part.name, ...part.argv.slice(1)].join(' '))
   }
+}
+
+/** `part` without the words of its option effect (what a rule that names the form no longer matches). */
+function withoutEffect(part) {
+  const drop = new Set(part.effect.words)
+  const argv = part.argv.filter((_, i) => !drop.has(i))
+  return { ...part, argv, text: argv.join(' '), name: drop.has(0) ? argv[0] : part.name }
 }
 
 /** The words of a string rule (`'git push'` is `['git', 'push']`). */
@@ -122,7 +131,20 @@ function judge(analysis, rules, denyMetacharacters) {
     // word becomes (a deny must hold for every value).
     for (let index = 0; index < rules.length; index++) {
       const r = rules[index]
-      if (r.matches(part)) return { part, verdict: r.action, rule: r.rule, index, code: CODE[r.action] }
+      if (r.matches(part)) {
+        // An allow rule covers an option effect only when it names the form: without the
+        // effect's words, it would no longer match.
+        if (r.action === 'allow' && part.effect !== undefined && r.matches(withoutEffect(part))) {
+          // A later allow rule may name the form (`git` then `git reset --hard`).
+          const bare = withoutEffect(part)
+          for (let later = index + 1; later < rules.length; later++) {
+            const n = rules[later]
+            if (n.action === 'allow' && n.matches(part) && !n.matches(bare)) return { part, verdict: 'allow', rule: n.rule, index: later, code: CODE.allow }
+          }
+          return { part, verdict: 'requireApproval', rule: r.rule, index, effect: part.effect, code: CODE.effect }
+        }
+        return { part, verdict: r.action, rule: r.rule, index, code: CODE[r.action] }
+      }
       if (part.open !== undefined && r.couldMatch !== null && r.couldMatch(part)) {
         return { part, verdict: 'deny', rule: r.rule, index, open: part.open, code: CODE.openDeny }
       }
@@ -161,6 +183,12 @@ function judge(analysis, rules, denyMetacharacters) {
       evaluation = { action, reason: WORDS.reasonTexts[reason].replace('{word}', () => JSON.stringify(p.open.text)).replace('{rule}', () => rule) }
       break
     }
+    case 'effect': {
+      const { option, effect } = parts[part].effect
+      const does = WORDS.effectTexts[EFFECT_CODES.indexOf(effect)]
+      evaluation = { action, reason: WORDS.reasonTexts[reason].replace('{option}', () => JSON.stringify(option)).replace('{effect}', () => does) }
+      break
+    }
     case 'unanalyzed':
       evaluation = { action, reason: WORDS.reasonTexts[reason] + analysis.unsupported }
       break
@@ -194,6 +222,7 @@ function explainCommand(command, options) {
       ...(p.rule ? { rule: { index: p.index, pattern: String(p.rule.pattern), action: p.rule.action, reason: p.rule.reason } } : {}),
       ...(p.defaultDeny ? { defaultDeny: p.defaultDeny } : {}),
       ...(p.open ? { open: { index: p.open.index, text: p.open.text } } : {}),
+      ...(p.effect ? { effect: { effect: p.effect.effect, option: p.effect.option } } : {}),
     })),
     redirects: analysis.redirects.length ? analysis.redirects : [],
     metacharacters: analysis.metacharacters,

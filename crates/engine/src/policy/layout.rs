@@ -14,7 +14,8 @@
 //! [0] length of the layout      [1] analysis flags (FLAG_*)     [2] number of parts
 //! unsupported?, deny?, refused?                  (strings, present by their flags)
 //! per part: part flags (PART_*), argv length, text, name? (unless PART_NAME_IS_PROGRAM),
-//!           deny?, open word? (index << 1 | any, text), argv strings
+//!           deny?, open word? (index << 1 | any, text),
+//!           effect? (its code, option, number of words, word indexes), argv strings
 //! number of redirects; per redirect: op, target (may be NULL), write (0 or 1)
 //! ```
 //!
@@ -62,6 +63,11 @@ pub const PART_NAME_IS_PROGRAM: u32 = 4;
 pub const PART_OPEN: u32 = 8;
 /// Part flag: the default deny rule matched only through a value of the open word.
 pub const PART_DENY_OPEN: u32 = 16;
+/// Part flag: an option effect follows the open word (its [`Effect::code`], the option, the
+/// number of its words and their indexes).
+///
+/// [`Effect::code`]: super::effects::Effect::code
+pub const PART_EFFECT: u32 = 32;
 
 /// Writes `analysis` of `command` into `out` and returns the extras, or `None` when the
 /// layout does not fit in `out` (or an offset would not fit in 31 bits); then the caller
@@ -115,6 +121,9 @@ pub fn write(analysis: &Analysis, command: &str, out: &mut [u32]) -> Option<Stri
         if part.deny_open {
             pf |= PART_DENY_OPEN;
         }
+        if part.effect.is_some() {
+            pf |= PART_EFFECT;
+        }
         w.push(pf)?;
         w.push(u32::try_from(part.argv.len()).ok()?)?;
         w.hint = w.span(&part.text, w.hint)?.unwrap_or(w.hint);
@@ -130,6 +139,14 @@ pub fn write(analysis: &Analysis, command: &str, out: &mut [u32]) -> Option<Stri
             let any = if open.any { OPEN_ANY } else { 0 };
             w.push(index.checked_mul(1 << OPEN_INDEX_SHIFT)? | any)?;
             w.span(&open.text, at)?;
+        }
+        if let Some(found) = &part.effect {
+            w.push(found.effect.code())?;
+            w.span(&found.option, at)?;
+            w.push(u32::try_from(found.words.len()).ok()?)?;
+            for i in &found.words {
+                w.push(u32::try_from(*i).ok()?)?;
+            }
         }
         for word in &part.argv {
             // Words are in order: the next one is searched from where this one ends.
@@ -316,6 +333,21 @@ pub fn read_json(layout: &[u32], command: &str, extras: &str) -> Option<serde_js
         } else {
             None
         };
+        let effect = if pf & PART_EFFECT != 0 {
+            let code = next()?;
+            let (s, e) = (next()?, next()?);
+            let option = string(s, e)?;
+            let mut words = vec![];
+            for _ in 0..next()? {
+                words.push(Value::from(next()?));
+            }
+            let name = super::effects::Effect::ALL
+                .get(usize::try_from(code).ok()?)?
+                .as_str();
+            Some(json!({"effect": name, "option": option, "words": words}))
+        } else {
+            None
+        };
         let mut argv = vec![];
         for _ in 0..argc {
             let (s, e) = (next()?, next()?);
@@ -337,6 +369,9 @@ pub fn read_json(layout: &[u32], command: &str, extras: &str) -> Option<serde_js
         }
         if pf & PART_DENY_OPEN != 0 {
             part.insert("denyOpen".into(), Value::Bool(true));
+        }
+        if let Some(e) = effect {
+            part.insert("effect".into(), e);
         }
         parts.push(Value::Object(part));
     }

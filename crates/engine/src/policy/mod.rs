@@ -5,6 +5,8 @@
 //!   code the grammar does not show, and anything past the depth and size caps fail closed.
 //! - [`brace`]: bash brace expansion of a word (`rm -{r,f} /` runs `rm -r -f /`), bounded.
 //! - [`deny_rules`]: the default deny rules as data, with their example commands.
+//! - [`effects`]: what an allowed program's own options do (write a file, run a command or
+//!   code, discard work, set a setuid mode), one table per program, with examples.
 //! - [`wrappers`]: one option table per wrapper (`env`, `timeout`, `sudo`, `xargs`, `script`,
 //!   ...), read like GNU `getopt_long`, and where the inner command starts; shell invocations.
 //! - [`beneath`]: opening and writing files beneath a root directory so that no symlink, even
@@ -30,6 +32,7 @@ pub mod beneath;
 pub mod brace;
 pub mod containment;
 pub mod deny_rules;
+pub mod effects;
 pub mod landlock;
 pub mod layout;
 pub mod open_word;

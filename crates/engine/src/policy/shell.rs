@@ -34,6 +34,7 @@ use tree_sitter::{Node, Parser, Tree, TreeCursor};
 use super::arith;
 use super::brace::{self, Braces};
 use super::deny_rules::{self, is_block_device, is_download, is_shell, Matcher};
+use super::effects::{self, Found};
 use super::open_word;
 use super::plain;
 use super::wrappers::{self, is_dangerous_env, Inner, Shell};
@@ -71,6 +72,10 @@ pub struct SimpleCommand {
     /// JSON when false).
     #[serde(rename = "denyOpen", skip_serializing_if = "std::ops::Not::not")]
     pub deny_open: bool,
+    /// What one of its options does that an allow rule naming only the program does not
+    /// cover (see [`effects`](super::effects)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Found>,
 }
 
 /// A word of a simple command whose value bash decides when it runs.
@@ -112,7 +117,8 @@ pub struct Analysis {
     /// Why the line could not be fully analysed (fail closed: it needs approval).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unsupported: Option<String>,
-    /// A default deny rule matched by a redirection of a compound statement.
+    /// A default deny rule matched by a redirection of a compound statement, or by an
+    /// option that writes onto a block device.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deny: Option<&'static str>,
     /// Why the command is refused outright, whatever the rules say (a deny, not an approval):
@@ -208,6 +214,10 @@ pub fn analyze(command: &str) -> Analysis {
     let mut out = Analysis::default();
     if !wrappers::tables_hold() {
         out.unsupported("the wrapper tables failed their self-check");
+        return out;
+    }
+    if !effects::tables_hold() {
+        out.unsupported("the option effect tables failed their self-check");
         return out;
     }
     if command.len() > POLICY_ANALYSIS_MAX_COMMAND_BYTES {
@@ -1199,6 +1209,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
             deny: None,
             open: None,
             deny_open: false,
+            effect: None,
         });
         self.children(node);
     }
@@ -1809,15 +1820,18 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                 deny,
                 open,
                 deny_open,
+                effect: None,
             },
             argv_bytes,
         );
+        let pushed = self.out.parts.len() == own + 1;
         if glob_program {
             self.respell_program(words, &argv, hops);
         }
         if name == "git" {
             self.git_options(&argv);
         }
+        self.option_effects(pushed.then_some(own), words, &argv, hops);
         match wrappers::unwrap(&argv) {
             Some(Inner::Argv { start, env }) => {
                 if name == "xargs"
@@ -2130,6 +2144,41 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
                     .unsupported("git configuration on its command line can run commands");
                 return;
             }
+        }
+    }
+
+    /// What the command's own options do (see [`effects`](super::effects)): command strings
+    /// they run are analysed, an argv they run is emitted, a write onto a block device is
+    /// denied (whatever the rules say), and the first other effect is put on part `own`.
+    fn option_effects(
+        &mut self,
+        own: Option<usize>,
+        words: &[Word<'_>],
+        argv: &[String],
+        hops: usize,
+    ) {
+        let scan = effects::scan(argv, &|i| {
+            words
+                .get(i)
+                .is_some_and(|w| w.value.is_some() && !w.pattern)
+        });
+        for (_, text) in &scan.commands {
+            self.nested(text);
+        }
+        if let Some(from) = scan.argv_from {
+            self.emit(words.get(from..).unwrap_or_default(), true, hops + 1);
+        }
+        // A write onto a block device is denied whatever the rules allow.
+        if scan
+            .targets
+            .iter()
+            .any(|t| normalize_absolute(t).is_some_and(|n| is_block_device(&n)))
+        {
+            let id = deny_rules::id_of(|m| matches!(m, Matcher::BlockDeviceWrite));
+            self.out.deny = self.out.deny.or(Some(id));
+        }
+        if let Some(part) = own.and_then(|i| self.out.parts.get_mut(i)) {
+            part.effect = scan.found;
         }
     }
 

@@ -41,11 +41,14 @@ pub enum PartMatch {
     OpenRule,
     /// No host rule matched; a default deny rule could match a value of the part's open word.
     OpenDefaultDeny,
+    /// A host allow rule matched, but one of the part's options does what the rule does not
+    /// name (an option effect: see [`effects`](super::effects)): it needs approval.
+    Effect,
 }
 
 impl PartMatch {
     /// Every match with its one-character code (how the binding receives a command's matches).
-    pub const CODES: [(PartMatch, char); 7] = [
+    pub const CODES: [(PartMatch, char); 8] = [
         (Self::Unmatched, 'u'),
         (Self::Rule(Action::Allow), 'a'),
         (Self::Rule(Action::RequireApproval), 'q'),
@@ -53,6 +56,7 @@ impl PartMatch {
         (Self::DefaultDeny, 'D'),
         (Self::OpenRule, 'o'),
         (Self::OpenDefaultDeny, 'O'),
+        (Self::Effect, 'e'),
     ];
 
     /// Whether the part is denied (by a host rule or a default one, as written or through a
@@ -98,6 +102,12 @@ pub enum Reason {
         /// Index of the simple command in the analysis's parts.
         part: usize,
     },
+    /// An allow rule matched part `part`, whose option does what the rule does not name:
+    /// [`OPTION_EFFECT_REASON`], with the option and what it does put in.
+    Effect {
+        /// Index of the simple command in the analysis's parts.
+        part: usize,
+    },
 }
 
 impl Reason {
@@ -113,6 +123,8 @@ impl Reason {
 
     /// The code of [`Reason::Open`], after every fixed reason's.
     pub const OPEN_CODE: u32 = 7;
+    /// The code of [`Reason::Effect`].
+    pub const EFFECT_CODE: u32 = 8;
 
     /// The reason's code: `0` for a rule's, [`Reason::OPEN_CODE`] for an open word's, else its
     /// index in [`Reason::FIXED`] plus one.
@@ -121,6 +133,7 @@ impl Reason {
         match self {
             Self::Rule { .. } => 0,
             Self::Open { .. } => Self::OPEN_CODE,
+            Self::Effect { .. } => Self::EFFECT_CODE,
             other => Self::FIXED
                 .iter()
                 .position(|r| *r == other)
@@ -138,6 +151,7 @@ impl Reason {
             Self::Metacharacters => Some(METACHARACTER_REASON),
             Self::Redirect => Some(REDIRECT_REASON),
             Self::Open { .. } => Some(OPEN_WORD_REASON),
+            Self::Effect { .. } => Some(OPTION_EFFECT_REASON),
             Self::Rule { .. } | Self::Refused | Self::None => None,
         }
     }
@@ -182,6 +196,11 @@ pub const METACHARACTER_REASON: &str = "command contains shell metacharacters";
 /// pattern, and its reason, or a default rule's id).
 pub const OPEN_WORD_REASON: &str =
     "command word {word} may expand to a command that deny rule {rule} matches";
+/// The reason of a command an allow rule matched whose option does what the rule does not
+/// name: `{option}` is the option as written, `{effect}` what it does
+/// ([`Effect::describes`](super::effects::Effect::describes)).
+pub const OPTION_EFFECT_REASON: &str =
+    "command option {option} {effect}; no allow rule names that form";
 /// The reason of a command that writes to a file through a redirection.
 pub const REDIRECT_REASON: &str = "command redirects to a file";
 
@@ -226,6 +245,10 @@ pub fn judge(parts: &[PartMatch], facts: &Facts) -> Verdict {
     }
     if let Some(i) = first(PartMatch::Rule(Action::RequireApproval)) {
         return verdict(Action::RequireApproval, Reason::Rule { part: i });
+    }
+    // An allowed program's option does what the allow rule does not name.
+    if let Some(i) = first(PartMatch::Effect) {
+        return verdict(Action::RequireApproval, Reason::Effect { part: i });
     }
     if facts.unsupported {
         return verdict(Action::RequireApproval, Reason::Unanalyzed);
@@ -301,6 +324,25 @@ mod tests {
             };
             assert_eq!(judge(&[open], &unsupported).action, Action::Deny);
         }
+    }
+
+    #[test]
+    fn an_option_effect_needs_approval_after_denies_and_approval_rules() {
+        let v = judge(&[ALLOW, PartMatch::Effect], &facts());
+        assert_eq!(
+            (v.action, v.reason, v.covered_by_allow_rules),
+            (Action::RequireApproval, Reason::Effect { part: 1 }, false)
+        );
+        assert_eq!(v.reason.code(), Reason::EFFECT_CODE);
+        assert_eq!(v.reason.fixed_text(), Some(OPTION_EFFECT_REASON));
+        assert_eq!(
+            judge(&[PartMatch::Effect, ASK], &facts()).reason,
+            Reason::Rule { part: 1 }
+        );
+        assert_eq!(
+            judge(&[PartMatch::Effect, DENY], &facts()).action,
+            Action::Deny
+        );
     }
 
     #[test]
