@@ -114,6 +114,14 @@ export declare class NativeJsonSchemaValidator {
   get cachedCount(): number
 }
 
+/** One MCP Apps `resources/list` walk over a host's client. */
+export declare class NativeMcpAppResources {
+  /** Checks one raw page; returns the next cursor, or `null` when the walk is complete. */
+  addPage(json?: string | undefined | null, fault?: string | undefined | null): string | null
+  /** The app resources (JSON text of an array); ends the walk. */
+  finish(): string
+}
+
 /** One MCP server connection. Construct (validates synchronously), then `connect()`. */
 export declare class NativeMcpBridge {
   /**
@@ -147,8 +155,78 @@ export declare class NativeMcpBridge {
   get protocolVersion(): string
 }
 
+/** The capability rules of one client: its `maxCapabilityBytes`. */
+export declare class NativeMcpCapabilities {
+  /**
+   * Validates `maxCapabilityBytes` (`undefined`: the default), throwing
+   * `"maxCapabilityBytes must be a positive safe integer <= <hard>"`.
+   */
+  constructor(maxCapabilityBytes?: number | undefined | null)
+  /** The resolved `maxCapabilityBytes`. */
+  get maxBytes(): number
+  /**
+   * Throws `McpUnsupportedCapabilityError`'s code unless the server's capabilities
+   * (JSON text of an object) declare `name`.
+   */
+  require(capabilitiesJson: string, name: string): void
+  /**
+   * Checks a message (request or answer) against the capability bounds, naming it
+   * `label`; returns its JSON text.
+   */
+  bounded(label: string, json?: string | undefined | null, fault?: string | undefined | null): string
+  /** Starts a listing: `kind` is `"resources"`, `"resourceTemplates"` or `"prompts"`. */
+  beginListing(kind: string): NativeMcpCapabilityListing
+  /** The host's roots (JSON text) as the `roots/list` result (JSON text). */
+  rootsAnswer(json?: string | undefined | null, fault?: string | undefined | null): string
+  /**
+   * The host's elicitation answer (JSON text) as the protocol result (JSON text, without
+   * the human-interaction mark).
+   */
+  elicitationAnswer(json?: string | undefined | null, fault?: string | undefined | null): string
+}
+
+/** One resources, resource-templates or prompts listing, page by page. */
+export declare class NativeMcpCapabilityListing {
+  /** The request method of this listing (`resources/list`, ...). */
+  get method(): string
+  /** Checks one raw page; returns the next cursor, or `null` when the listing is complete. */
+  addPage(json?: string | undefined | null, fault?: string | undefined | null): string | null
+  /** Every item (JSON text of an array); ends the listing. */
+  finish(): string
+}
+
 /** The engine side of one bridge over a host's client: its server id and resolved limits. */
 export declare class NativeMcpHostClient {
+  /**
+   * Throws `"MCP Apps extension was not negotiated"` unless the server's capabilities
+   * (JSON text) acknowledge `io.modelcontextprotocol/ui`.
+   */
+  appsNegotiated(capabilitiesJson: string): void
+  /**
+   * The listed tools (JSON text of the accepted listing) as app tools (JSON text of an
+   * array, each `{ name, description?, inputSchema, resourceUri?, visibility,
+   * modelVisible }`).
+   */
+  appTools(toolsJson: string): string
+  /**
+   * Throws `"MCP App tool is unavailable"` unless an app may call `name` among the app
+   * tools (JSON text).
+   */
+  appCallable(toolsJson: string, name: string): void
+  /** Starts one MCP Apps `resources/list` walk. */
+  beginAppResources(): NativeMcpAppResources
+  /**
+   * The index of the app tool whose resource is `uri` (before reading it); throws for an
+   * invalid `ui://` URI or one no app tool names.
+   */
+  appReadable(toolsJson: string, uri: string): number
+  /** Bounds a raw `resources/read` result; returns it as JSON text. */
+  appReadResult(json?: string | undefined | null, fault?: string | undefined | null): string
+  /**
+   * The app resource (JSON text) of `uri` from its tool, the bounded read result and the
+   * listed app resources (all JSON text).
+   */
+  appResource(uri: string, toolJson: string, resultJson: string, listedJson: string): string
   /**
    * Resolves and validates every limit (the first invalid one throws
    * `"<name> must be a positive safe integer <= <hard>"`). `server_id` is only copied into
@@ -767,6 +845,34 @@ export declare function limitTable(set: string): Array<LimitRow>
 
 /** `assertValidServerId`: throws unless `id` matches `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`. */
 export declare function mcpAssertValidServerId(id: string): void
+
+/** The `initialize` identity and capabilities for the host's selections. */
+export declare function mcpCapabilityClientInit(mcpApps: boolean, roots: boolean, sampling: boolean, elicitation: boolean): McpCapabilityClientInit
+
+/** What a capability client sends in `initialize`. */
+export interface McpCapabilityClientInit {
+  /** The client name (the reference's). */
+  name: string
+  /** The client version (the reference's). */
+  version: string
+  /** The declared client capabilities, JSON text. */
+  capabilitiesJson: string
+}
+
+/** The elicitation caps the reference exports: `[message bytes, schema bytes]`. */
+export declare function mcpElicitationCaps(): Array<number>
+
+/**
+ * `mcpElicitationDecision`: the pending decision (JSON text) of an elicitation's params
+ * (JSON text, or the fault that kept them from being JSON).
+ */
+export declare function mcpElicitationDecision(approvalId: string, paramsJson?: string | undefined | null, fault?: string | undefined | null, toolName?: string | undefined | null): string
+
+/**
+ * `mcpElicitationResultFromDecision`: the elicitation result (JSON text) of a run decision
+ * (JSON text).
+ */
+export declare function mcpElicitationResultFromDecision(decisionJson: string, humanInteraction: boolean): string
 
 /** SIGKILLs the process group of every stdio server still running (host exit hook). */
 export declare function mcpKillAllServers(): number

@@ -84,6 +84,9 @@ function methodsOf(value) {
 const GOOD = [[], [{}], [scratch], [scratch, {}], [{ roots: [scratch] }], [{ tools: [] }]]
 // Methods whose valid use starts processes or servers are probed at the top level only.
 const SKIP_METHODS = new Set(['close', 'exec'])
+// Exports that return an object of another package (createMcpCapabilityClient: the MCP SDK's
+// `Client`), whose methods are that package's, not probed.
+const FOREIGN_RESULTS = new Set(['createMcpCapabilityClient'])
 
 /** Calls each method of `value` with every bad value in every shape; pushes what is wrong. */
 async function probeMethods(value, label, seen, problems) {
@@ -122,7 +125,7 @@ for (const [entry, mod] of modules) {
             }
           }
         }
-        for (const args of GOOD) {
+        for (const args of FOREIGN_RESULTS.has(name) ? [] : GOOD) {
           const { value } = await attempt(f, undefined, args, construct)
           await probeMethods(value, `${name}(…)`, seen, problems)
         }

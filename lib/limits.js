@@ -40,4 +40,4 @@ function limitInput(set, options, into = {}) {
   return into
 }
 
-module.exports = { limitTable, limitBounds, limitInput }
+module.exports = { limitTable, limitBounds, limitInput, limitValue }

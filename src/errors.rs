@@ -15,6 +15,8 @@ use napi::bindgen_prelude::{JsError, PromiseRaw, ToNapiValue};
 use napi::Env;
 use prism_engine::coding::error::CodingError;
 use prism_engine::limits::LimitError;
+use prism_engine::mcp::apps::AppsError;
+use prism_engine::mcp::capability::CapabilityError;
 use prism_engine::mcp::McpError;
 use prism_engine::parallel::turn::TurnError;
 use prism_engine::policy::approval::ApprovalError;
@@ -40,6 +42,8 @@ macro_rules! coded {
 
 coded!(
     McpError,
+    CapabilityError,
+    AppsError,
     LimitError,
     CodingError,
     BeneathError,

@@ -15,6 +15,8 @@ mod js_errors;
 mod js_raw;
 mod limits;
 mod mcp;
+mod mcp_apps;
+mod mcp_capabilities;
 mod mcp_host_client;
 mod policy;
 mod tools;

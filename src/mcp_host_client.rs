@@ -32,7 +32,7 @@ fn to_text(v: &Value) -> napi::Result<String> {
 #[napi]
 pub struct NativeMcpHostClient {
     server_id: String,
-    limits: McpLimits,
+    pub(crate) limits: McpLimits,
 }
 
 #[napi]

@@ -77,10 +77,10 @@ function nativeOptions(options) {
   if (t.type === 'stdio') {
     Object.assign(out, { command: t.command, args: t.args ? [...t.args] : undefined, env: t.env ? { ...t.env } : undefined, cwd: t.cwd, stderr: t.stderr })
   } else if (t.type === 'streamable-http') {
-    if (t.auth !== undefined) throw new McpUnsupportedCapabilityError(say('mcpOAuthUnsupported'))
-    if (t.sessionId !== undefined) throw new McpUnsupportedCapabilityError(say('mcpResumeUnsupported'))
+    if (t.auth !== undefined) throw McpUnsupportedCapabilityError.fromMessage(say('mcpOAuthUnsupported'))
+    if (t.sessionId !== undefined) throw McpUnsupportedCapabilityError.fromMessage(say('mcpResumeUnsupported'))
     if (t.resolveHostname !== undefined) {
-      throw new McpUnsupportedCapabilityError(say('mcpResolveHostnameUnsupported'))
+      throw McpUnsupportedCapabilityError.fromMessage(say('mcpResolveHostnameUnsupported'))
     }
     Object.assign(out, {
       url: t.url,
@@ -100,7 +100,7 @@ async function connectMcpTools(options) {
   if (options === null || typeof options !== 'object') throw new McpBridgeError(say('mcpOptions'))
   assertValidServerId(options.serverId)
   options.signal?.throwIfAborted()
-  if (options.mcpApps) throw new McpUnsupportedCapabilityError(say('mcpAppsNotNegotiated'))
+  if (options.mcpApps) throw McpUnsupportedCapabilityError.fromMessage(say('mcpAppsNotNegotiated'))
   const serverId = options.serverId
   const prefix = options.namePrefix ?? defaultMcpNamePrefix(serverId)
   const debounceMs = autoRefreshDebounce(options.autoRefresh)

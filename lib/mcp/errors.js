@@ -28,10 +28,21 @@ class McpBridgeClosedError extends McpBridgeError {
 }
 
 class McpUnsupportedCapabilityError extends Error {
-  constructor(message) {
-    super(message)
+  /**
+   * `capability`: the capability's name, as the reference (`Unsupported MCP capability: <name>`);
+   * `message`: the engine's refusal worded in full, when it is not that.
+   */
+  constructor(capability, message) {
+    super(message ?? say('mcpUnsupportedCapability', { capability }))
     this.name = 'McpUnsupportedCapabilityError'
     this.code = 'ERR_PRISM_MCP_UNSUPPORTED_CAPABILITY'
+    this.capability = capability
+  }
+
+  /** The error with the engine's `message` as it is. */
+  static fromMessage(message) {
+    const prefix = say('mcpUnsupportedCapability', { capability: '' })
+    return new McpUnsupportedCapabilityError(message.startsWith(prefix) ? message.slice(prefix.length) : message, message)
   }
 }
 

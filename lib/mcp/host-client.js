@@ -7,12 +7,14 @@
 // AbortSignal and the call timer, and the conversion of the client's values to JSON text.
 const native = require('../native.js')
 const { say } = require('../engine-words.js')
-const { McpBridgeError, McpBridgeClosedError, McpUnsupportedCapabilityError } = require('./errors.js')
+const { McpBridgeError, McpBridgeClosedError } = require('./errors.js')
 const { fromNative } = require('../native-errors.js')
 const { assertValidServerId, defaultMcpNamePrefix, formatMcpToolName, boundedMcpErrorMessage } = require('./helpers.js')
 const { bridgeLimitInput } = require('./limits.js')
 const { effectFor, assertEffectPolicy, mapMcpToolsToDefinitions } = require('./definitions.js')
 const { createCatalogue, autoRefreshDebounce } = require('./lifecycle.js')
+const { toJsonText } = require('./json-text.js')
+const { assertAppsNegotiated, createApps } = require('./apps.js')
 
 // Stand-ins for the SDK's result and notification schemas (it reads `safeParse`, and a
 // notification schema's `shape.method` literal): the raw result passes through unparsed, so
@@ -23,75 +25,6 @@ const TOOL_LIST_CHANGED = Object.freeze({
   shape: Object.freeze({ method: Object.freeze({ _def: Object.freeze({ value: 'notifications/tools/list_changed' }) }) }),
   safeParse: passThrough,
 })
-
-class NotJson {
-  constructor(fault) {
-    this.fault = fault
-  }
-}
-
-// JSON.stringify replacer: refuses what JSON cannot hold instead of silently dropping or
-// nulling it. `this[key]` is the value before any toJSON(). A property set to `undefined` is
-// an absent property (SDK objects that never crossed a wire carry such keys).
-function refuseNonJson(key, value) {
-  const raw = this[key]
-  switch (typeof raw) {
-    case 'undefined':
-      if (Array.isArray(this)) throw new NotJson('not_json')
-      return undefined
-    case 'string':
-    case 'boolean':
-      return value
-    case 'number':
-      if (Number.isFinite(raw)) return value
-      throw new NotJson('non_finite')
-    case 'object': {
-      if (raw === null || Array.isArray(raw)) return value
-      const proto = Object.getPrototypeOf(raw)
-      if (proto === Object.prototype || proto === null) return value
-      throw new NotJson('non_plain')
-    }
-    default:
-      throw new NotJson('not_json')
-  }
-}
-
-/** `[jsonText, null]`, or `[null, fault]` naming why the value has no JSON text. */
-function toJsonText(value) {
-  try {
-    const text = JSON.stringify(value, refuseNonJson)
-    return text === undefined ? [null, 'not_json'] : [text, null]
-  } catch (err) {
-    if (err instanceof NotJson) return [null, err.fault]
-    if (err instanceof RangeError) return [null, 'too_deep']
-    if (err instanceof TypeError && reachesItself(value)) return [null, 'cycle']
-    return [null, 'not_json']
-  }
-}
-
-/**
- * Whether `value` contains itself: what `JSON.stringify` refuses with a TypeError worded by
- * each engine its own way (V8 "circular structure", JavaScriptCore "cyclic structures"), so
- * the structure is looked at, not the message. Every object is explored once.
- */
-function reachesItself(value) {
-  const open = new Set()
-  const done = new Set()
-  const visit = (v) => {
-    if (v === null || typeof v !== 'object' || done.has(v)) return false
-    if (open.has(v)) return true
-    open.add(v)
-    for (const child of Object.values(v)) if (visit(child)) return true
-    open.delete(v)
-    done.add(v)
-    return false
-  }
-  try {
-    return visit(value)
-  } catch {
-    return false
-  }
-}
 
 function assertClient(client) {
   if (client === null || typeof client !== 'object' || typeof client.request !== 'function') {
@@ -144,6 +77,15 @@ async function listThrough(client, engine, signal) {
     }
   } while (cursor !== undefined)
   return JSON.parse(listing.finish())
+}
+
+/**
+ * One raw request through the host's client (its result unparsed, for the engine to judge),
+ * within the bridge's `callTimeoutMs`.
+ */
+function rawRequest(client, engine, method, params, signal) {
+  const timeout = engine.callTimeoutMs
+  return client.request({ method, params }, RAW_RESULT, { signal, timeout, maxTotalTimeout: timeout })
 }
 
 /**
@@ -229,16 +171,28 @@ async function attachMcpToolBridge(client, transport, options) {
   assertValidServerId(options.serverId)
   const serverId = options.serverId
   const engine = engineFor(serverId, options)
-  // MCP Apps are out of scope: refused as connectMcpTools refuses them, before anything else.
-  if (options.mcpApps) throw new McpUnsupportedCapabilityError(say('mcpAppsNotNegotiated'))
+  // With MCP Apps the server must have acknowledged the extension, before anything else.
+  if (options.mcpApps) assertAppsNegotiated(engine, client)
   assertClient(client)
   const prefix = options.namePrefix ?? defaultMcpNamePrefix(serverId)
   const effectPolicy = options.effect
   assertEffectPolicy(effectPolicy)
 
+  const apps = options.mcpApps
+    ? createApps({
+        serverId,
+        engine,
+        prefix,
+        isClosed: () => catalogue.isClosed(),
+        request: (method, params) => rawRequest(client, engine, method, params),
+        callTool: (remoteName, name, args, context) => callThrough(client, engine, remoteName, name, args, context),
+      })
+    : undefined
+
   const catalogue = createCatalogue({
-    listDefinitions: async (signal) =>
-      mapMcpToolsToDefinitions(await listThrough(client, engine, signal), {
+    listDefinitions: async (signal) => {
+      const listed = await listThrough(client, engine, signal)
+      return mapMcpToolsToDefinitions(apps ? apps.accept(listed) : listed, {
         namePrefix: prefix,
         serverId,
         isClosed: () => catalogue.isClosed(),
@@ -247,7 +201,8 @@ async function attachMcpToolBridge(client, transport, options) {
           return callThrough(client, engine, remoteName, formatMcpToolName(prefix, remoteName), args, context)
         },
         effectForRemoteTool: (remote) => effectFor(effectPolicy, serverId, remote.name),
-      }),
+      })
+    },
     ttlMs: engine.listCacheTtlMs,
     debounceMs: autoRefreshDebounce(options.autoRefresh),
     shutdown: async () => {
@@ -272,7 +227,8 @@ async function attachMcpToolBridge(client, transport, options) {
     close: catalogue.close,
     /** Always 0: the host's client owns any server process. */
     serverPid: 0,
+    ...(apps ? { apps: apps.facade } : {}),
   }
 }
 
-module.exports = { attachMcpToolBridge, listAllMcpTools, mapMcpToolsToDefinitions }
+module.exports = { attachMcpToolBridge, listAllMcpTools, mapMcpToolsToDefinitions, rawRequest, RAW_RESULT }

@@ -154,8 +154,9 @@ export interface McpAppResource {
   readonly ui?: McpUiResourceMetadata
 }
 /**
- * The MCP Apps side of a bridge. MCP Apps are out of scope here, so a prism-native bridge
- * never has `apps`; the type lets host code written for the reference compile.
+ * The MCP Apps side of a bridge (`mcpApps: true`, over a host's client through
+ * `attachMcpToolBridge` or `attachMcpCapabilities`): every tool with its app metadata, the
+ * declared `ui://` HTML resources, and calls for the app.
  */
 export interface McpAppsBridge {
   readonly serverId: string
@@ -169,7 +170,7 @@ export interface McpAppsBridge {
 export interface McpToolBridge {
   /** Throws `McpBridgeClosedError` once closed. */
   readonly tools: readonly ToolDefinition[]
-  /** Always absent here (MCP Apps are out of scope). */
+  /** Present only when `mcpApps: true` negotiated the MCP Apps extension (a host's client). */
   readonly apps?: McpAppsBridge
   /** Forced, atomic (a failure keeps the previous array object), coalesced. */
   refresh(): Promise<void>
@@ -333,11 +334,99 @@ export class McpBridgeClosedError extends McpBridgeError {
   constructor(message?: string)
   readonly code: 'ERR_PRISM_MCP_CLOSED'
 }
-/** An option this bridge does not support (OAuth `auth`, `sessionId`, `resolveHostname`, `mcpApps`). */
+/** A capability the server did not declare (message `Unsupported MCP capability: <name>`), or an option this bridge does not support. */
 export class McpUnsupportedCapabilityError extends Error {
-  constructor(message: string)
+  constructor(capability: string)
   readonly code: 'ERR_PRISM_MCP_UNSUPPORTED_CAPABILITY'
+  readonly capability: string
 }
+
+/** An MCP root the host approves (`file:` URIs only). */
+export interface McpRoot {
+  readonly uri: string
+  readonly name?: string
+}
+/** A server's `sampling/createMessage` request, for the host's callback. */
+export interface PrismMcpSamplingRequest {
+  readonly params: unknown
+  readonly signal: AbortSignal
+}
+/** A server's `elicitation/create` request, for the host's callback. */
+export interface PrismMcpElicitationRequest {
+  readonly params: unknown
+  readonly signal: AbortSignal
+}
+/** The host's elicitation answer; an `accept` fails closed without `humanInteraction: true`, which is removed before the answer is sent. */
+export interface PrismMcpElicitationResult extends Readonly<Record<string, unknown>> {
+  readonly action: 'accept' | 'decline' | 'cancel'
+  readonly humanInteraction?: true
+}
+/** The options of the capability client: those of `connectMcpTools`, and the host's callbacks. */
+export interface ConnectMcpCapabilitiesOptions extends ConnectMcpToolsOptions {
+  /** Answers `roots/list`: at most 500 roots, `file:` URIs only. Declares `roots` when set. */
+  readonly roots?: () => readonly McpRoot[] | Promise<readonly McpRoot[]>
+  /** Answers `sampling/createMessage`. Declares `sampling` when set. */
+  readonly sampling?: (request: PrismMcpSamplingRequest) => unknown | Promise<unknown>
+  /** Answers `elicitation/create` (form and URL modes). Declares `elicitation` when set. */
+  readonly elicitation?: (request: PrismMcpElicitationRequest) => unknown | Promise<unknown>
+  /** Bytes of any one capability request or answer, page, read or prompt (default 1 MiB, at most 8 MiB); depth 64 and 10 000 properties apply too. */
+  readonly maxCapabilityBytes?: number
+}
+/** A server's tools, resources and prompts. */
+export interface McpCapabilityBridge extends McpToolBridge {
+  readonly serverVersion?: Readonly<{ name: string; version: string }>
+  readonly serverCapabilities: Readonly<Record<string, unknown>>
+  /** Every resource, page by page (at most 20 pages and 500 items, no repeated cursor); `McpUnsupportedCapabilityError` without `resources`. */
+  listResources(): Promise<readonly unknown[]>
+  /** prism-native extension: every resource template, under the same guards. */
+  listResourceTemplates(): Promise<readonly unknown[]>
+  readResource(uri: string): Promise<unknown>
+  /** Every prompt, under the same guards; `McpUnsupportedCapabilityError` without `prompts`. */
+  listPrompts(): Promise<readonly unknown[]>
+  getPrompt(name: string, args?: Readonly<Record<string, string>>): Promise<unknown>
+}
+/** A JS SDK `Client` (`@modelcontextprotocol/sdk`), as `createMcpCapabilityClient` returns it. */
+export interface McpSdkCapabilityClient extends McpSdkBridgeClient {
+  connect(transport: McpSdkTransport | object, options?: object): Promise<void>
+  getServerCapabilities(): Record<string, unknown> | undefined
+  getServerVersion(): { name: string; version: string } | undefined
+}
+/** The capability bridge over the host's connected client (tools, resources, prompts). */
+export function attachMcpCapabilities(
+  client: McpSdkCapabilityClient | McpSdkBridgeClient,
+  transport: McpSdkTransport | { close(): Promise<void> } | undefined,
+  options: AttachMcpToolBridgeOptions & { readonly maxCapabilityBytes?: number },
+): Promise<McpCapabilityBridge>
+/** The MCP SDK's `Client` (the host's `@modelcontextprotocol/sdk`) declaring the selected capabilities and answering roots, sampling and elicitation through the callbacks, every request and answer checked by the engine. */
+export function createMcpCapabilityClient(options: ConnectMcpCapabilitiesOptions): McpSdkCapabilityClient
+
+/** A pending decision of kind `elicitation` (the shape of `@arnilo/prism`'s `PendingDecision`). */
+export interface McpElicitationPendingDecision {
+  readonly approvalId: string
+  readonly kind: 'elicitation'
+  readonly scope: { readonly toolName?: string }
+  readonly reason: string
+  readonly elicitationSchema: JsonObject
+}
+/** A run decision (the shape of `@arnilo/prism`'s `RunDecision`). */
+export interface McpRunDecision {
+  readonly approvalId: string
+  readonly outcome: 'allow_once' | 'allow_for_run' | 'reject_once' | 'reject_for_run' | (string & {})
+  readonly elicitation?: JsonObject
+}
+/** Options of `mcpElicitationDecision`. */
+export interface McpElicitationDecisionOptions {
+  /** The tool whose call raised the elicitation. */
+  readonly toolName?: string
+}
+/** An elicitation's untrusted params as a pending decision; `McpBridgeError` when malformed or oversized. */
+export function mcpElicitationDecision(approvalId: string, params: unknown, options?: McpElicitationDecisionOptions): McpElicitationPendingDecision
+/** A run decision as the elicitation result; an accepting one needs the payload and `humanInteraction: true`. */
+export function mcpElicitationResultFromDecision(decision: McpRunDecision, options?: { readonly humanInteraction?: boolean }): PrismMcpElicitationResult
+/** Bytes of an elicitation's message as a decision's reason (2,048). */
+export const MAX_MCP_ELICITATION_MESSAGE_BYTES: number
+/** Bytes of an elicitation's requested schema as a decision's schema (16 KiB). */
+export const MAX_MCP_ELICITATION_SCHEMA_BYTES: number
 
 export interface McpLimitBounds {
   readonly default: number
@@ -401,15 +490,15 @@ export const HARD_MAX_TOTAL_TIMEOUT_MS: number
 export const HARD_LIST_CACHE_TTL_MS: number
 /** The largest Streamable HTTP `maxResponseBytes`: 64 MiB. */
 export const HARD_MAX_HTTP_RESPONSE_BYTES: number
-/** The reference's default for a capability listing's bytes (1 MiB). This package bridges tools only, so nothing checks it; the number is exported so that imports resolve to the same value. */
+/** The default `maxCapabilityBytes` (1 MiB). */
 export const DEFAULT_MAX_CAPABILITY_BYTES: number
-/** The reference's default for a capability listing's items (500); unchecked here (tools only). */
+/** Items of one resources or prompts listing (500). */
 export const DEFAULT_MAX_CAPABILITY_ITEMS: number
-/** The reference's default for a capability listing's pages (20); unchecked here (tools only). */
+/** Pages of one resources or prompts listing (20). */
 export const DEFAULT_MAX_CAPABILITY_PAGES: number
 /** The reference's default for an MCP server's sessions (32); unchecked here (tools only). */
 export const DEFAULT_MAX_SESSIONS: number
-/** The reference's largest capability listing in bytes (8 MiB); unchecked here (tools only). */
+/** The largest `maxCapabilityBytes` (8 MiB). */
 export const HARD_MAX_CAPABILITY_BYTES: number
 /** The reference's largest capability listing in items (5,000); unchecked here (tools only). */
 export const HARD_MAX_CAPABILITY_ITEMS: number

@@ -6,6 +6,8 @@ const limits = require('./limits.js')
 const bridge = require('./bridge.js')
 const hostClient = require('./host-client.js')
 const transport = require('./transport.js')
+const capabilities = require('./capabilities.js')
+const elicitation = require('./elicitation.js')
 
 module.exports = {
   connectMcpTools: bridge.connectMcpTools,
@@ -13,6 +15,12 @@ module.exports = {
   listAllMcpTools: hostClient.listAllMcpTools,
   mapMcpToolsToDefinitions: hostClient.mapMcpToolsToDefinitions,
   createMcpTransport: transport.createMcpTransport,
+  attachMcpCapabilities: capabilities.attachMcpCapabilities,
+  createMcpCapabilityClient: capabilities.createMcpCapabilityClient,
+  mcpElicitationDecision: elicitation.mcpElicitationDecision,
+  mcpElicitationResultFromDecision: elicitation.mcpElicitationResultFromDecision,
+  MAX_MCP_ELICITATION_MESSAGE_BYTES: elicitation.MAX_MCP_ELICITATION_MESSAGE_BYTES,
+  MAX_MCP_ELICITATION_SCHEMA_BYTES: elicitation.MAX_MCP_ELICITATION_SCHEMA_BYTES,
   defaultMcpNamePrefix: helpers.defaultMcpNamePrefix,
   formatMcpToolName: helpers.formatMcpToolName,
   assertValidServerId: helpers.assertValidServerId,

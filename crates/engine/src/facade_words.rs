@@ -111,7 +111,15 @@ pub const WORDS: &[(&str, &str)] = &[
         "mcpHostClient",
         "client must be an MCP client with a request() method",
     ),
-    ("mcpAppsNotNegotiated", "MCP Apps extension was not negotiated"),
+    ("mcpAppsNotNegotiated", crate::mcp::apps::NOT_NEGOTIATED),
+    (
+        "mcpUnsupportedCapability",
+        crate::mcp::capability::UNSUPPORTED_TEMPLATE,
+    ),
+    (
+        "mcpSdkMissing",
+        "createMcpCapabilityClient returns the MCP SDK's Client: install @modelcontextprotocol/sdk",
+    ),
     (
         "mcpOAuthUnsupported",
         "MCP OAuth (transport.auth) is not supported by prism-native",

@@ -344,11 +344,37 @@ pub const MCP_STDIO_EOF_GRACE_MS: u64 = 50;
 /// Milliseconds `autoRefresh: true` waits after a `list_changed` notification before it
 /// lists again (the facade's timer; `autoRefresh.debounceMs` overrides it).
 pub const MCP_AUTO_REFRESH_DEBOUNCE_MS: u64 = 100;
+limit! {
+    /// Bytes of one capability message (a resources or prompts page, a resource read, a prompt,
+    /// roots, a sampling or elicitation request or answer), as its JSON encoding.
+    pub const MCP_MAX_CAPABILITY_BYTES = "maxCapabilityBytes", default 1024 * 1024, hard 8 * 1024 * 1024, Mcp;
+}
+/// Items of one resources or prompts listing (all pages together).
+pub const MCP_MAX_CAPABILITY_ITEMS: u64 = 500;
+/// Pages of one resources or prompts listing.
+pub const MCP_MAX_CAPABILITY_PAGES: u64 = 20;
+/// Depth of one capability message (root = 1).
+pub const MCP_CAPABILITY_DEPTH: u64 = 64;
+/// Array items plus object keys of one capability message.
+pub const MCP_CAPABILITY_PROPERTIES: u64 = 10_000;
+/// Roots one `roots/list` answer may hold.
+pub const MCP_MAX_ROOTS: u64 = 500;
+/// Longest `ui://` URI of an MCP App, in bytes.
+pub const MCP_APP_MAX_UI_URI_BYTES: usize = 4 * 1024;
+/// Longest CSP origin of an MCP App resource, in bytes.
+pub const MCP_APP_MAX_CSP_ORIGIN_BYTES: usize = 512;
+/// Most origins of one CSP list of an MCP App resource.
+pub const MCP_APP_MAX_CSP_ORIGINS: usize = 32;
+/// Longest `domain` of an MCP App resource, in bytes.
+pub const MCP_APP_MAX_DOMAIN_BYTES: usize = 253;
+/// Bytes of an elicitation's message as a pending decision's reason.
+pub const MCP_ELICITATION_MESSAGE_BYTES: u64 = 2_048;
+/// Bytes of an elicitation's requested schema as a pending decision's schema.
+pub const MCP_ELICITATION_SCHEMA_BYTES: u64 = 16 * 1024;
 /// The reference's caps for MCP capabilities beyond tools (resources, prompts) and for a
 /// server's sessions: `[default, hard]` of a capability listing's bytes, items and pages and
-/// of sessions. This package bridges tools only, so nothing here checks them; they are
-/// exported with the reference's names and numbers so that a host importing them gets the same
-/// values.
+/// of sessions, exported with the reference's names and numbers (the capability client
+/// enforces the bytes as [`MCP_MAX_CAPABILITY_BYTES`] and the default items and pages).
 pub const MCP_CAPABILITY_BYTES: [u64; 2] = [1024 * 1024, 8 * 1024 * 1024];
 /// See [`MCP_CAPABILITY_BYTES`]: items of a capability listing.
 pub const MCP_CAPABILITY_ITEMS: [u64; 2] = [500, 5_000];

@@ -9,6 +9,9 @@
 //! - [`http_client`]: the framer's checks over rmcp's reqwest client.
 //! - [`sse_resume`]: resuming an answer's SSE stream the server closed, a bounded number of times.
 //! - [`tasks`]: tools called as tasks: create, poll, result, cancel.
+//! - [`capability`]: resources, prompts, roots, sampling and elicitation, bounded.
+//! - [`elicitation`]: an elicitation as the host's pending decision, and back.
+//! - [`apps`]: MCP Apps: app tools, `ui://` HTML resources and their metadata.
 //! - [`catalogue`]: `tools/list` pages within every bound.
 //! - [`host_client`]: pages and results from a host's own MCP client, under the same rules.
 //! - [`call_result`]: a raw call result (or failure) as a prism `ToolResult`.
@@ -18,11 +21,14 @@
 //! - [`options`]: the limits, resolved and validated; the server-id check.
 //! - [`error`]: [`McpError`] with a stable `code()`.
 
+pub mod apps;
 pub mod arguments;
 pub mod call_result;
+pub mod capability;
 pub mod catalogue;
 pub mod content;
 pub mod direct;
+pub mod elicitation;
 pub mod error;
 pub mod frame;
 pub mod host_client;

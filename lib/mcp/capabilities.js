@@ -1,0 +1,131 @@
+'use strict'
+// The MCP capability client over a host's client: attachMcpCapabilities (resources, prompts,
+// and tools through the bridge) and createMcpCapabilityClient (the MCP SDK's Client answering
+// the server's roots, sampling and elicitation requests through the host's callbacks). Every
+// page, result, request and answer crosses to the engine (`native.NativeMcpCapabilities`),
+// which bounds it and applies the rules; JS calls the client and the host's callbacks.
+const native = require('../native.js')
+const { say } = require('../engine-words.js')
+const { McpBridgeError } = require('./errors.js')
+const { toJsonText } = require('./json-text.js')
+const { engineCall } = require('./native-call.js')
+const { attachMcpToolBridge, RAW_RESULT } = require('./host-client.js')
+const { limitValue } = require('../limits.js')
+
+function capabilityEngine(options) {
+  if (options === null || typeof options !== 'object') throw new McpBridgeError(say('mcpOptions'))
+  return engineCall(() => new native.NativeMcpCapabilities(limitValue(options.maxCapabilityBytes)))
+}
+
+/** `value` checked by the engine against the capability bounds, as plain JSON data. */
+function bounded(engine, value, label) {
+  const [text, fault] = toJsonText(value)
+  return JSON.parse(engineCall(() => engine.bounded(label, text ?? undefined, fault ?? undefined)))
+}
+
+/** The capability object (resources, prompts) over a connected client; see index.d.ts. */
+function capabilityMethods(engine, client, capabilities, request) {
+  const [capsText] = toJsonText(capabilities)
+  const requireCapability = (name) => engineCall(() => engine.require(capsText ?? '{}', name))
+  const collect = async (kind) => {
+    const listing = engine.beginListing(kind)
+    requireCapability(kind === 'prompts' ? 'prompts' : 'resources')
+    let cursor
+    do {
+      const [text, fault] = toJsonText(await request(listing.method, cursor === undefined ? undefined : { cursor }))
+      cursor = engineCall(() => listing.addPage(text ?? undefined, fault ?? undefined)) ?? undefined
+    } while (cursor !== undefined)
+    return JSON.parse(listing.finish())
+  }
+  return {
+    listResources: () => collect('resources'),
+    /** Beyond the reference: the server's resource templates, under the same guards. */
+    listResourceTemplates: () => collect('resourceTemplates'),
+    async readResource(uri) {
+      requireCapability('resources')
+      return bounded(engine, await request('resources/read', { uri }), 'MCP resource result')
+    },
+    listPrompts: () => collect('prompts'),
+    async getPrompt(name, args) {
+      requireCapability('prompts')
+      return bounded(engine, await request('prompts/get', { name, arguments: args }), 'MCP prompt result')
+    },
+  }
+}
+
+/**
+ * The capability bridge over the host's connected client (the MCP SDK's `Client` or one with
+ * its `request`, `getServerCapabilities` and `close`): tools through attachMcpToolBridge when
+ * the server has them, resources and prompts page by page within `maxCapabilityBytes`.
+ */
+async function attachMcpCapabilities(client, transport, options) {
+  const engine = capabilityEngine(options)
+  const capabilities = client?.getServerCapabilities?.() ?? {}
+  const tools = capabilities.tools ? await attachMcpToolBridge(client, transport, options) : undefined
+  const request = (method, params) => client.request({ method, params }, RAW_RESULT)
+  return {
+    get tools() {
+      return tools?.tools ?? []
+    },
+    ...(tools?.apps ? { apps: tools.apps } : {}),
+    serverVersion: client.getServerVersion?.(),
+    serverCapabilities: capabilities,
+    refresh: () => tools?.refresh() ?? Promise.resolve(),
+    close: async () => {
+      if (tools) return tools.close()
+      try {
+        await client.close?.()
+      } finally {
+        await transport?.close?.()
+      }
+    },
+    ...capabilityMethods(engine, client, capabilities, request),
+  }
+}
+
+function loadSdk() {
+  try {
+    return {
+      Client: require('@modelcontextprotocol/sdk/client/index.js').Client,
+      types: require('@modelcontextprotocol/sdk/types.js'),
+    }
+  } catch {
+    throw new McpBridgeError(say('mcpSdkMissing'))
+  }
+}
+
+/**
+ * The MCP SDK's `Client`, declaring the selected capabilities, whose roots, sampling and
+ * elicitation requests are answered by the host's callbacks (with the request's `signal`)
+ * and checked by the engine: every request and answer within `maxCapabilityBytes`, roots
+ * `file:` only and at most 500, an accepted elicitation only with `humanInteraction: true`
+ * (removed before the answer is sent).
+ */
+function createMcpCapabilityClient(options) {
+  const engine = capabilityEngine(options)
+  const { Client, types } = loadSdk()
+  const init = native.mcpCapabilityClientInit(options.mcpApps === true, !!options.roots, !!options.sampling, !!options.elicitation)
+  const client = new Client({ name: init.name, version: init.version }, { capabilities: JSON.parse(init.capabilitiesJson) })
+  if (options.roots) {
+    client.setRequestHandler(types.ListRootsRequestSchema, async () => {
+      const [text, fault] = toJsonText(await options.roots())
+      return JSON.parse(engineCall(() => engine.rootsAnswer(text ?? undefined, fault ?? undefined)))
+    })
+  }
+  if (options.sampling) {
+    client.setRequestHandler(types.CreateMessageRequestSchema, async (request, extra) => {
+      const params = bounded(engine, request.params, 'MCP sampling request')
+      return bounded(engine, await options.sampling({ params, signal: extra.signal }), 'MCP sampling result')
+    })
+  }
+  if (options.elicitation) {
+    client.setRequestHandler(types.ElicitRequestSchema, async (request, extra) => {
+      const params = bounded(engine, request.params, 'MCP elicitation request')
+      const [text, fault] = toJsonText(await options.elicitation({ params, signal: extra.signal }))
+      return JSON.parse(engineCall(() => engine.elicitationAnswer(text ?? undefined, fault ?? undefined)))
+    })
+  }
+  return client
+}
+
+module.exports = { attachMcpCapabilities, createMcpCapabilityClient, capabilityMethods, capabilityEngine }
