@@ -135,6 +135,11 @@ test('Streamable HTTP: URL, origin and address checks', async () => {
     [{ allowedOrigins: Array.from({ length: 65 }, (_, i) => `https://h${i}.example`) }, 'allowedOrigins must list 1 to 64 origins'],
     [{ url: 'http://example.com/mcp', allowedOrigins: ['http://example.com'] }, /must use https/],
     [{ url: 'http://127.0.0.1:9/mcp', allowedOrigins: ['http://127.0.0.1:9'] }, /must use https/],
+    // An entry is exactly an origin (the reference's rule: no trailing slash, path or port 443
+    // spelled out), and plaintext http is for a loopback host by name or address only.
+    [{ allowedOrigins: ['https://example.com/'] }, /not an exact origin/],
+    [{ allowedOrigins: ['https://example.com', 'https://example.com:443'] }, /not an exact origin/],
+    [{ url: 'http://mcp.example.test/mcp', allowedOrigins: ['http://mcp.example.test'], allowLoopbackHttp: true }, /loopback/],
     [{ url: 'https://10.0.0.1/mcp', allowedOrigins: ['https://10.0.0.1'] }, 'MCP server address 10.0.0.1 is not public'],
     [{ url: 'https://[fd00::1]/mcp', allowedOrigins: ['https://[fd00::1]'] }, 'MCP server address fd00::1 is not public'],
     [{ url: 'https://192.168.1.1/mcp', allowedOrigins: ['https://192.168.1.1'], allowLoopbackHttp: true }, 'MCP server address 192.168.1.1 is not public'],

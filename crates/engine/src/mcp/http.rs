@@ -1,9 +1,9 @@
 //! The Streamable HTTP transport: URL and origin checks, address classes, DNS pinning and a
 //! bounded reqwest client over rustls with the `ring` provider.
 //!
-//! Enforced: the URL's exact origin must be in `allowedOrigins` (1 to 64 entries); no
-//! credentials and no fragment; `https` only, except plaintext `http` to a loopback address
-//! with `allowLoopbackHttp`; every resolved address must be public (loopback only with
+//! Enforced: the URL's exact origin must be in `allowedOrigins` (1 to 64 entries, each exactly
+//! an origin); no credentials and no fragment; `https` only, except plaintext `http` to a
+//! loopback host (`localhost`, `*.localhost`, a loopback address) with `allowLoopbackHttp`; every resolved address must be public (loopback only with
 //! `allowLoopbackHttp`), and the connection is pinned to the addresses that were checked.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -113,6 +113,45 @@ pub fn check_address(ip: IpAddr, allow_loopback: bool) -> Result<(), McpError> {
     Ok(())
 }
 
+/// Whether a URL's host names this machine's loopback interface: `localhost`, a name under
+/// `.localhost` (RFC 6761), or a loopback address.
+#[must_use]
+pub fn is_loopback_host(host: &url::Host<&str>) -> bool {
+    match host {
+        url::Host::Domain(d) => {
+            let d = d.trim_end_matches('.').to_ascii_lowercase();
+            d == "localhost" || d.ends_with(".localhost")
+        }
+        url::Host::Ipv4(ip) => is_loopback(IpAddr::V4(*ip)),
+        url::Host::Ipv6(ip) => is_loopback(IpAddr::V6(*ip)),
+    }
+}
+
+/// Checks one `allowedOrigins` entry: exactly an origin (scheme, host, optional port; no
+/// path, not even `/`, no credentials), over `https`, or plaintext `http` to a loopback host
+/// with `allowLoopbackHttp`.
+fn check_allowed_origin(entry: &str, allow_loopback_http: bool) -> Result<(), McpError> {
+    let u = Url::parse(entry).map_err(|_| {
+        invalid(format!(
+            "allowedOrigins entry {entry} is not a valid origin"
+        ))
+    })?;
+    if u.origin().ascii_serialization() != entry {
+        return Err(invalid(format!(
+            "allowedOrigins entry {entry} is not an exact origin (scheme, host and optional port only)"
+        )));
+    }
+    let loopback_http = allow_loopback_http
+        && u.scheme() == "http"
+        && u.host().is_some_and(|h| is_loopback_host(&h));
+    if u.scheme() != "https" && !loopback_http {
+        return Err(invalid(format!(
+            "allowedOrigins entry {entry} must use https (plaintext http only for a loopback host with allowLoopbackHttp)"
+        )));
+    }
+    Ok(())
+}
+
 /// Checks the URL against the configuration (everything but DNS).
 ///
 /// # Errors
@@ -137,13 +176,11 @@ pub fn validate_url(cfg: &HttpConfig) -> Result<Url, McpError> {
             "allowedOrigins must list 1 to {MCP_MAX_ALLOWED_ORIGINS} origins"
         )));
     }
+    for a in &cfg.allowed_origins {
+        check_allowed_origin(a, cfg.allow_loopback_http)?;
+    }
     let origin = url.origin().ascii_serialization();
-    let allowed = cfg.allowed_origins.iter().any(|a| {
-        Url::parse(a).is_ok_and(|u| {
-            u.origin().ascii_serialization() == origin && a.trim_end_matches('/') == origin
-        })
-    });
-    if !allowed {
+    if !cfg.allowed_origins.iter().any(|a| *a == origin) {
         return Err(invalid(format!(
             "MCP server origin {origin} is not in allowedOrigins"
         )));
@@ -156,7 +193,7 @@ pub fn validate_url(cfg: &HttpConfig) -> Result<Url, McpError> {
     };
     match url.scheme() {
         "https" => {}
-        "http" if cfg.allow_loopback_http && host_ip.is_none_or(is_loopback) => {}
+        "http" if cfg.allow_loopback_http && url.host().is_some_and(|h| is_loopback_host(&h)) => {}
         _ => {
             return Err(invalid(
                 "MCP server URL must use https (plaintext http only to loopback with allowLoopbackHttp)",
@@ -328,6 +365,48 @@ mod tests {
             ))),
             "MCP server address 127.0.0.1 is not public"
         );
+    }
+
+    #[test]
+    fn allowed_origins_are_exact_and_plaintext_only_for_loopback_hosts() {
+        let url = "https://example.com/mcp";
+        for entry in [
+            "https://example.com/",
+            "https://example.com/mcp",
+            "https://u@example.com",
+            "https://EXAMPLE.com",
+            "https://example.com:443",
+        ] {
+            assert!(
+                msg(validate_url(&cfg(url, &[entry], false))).contains("not an exact origin"),
+                "{entry}"
+            );
+        }
+        assert!(msg(validate_url(&cfg(url, &["nope"], false))).contains("not a valid origin"));
+        // Every entry is checked, not only the one that matches.
+        assert!(msg(validate_url(&cfg(
+            url,
+            &["https://example.com", "http://example.org"],
+            true
+        )))
+        .contains("must use https"));
+        // Plaintext http: a loopback host by name or address, with the opt-in; never a
+        // public name, even one that might resolve to loopback.
+        for (u, o) in [
+            ("http://localhost:8080/mcp", "http://localhost:8080"),
+            ("http://api.localhost/mcp", "http://api.localhost"),
+            ("http://127.0.0.1/mcp", "http://127.0.0.1"),
+            ("http://[::1]:9/mcp", "http://[::1]:9"),
+        ] {
+            assert!(validate_url(&cfg(u, &[o], true)).is_ok(), "{u}");
+            assert!(validate_url(&cfg(u, &[o], false)).is_err(), "{u}");
+        }
+        assert!(msg(validate_url(&cfg(
+            "http://mcp.example.test/mcp",
+            &["http://mcp.example.test"],
+            true
+        )))
+        .contains("loopback"));
     }
 
     #[test]
