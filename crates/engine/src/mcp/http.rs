@@ -180,7 +180,7 @@ pub fn validate_url(cfg: &HttpConfig) -> Result<Url, McpError> {
         check_allowed_origin(a, cfg.allow_loopback_http)?;
     }
     let origin = url.origin().ascii_serialization();
-    if !cfg.allowed_origins.iter().any(|a| *a == origin) {
+    if !cfg.allowed_origins.contains(&origin) {
         return Err(invalid(format!(
             "MCP server origin {origin} is not in allowedOrigins"
         )));
