@@ -61,7 +61,9 @@ export interface CommandRuleEvaluation {
  * default deny rules; any part denied gives `deny`, any `requireApproval` part or unanalysable
  * syntax needs approval, allow rules covering every part (no file redirection) give `allow`;
  * otherwise a compound command (`denyMetacharacters`, default true) or a file redirection needs
- * approval. A command past a cap of the analysis is denied, and so is one whose glob,
+ * approval; an allow rule that names only a program does not cover its options that write
+ * outside the working directory, run code, discard work or set a setuid mode (they need
+ * approval unless a rule names the form). A command past a cap of the analysis is denied, and so is one whose glob,
  * expansion or substitution (in a program name, a command string or an operand a rule
  * inspects) could become what a deny rule matches: a deny is never put to an approval.
  */
@@ -82,6 +84,12 @@ export interface ExplainedPart {
    * substitution): that word's index in the command's words and its text as written.
    */
   readonly open?: { readonly index: number; readonly text: string }
+  /**
+   * An option of the program that does what an allow rule naming only the program does not
+   * cover (see README, "Options as effects"): what it does and the option as written. With
+   * `verdict` `requireApproval`, the allow rule in `rule` matched but did not name the form.
+   */
+  readonly effect?: { readonly effect: 'writes' | 'code' | 'destroys' | 'privilege'; readonly option: string }
 }
 export interface CommandExplanation extends CommandRuleEvaluation {
   readonly parts: readonly ExplainedPart[]
