@@ -262,8 +262,8 @@ pub(super) const TABLES: &[Table] = &[
         ],
     ),
     // rsync(1): -e/--rsh and --rsync-path are commands (argument-injection vectors); the
-    // --delete family and --remove-source-files delete; --log-file and the batch files are
-    // written.
+    // --delete family and --remove-source-files delete; --log-file, the batch files and a
+    // local destination are written.
     table(
         &["rsync"],
         &[
@@ -284,7 +284,7 @@ pub(super) const TABLES: &[Table] = &[
             o('\0', "exclude", Req, Nothing),
             o('\0', "include", Req, Nothing),
         ],
-        Operands::Plain,
+        Operands::LastWritten,
         &[
             ("rsync -av src/ dst/", Want::Nothing),
             ("rsync -e sh·-c·id x:y .", Want::Runs("sh -c id")),
@@ -576,7 +576,7 @@ pub(super) const TABLES: &[Table] = &[
     ),
     // ssh(1) and scp(1): -o ProxyCommand=, LocalCommand= and KnownHostsCommand= run commands
     // (argument-injection vectors); -F reads a config that may set them; -E writes a log;
-    // scp -S names the program it runs.
+    // scp -S names the program it runs, and a local destination is written.
     table(
         &["ssh"],
         &[
@@ -613,9 +613,10 @@ pub(super) const TABLES: &[Table] = &[
             o('i', "", Req, Nothing),
             o('P', "", Req, Nothing),
         ],
-        Operands::Plain,
+        Operands::LastWritten,
         &[
             ("scp a host:b", Want::Nothing),
+            ("scp host:id_rsa ~/.ssh/id_rsa", Want::Is(Effect::Writes, "~/.ssh/id_rsa")),
             ("scp -S sh·-c·id a b:c", Want::Runs("sh -c id")),
         ],
     ),
@@ -970,6 +971,14 @@ fn sets_id_bits(mode: &str) -> bool {
     })
 }
 
+/// Whether an operand names a file on another machine (`host:path`, `user@host:path`,
+/// `rsync://...`): a colon before any slash. Such a destination is written there, not here.
+fn is_remote(operand: &str) -> bool {
+    operand
+        .find(':')
+        .is_some_and(|colon| !operand[..colon].contains('/'))
+}
+
 /// What the operands do, by the table's kind of operands.
 fn read_operands(
     t: &Table,
@@ -990,7 +999,9 @@ fn read_operands(
         }
         Operands::LastWritten => {
             if let (false, [_, .., last]) = (has("target-directory"), operands) {
-                out.writes(word(*last), is_static(*last), argv, &[*last]);
+                if !is_remote(word(*last)) {
+                    out.writes(word(*last), is_static(*last), argv, &[*last]);
+                }
             }
         }
         Operands::FirstWritten => {
