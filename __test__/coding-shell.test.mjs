@@ -5,6 +5,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { createShellTool } from 'prism-native/coding-tools/agent'
 import { collectGarbage } from './fixtures/runtime.mjs'
+import { findOnPath } from './fixtures/optional-tools.mjs'
+import { isWindows, posixOnly, underWine, WINE_NO_BASH } from './fixtures/platform.mjs'
 
 const ctx = { sessionId: 's', runId: 'r', toolCallId: 'call-1' }
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prism-coding-shell-'))
@@ -18,8 +20,16 @@ const text = (r) => r.content?.[0]?.text
 const errorShape = (r, message, shown = message) => {
   assert.deepEqual(r, { toolCallId: 'call-1', name: 'shell', content: [{ type: 'text', text: shown }], error: { message } })
 }
-/** Whether `pid` is a live (not zombie) process. */
+/** Whether `pid` is a live (not zombie) process: from /proc where there is one, else signal 0. */
 const alive = (pid) => {
+  if (process.platform !== 'linux') {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch (e) {
+      return e.code === 'EPERM'
+    }
+  }
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
     return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
@@ -27,6 +37,11 @@ const alive = (pid) => {
     return false
   }
 }
+// Every test that runs a real command needs bash; under Wine bash.exe is a cmd.exe stand-in.
+const bash = { skip: underWine(WINE_NO_BASH) }
+// The process-group tests read the grandchild's pid from bash's `$!`: on Windows (Git Bash)
+// that is an MSYS pid, not the Windows process the Job Object holds.
+const processGroups = { skip: underWine(WINE_NO_BASH) || posixOnly("process groups (bash's $! there is an MSYS pid)") }
 const shell = (options = {}) => createShellTool(dir, { tempFilePrefix: PREFIX, ...options })
 
 test('construction: limits at their edges, maxTotalOutputBytes >= maxBytes, tempFilePrefix', () => {
@@ -40,7 +55,7 @@ test('construction: limits at their edges, maxTotalOutputBytes >= maxBytes, temp
   assert.throws(() => createShellTool(dir, { tempFilePrefix: '../x' }), { message: 'tempFilePrefix must match /^[A-Za-z0-9._-]+$/', code: 'ERR_PRISM_CODING_INVALID_OPTION' })
 })
 
-test('argument errors: command and timeout (seconds) at the edges', async () => {
+test('argument errors: command and timeout (seconds) at the edges', bash, async () => {
   const sh = shell()
   errorShape(await sh.execute({ command: '' }, ctx), 'command is required and must be a non-empty string.', 'Error: command is required and must be a non-empty string.')
   errorShape(await sh.execute({}, ctx), 'command is required and must be a non-empty string.', 'Error: command is required and must be a non-empty string.')
@@ -54,7 +69,7 @@ test('argument errors: command and timeout (seconds) at the edges', async () => 
   assert.equal(text(await sh.execute({ command: 'echo ok', timeout: 3600 }, ctx)), 'ok\n')
 })
 
-test('merged output, "(no output)", and a non-zero exit as a result, not an error', async () => {
+test('merged output, "(no output)", and a non-zero exit as a result, not an error', bash, async () => {
   const sh = shell()
   const r = await sh.execute({ command: 'echo out; echo err 1>&2; exit 7' }, ctx)
   assert.equal(text(r), 'out\nerr\n\n\n[Command exited with code 7]')
@@ -65,7 +80,7 @@ test('merged output, "(no output)", and a non-zero exit as a result, not an erro
   assert.equal(text(await sh.execute({ command: 'true' }, ctx)), '(no output)')
 })
 
-test('commandPrefix, envAllowlist and shellPath', async () => {
+test('commandPrefix, envAllowlist and shellPath', bash, async () => {
   process.env.PRISM_TEST_SECRET = 'hidden'
   process.env.PRISM_TEST_SHOWN = 'shown'
   try {
@@ -76,12 +91,14 @@ test('commandPrefix, envAllowlist and shellPath', async () => {
     delete process.env.PRISM_TEST_SECRET
     delete process.env.PRISM_TEST_SHOWN
   }
-  assert.equal(text(await shell({ shellPath: '/bin/sh' }).execute({ command: 'echo sh' }, ctx)), 'sh\n')
+  // Windows has no /bin/sh: Git for Windows puts its sh.exe on PATH.
+  const shPath = isWindows ? findOnPath('sh.exe') : '/bin/sh'
+  assert.equal(text(await shell({ shellPath: shPath }).execute({ command: 'echo sh' }, ctx)), 'sh\n')
   errorShape(await shell({ shellPath: '/no/such/shell' }).execute({ command: 'true' }, ctx), 'Custom shell path not found: /no/such/shell')
   errorShape(await createShellTool(path.join(dir, 'missing'), {}).execute({ command: 'true' }, ctx), `Working directory does not exist: ${path.join(dir, 'missing')}\nCannot execute shell commands.`)
 })
 
-test('spawnHook runs before the policy; the policy sees the action; modified.command is honoured', async () => {
+test('spawnHook runs before the policy; the policy sees the action; modified.command is honoured', bash, async () => {
   const order = []
   const seen = []
   const sh = shell({
@@ -110,7 +127,7 @@ test('a denial spawns nothing', async () => {
   assert.equal(fs.existsSync(marker), false)
 })
 
-test('timeout kills the whole process group, grandchildren included', async () => {
+test('timeout kills the whole process group, grandchildren included', processGroups, async () => {
   const pidFile = path.join(dir, 'timeout.pid')
   const r = await shell().execute({ command: `sleep 60 & echo $! > ${pidFile}; echo started; sleep 60`, timeout: 1 }, ctx)
   assert.equal(r.error.message, 'Command timed out after 1 seconds')
@@ -121,7 +138,7 @@ test('timeout kills the whole process group, grandchildren included', async () =
   assert.equal(alive(pid), false, `grandchild ${pid} survived`)
 })
 
-test('abort kills the whole process group, grandchildren included', async () => {
+test('abort kills the whole process group, grandchildren included', processGroups, async () => {
   const pidFile = path.join(dir, 'abort.pid')
   const ac = new AbortController()
   setTimeout(() => ac.abort(), 300)
@@ -136,11 +153,11 @@ test('abort kills the whole process group, grandchildren included', async () => 
   assert.equal(fs.existsSync(path.join(dir, 'pre')), false)
 })
 
-test('a host that exits takes the running command group with it', async () => {
+test('a host that exits takes the running command group with it', processGroups, async () => {
   const pidFile = path.join(dir, 'exit.pid')
   const script = `
     const { createShellTool } = require('prism-native/coding-tools/agent')
-    createShellTool(${JSON.stringify(dir)}).execute({ command: 'sleep 60 & echo $! > ${pidFile}; sleep 60' }, { toolCallId: 'x' })
+    createShellTool(${JSON.stringify(dir)}).execute({ command: ${JSON.stringify(`sleep 60 & echo $! > ${pidFile}; sleep 60`)} }, { toolCallId: 'x' })
     setTimeout(() => process.exit(0), 500)
   `
   const { spawnSync } = await import('node:child_process')
@@ -151,14 +168,14 @@ test('a host that exits takes the running command group with it', async () => {
   assert.equal(alive(pid), false, `grandchild ${pid} survived its host`)
 })
 
-test('tail truncation by lines keeps a 0600 spill file with the full output', async () => {
+test('tail truncation by lines keeps a 0600 spill file with the full output', bash, async () => {
   const r = await shell({ maxLines: 10 }).execute({ command: 'seq 1 30' }, ctx)
   const full = r.metadata.fullOutputPath
   assert.ok(full.startsWith(path.join(os.tmpdir(), `${PREFIX}-`)) && /-[0-9a-f]{32}\.log$/.test(full), full)
   // Lines as the reference counts them: the final LF ends line 30 and starts no line 31; the
   // cut tail loses that LF.
   assert.equal(text(r), `21\n22\n23\n24\n25\n26\n27\n28\n29\n30\n\n[Showing lines 21-30 of 30. Full output: ${full}]`)
-  assert.equal(fs.statSync(full).mode & 0o777, 0o600)
+  if (!isWindows) assert.equal(fs.statSync(full).mode & 0o777, 0o600) // Windows has no file modes
   assert.equal(fs.readFileSync(full, 'utf8'), Array.from({ length: 30 }, (_, i) => `${i + 1}\n`).join(''))
   assert.equal(r.metadata.truncation.truncatedBy, 'lines')
   fs.rmSync(full)
@@ -169,7 +186,7 @@ test('tail truncation by lines keeps a 0600 spill file with the full output', as
   assert.equal(edge.metadata.fullOutputPath, undefined)
 })
 
-test('tail truncation by bytes and a partial last line', async () => {
+test('tail truncation by bytes and a partial last line', bash, async () => {
   const r = await shell({ maxBytes: 10 }).execute({ command: 'printf "aaaa\\nbbbb\\ncccc\\n"' }, ctx)
   const full = r.metadata.fullOutputPath
   fs.rmSync(full)
@@ -180,7 +197,7 @@ test('tail truncation by bytes and a partial last line', async () => {
   fs.rmSync(p.metadata.fullOutputPath)
 })
 
-test('maxBytes and maxTotalOutputBytes at their edges', async () => {
+test('maxBytes and maxTotalOutputBytes at their edges', bash, async () => {
   const fits = await shell({ maxBytes: 10 }).execute({ command: 'printf 123456789X' }, ctx)
   assert.equal(fits.metadata.truncation.truncated, false)
   const over = await shell({ maxBytes: 10 }).execute({ command: 'printf 123456789XY' }, ctx)
@@ -195,7 +212,7 @@ test('maxBytes and maxTotalOutputBytes at their edges', async () => {
   assert.deepEqual(spills(), [])
 })
 
-test('maxTotalOutputBytes aborts the command and removes the spill file', async () => {
+test('maxTotalOutputBytes aborts the command and removes the spill file', bash, async () => {
   const r = await shell({ maxBytes: 1024, maxTotalOutputBytes: 10240 }).execute({ command: 'yes' }, ctx)
   assert.equal(r.error.message, 'Command output exceeded 10.0KB limit')
   assert.equal(r.metadata.outputLimitExceeded, true)
@@ -207,7 +224,7 @@ test('maxTotalOutputBytes aborts the command and removes the spill file', async 
   assert.deepEqual(spills(), [])
 })
 
-test('a 2 GB output stream keeps the host RSS bounded (cut at the 1 GiB hard cap)', async () => {
+test('a 2 GB output stream keeps the host RSS bounded (cut at the 1 GiB hard cap)', bash, async () => {
   collectGarbage()
   const before = process.memoryUsage().rss
   let peak = before

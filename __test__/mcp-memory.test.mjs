@@ -19,7 +19,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const BENCH = fileURLToPath(new URL('../bench/mcp-cycles.mjs', import.meta.url))
@@ -30,7 +29,7 @@ const POINTS = 10
 const MAX_STEADY_ANON_GROWTH_MIB = 1
 const MAX_ANON_GROWTH_MIB = 4
 
-test(`${CYCLES} MCP connect/call/close cycles keep open fds and anonymous memory flat`, { skip: !existsSync('/proc/self/status') && 'needs /proc (Linux)' }, () => {
+test(`${CYCLES} MCP connect/call/close cycles keep open fds and anonymous memory flat`, { skip: process.platform !== 'linux' && 'needs /proc (Linux)' }, () => {
   const run = spawnSync(process.execPath, ['--expose-gc', BENCH, String(CYCLES), 'sh'], {
     env: { ...process.env, MCP_CYCLES_WARMUP: String(WARMUP), MCP_CYCLES_POINTS: String(POINTS), MCP_CYCLES_JSON: '1' },
     encoding: 'utf8',

@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { attachMcpToolBridge, connectMcpTools } from '../lib/mcp/index.mjs'
 import { EVERYTHING_MAIN, everythingStdio, startEverythingHttp } from './fixtures/mcp-helpers.mjs'
+import { underWine } from './fixtures/platform.mjs'
 
 const ctx = (toolCallId) => ({ sessionId: 's', runId: 'r', toolCallId })
 const LONG = 'mcp:e:trigger-long-running-operation'
@@ -43,7 +44,8 @@ async function checkWith(connect) {
   }
 }
 
-test('progress restarts the call timeout up to maxTotalTimeoutMs (stdio)', async () => {
+// The connect runs under the same 1.5 s call timeout (over HTTP the server is up before it).
+test('progress restarts the call timeout up to maxTotalTimeoutMs (stdio)', { skip: underWine('server-everything in the Windows Node takes 2.5-4.5 s to start, longer than the 1.5 s the connect has') }, async () => {
   await check(everythingStdio())
 })
 

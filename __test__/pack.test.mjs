@@ -4,19 +4,21 @@
 import test from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs'
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { isWindows, underWine, WINE_NO_NPM } from './fixtures/platform.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const triple = readdirSync(root).find((f) => /^prism-native\..+\.node$/.test(f))?.slice('prism-native.'.length, -'.node'.length)
 
-test('npm pack + install into an empty project uses the prebuilt binary package', { skip: triple ? false : 'no built binary', timeout: 180_000 }, () => {
+test('npm pack + install into an empty project uses the prebuilt binary package', { skip: (triple ? false : 'no built binary') || underWine(WINE_NO_NPM), timeout: 180_000 }, () => {
   const work = mkdtempSync(join(tmpdir(), 'prism-native-pack-'))
   try {
-    const npm = (args, cwd, env = {}) => execFileSync('npm', args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    // On Windows npm is npm.cmd, which Node runs only through the shell.
+    const npm = (args, cwd, env = {}) => execFileSync(isWindows ? 'npm.cmd' : 'npm', args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: isWindows })
     // The platform package, as the release workflow publishes it.
     const platformDir = join(work, 'platform')
     cpSync(join(root, 'npm', triple), platformDir, { recursive: true })
@@ -30,7 +32,7 @@ test('npm pack + install into an empty project uses the prebuilt binary package'
     }
 
     const app = join(work, 'app')
-    execFileSync('mkdir', [app])
+    mkdirSync(app)
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, type: 'module' }))
     // CARGO=false: a fallback to a source build fails at once instead of compiling for minutes.
     npm(['install', '--no-audit', '--no-fund', '--no-save', platformTgz, mainTgz], app, { CARGO: 'false', PRISM_NATIVE_BUILD: '' })

@@ -14,6 +14,7 @@ import path from 'node:path'
 import { spawn, spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { optionalTest } from './fixtures/optional-tools.mjs'
+import { underWine, WINE_NO_SYMLINKS } from './fixtures/platform.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const README = path.join(root, 'README.md')
@@ -158,9 +159,13 @@ const everythingMissing = fs.existsSync(path.join(root, 'node_modules', '@modelc
   ? undefined
   : '@modelcontextprotocol/server-everything is not installed: run npm install'
 
+// The scratch project links this repository and its packages into its node_modules.
+const scratchSkip = underWine(WINE_NO_SYMLINKS)
+/** A test that needs the scratch project: skipped where it cannot be made, else an `optionalTest`. */
+const scratchTest = (name, missing, fn) => (scratchSkip ? test(name, { skip: scratchSkip }, fn) : optionalTest(name, missing, fn))
 let scratch
 test.before(() => {
-  scratch = scratchProject()
+  if (!scratchSkip) scratch = scratchProject()
 })
 test.after(() => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true })
@@ -168,7 +173,7 @@ test.after(() => {
 
 for (const b of complete) {
   const missing = /server-everything/.test(b.code) ? everythingMissing : undefined
-  optionalTest(`README.md:${b.line}: the ${b.lang} block runs as written`, missing, async () => {
+  scratchTest(`README.md:${b.line}: the ${b.lang} block runs as written`, missing, async () => {
     const ext = b.lang === 'ts' ? 'mts' : 'mjs'
     const file = path.join(scratch, `block-${b.line}.${ext}`)
     fs.writeFileSync(file, b.code)
@@ -213,7 +218,7 @@ function typeCheck() {
 }
 
 for (const b of fragments) {
-  optionalTest(`README.md:${b.line}: the fragment type-checks with what it assumes (${b.fragment.join(', ') || 'nothing'})`, tscMissing, () => {
+  scratchTest(`README.md:${b.line}: the fragment type-checks with what it assumes (${b.fragment.join(', ') || 'nothing'})`, tscMissing, () => {
     const out = typeCheck()
     const mine = out
       .split('\n')

@@ -182,7 +182,7 @@ tests() {
     wine_env timeout "$TEST_FILE_TIMEOUT" "$WINE" "$NODE_EXE" --test --test-reporter=spec "$f" >"$out/$n.out" 2>&1 || rc=$?
     printf '%-4s %-30s %4ss %s\n' "$([ "$rc" = 0 ] && echo ok || echo FAIL)" "$n" "$((SECONDS - s))" \
       "$(grep -E '^ℹ (tests|pass|fail|skipped|cancelled) ' "$out/$n.out" | awk '{printf "%s=%s ", $2, $3}')" | tee -a "$out/summary.txt"
-    grep -E '# SKIP' "$out/$n.out" | sed 's/^ */       skipped: /' || true
+    grep -E '^ *﹣ ' "$out/$n.out" | sed 's/^ *﹣ /       skipped: /' || true
     if [ "$rc" != 0 ]; then
       cat "$out/$n.out"
       failed+=("$f")
