@@ -131,8 +131,12 @@ C
   cp "$d"/*.dll "${WINEPREFIX}/drive_c/windows/system32/"
 }
 
+# The addon, and the rmcp interop server of __test__/mcp-rmcp-interop.test.mjs (there is no
+# cargo under Wine: the test takes the binary from PRISM_RMCP_SERVER).
+RMCP_SERVER="${CARGO_TARGET_DIR}/${TARGET}/interop-server/prism-mcp-test-server.exe"
 build() {
   LIBNODE_PATH="${W}/libnode" cargo build --release -p prism-native --target "$TARGET"
+  cargo build --profile interop-server -p prism-mcp-test-server --target "$TARGET"
 }
 
 # node.exe reports node_target_type=executable, so binding.js loads the -msvc file name. The
@@ -148,8 +152,10 @@ install_binary() {
 # SHELL, and the marker the tests' skips read.
 wine_env() {
   env -u SHELL -u PRISM_REQUIRE_OPTIONAL -u PRISM_MCP_PYTHON PRISM_UNDER_WINE=1 \
-    WINEPATH="Z:$(sed 's#/#\\#g' <<<"${W}/wbin")" "$@"
+    WINEPATH="$(windows_path "${W}/wbin")" PRISM_RMCP_SERVER="$(windows_path "$RMCP_SERVER")" "$@"
 }
+# A Linux path as Wine's Z: drive shows it.
+windows_path() { echo "Z:$(sed 's#/#\\#g' <<<"$1")"; }
 
 failed=()
 
