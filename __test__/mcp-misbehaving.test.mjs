@@ -11,6 +11,7 @@ import v8 from 'node:v8'
 import { connectMcpTools, McpBridgeClosedError, McpToolNameCollisionError } from '../lib/mcp/index.mjs'
 import { createToolRegistry, dispatchToolCall } from '../index.js'
 import { collectUntil, groupAlive, isAlive, misbehaving, waitGone } from './fixtures/mcp-helpers.mjs'
+import { setsidEscapes } from './fixtures/platform.mjs'
 
 const ctx = (toolCallId = 'c1', extra = {}) => ({ sessionId: 's', runId: 'r', toolCallId, ...extra })
 
@@ -245,7 +246,7 @@ test('bridges dropped right after connect (never called) end their servers once 
   assert.ok(await collectUntil(() => pids.every((p) => !isAlive(p) && !groupAlive(p))), 'both servers ended')
 })
 
-test('close() also ends a grandchild that left the process group with setsid()', async () => {
+test('close() also ends a grandchild that left the process group with setsid()', { skip: setsidEscapes() }, async () => {
   const bridge = await connectMcpTools({ serverId: 'bad', transport: misbehaving('hostile') })
   const r = await bridge.tools.find((t) => t.name === 'mcp:bad:setsid-grandchild').execute({}, ctx())
   const grandchild = Number(r.content[0].text)
@@ -254,7 +255,7 @@ test('close() also ends a grandchild that left the process group with setsid()',
   assert.deepEqual(await waitGone([r.value.pid, grandchild]), [])
 })
 
-test('close() ends a setsid() grandchild of a server that exits at end of input: 50 cycles, no survivor', async () => {
+test('close() ends a setsid() grandchild of a server that exits at end of input: 50 cycles, no survivor', { skip: setsidEscapes() }, async () => {
   // The tree is recorded before stdin closes: once such a server has exited, its orphan
   // belongs to init and is no longer below it.
   const survivors = []

@@ -143,7 +143,7 @@ test('bubblewrap: a host that cannot provide it gets a clear error, never a sile
   await assert.rejects(createBubblewrapSandbox({ roots: [] }), TypeError)
 })
 
-test('landlock: writes confined to the roots, TCP denied', { skip: landlockAbiVersion() < 4 && 'kernel Landlock ABI < 4' }, async (t) => {
+test('landlock: writes confined to the roots, TCP denied', { skip: (process.platform !== 'linux' && 'Landlock is Linux only') || (landlockAbiVersion() < 4 && 'kernel Landlock ABI < 4') }, async (t) => {
   const { metadata } = await commonChecks(t, createLandlockSandbox)
   const sandbox = await createLandlockSandbox({ roots: [root] })
   assert.equal(sandbox.capabilities.backend, 'landlock')
