@@ -51,6 +51,7 @@ use super::stdio::{ServerProcess, StdioConfig};
 use super::stdio_start;
 use super::tasks::{self, Created, TaskRequests, TaskTools};
 use super::{McpError, McpLimits};
+use crate::os::process_tree::Recorded;
 
 /// The client name and version sent in `initialize` (the reference's).
 pub const CLIENT_NAME: &str = "prism-mcp-bridge";
@@ -122,6 +123,9 @@ pub struct McpSession {
     /// sent at the handshake) alive, which a closed session that is still referenced must not.
     peer: std::sync::Mutex<Option<Peer<RoleClient>>>,
     process: tokio::sync::Mutex<Option<ServerProcess>>,
+    /// The stdio server's process id: its tree is recorded the moment the session is marked
+    /// closed, before anything can close its stdin (see [`McpSession::mark_closed`]).
+    server_pid: Option<u32>,
     limits: McpLimits,
     closed: AtomicBool,
     close_token: CancellationToken,
@@ -426,6 +430,10 @@ impl McpSession {
             writes_directly,
             peer: std::sync::Mutex::new(Some(service.peer().clone())),
             service: tokio::sync::Mutex::new(Some(service)),
+            server_pid: process
+                .as_ref()
+                .and_then(ServerProcess::pid)
+                .and_then(|p| u32::try_from(p).ok()),
             process: tokio::sync::Mutex::new(process),
             limits,
             closed: AtomicBool::new(false),
@@ -851,21 +859,25 @@ impl McpSession {
     /// rmcp service stops (closing stdin or the HTTP session), and a stdio server's whole
     /// process group is ended.
     pub async fn close(&self) {
-        if !self.mark_closed() {
+        let Some(before_close) = self.mark_closed() else {
             return;
-        }
+        };
         let service = self.service.lock().await.take();
         let process = self.process.lock().await.take();
-        shut_down(service, process).await;
+        shut_down(service, process, before_close).await;
     }
 
     /// The first half of a close, shared by `close()` and the drop: marks the session closed
-    /// (false if it already was), fails what waits, and lets go of the connection state that
-    /// needs no waiting (the peer and the direct-write channel).
-    fn mark_closed(&self) -> bool {
+    /// (`None` if it already was), records the stdio server's process tree, fails what waits,
+    /// and lets go of the connection state that needs no waiting (the peer and the
+    /// direct-write channel). The tree is recorded first: cancelling the close token ends the
+    /// writer task that holds the server's stdin, and a server that exits at end of input
+    /// leaves its `setsid()` children to init at once, out of its tree.
+    fn mark_closed(&self) -> Option<Recorded> {
         if self.closed.swap(true, Ordering::AcqRel) {
-            return false;
+            return None;
         }
+        let before_close = self.server_pid.map(Recorded::below).unwrap_or_default();
         self.close_token.cancel();
         self.frames.end_direct(&McpError::Closed);
         self.outputs.clear();
@@ -882,7 +894,7 @@ impl McpSession {
                 .unwrap_or_else(PoisonError::into_inner)
                 .take(),
         );
-        true
+        Some(before_close)
     }
 
     /// Whether [`McpSession::close`] ran.
@@ -892,17 +904,20 @@ impl McpSession {
     }
 }
 
-/// The end of a session once it is marked closed: a stdio server's process tree is recorded,
-/// the rmcp service stops (closing stdin, or deleting the HTTP session), then the server, its
-/// tree and everything recorded before stdin closed are ended and reaped.
+/// The end of a session once it is marked closed: a stdio server's process tree is recorded
+/// again, the rmcp service stops (closing stdin, or deleting the HTTP session), then the
+/// server, its tree and everything recorded before stdin closed (`before_close`, taken when
+/// the session was marked closed, and this second look) are ended and reaped.
 async fn shut_down(
     service: Option<RunningService<RoleClient, BridgeHandler>>,
     process: Option<ServerProcess>,
+    before_close: Recorded,
 ) {
-    let before_eof = process
+    let mut before_eof = process
         .as_ref()
         .map(ServerProcess::record_tree)
         .unwrap_or_default();
+    before_eof.extend(before_close);
     if let Some(mut service) = service {
         let _ = service.close_with_timeout(SERVICE_CLOSE_TIMEOUT).await;
     }
@@ -916,10 +931,14 @@ async fn shut_down(
 /// that runtime is gone, the service's drop cancels it and the process's drop kills its tree.
 impl Drop for McpSession {
     fn drop(&mut self) {
-        if !self.mark_closed() {
+        let Some(before_close) = self.mark_closed() else {
             return;
-        }
-        let work = shut_down(self.service.get_mut().take(), self.process.get_mut().take());
+        };
+        let work = shut_down(
+            self.service.get_mut().take(),
+            self.process.get_mut().take(),
+            before_close,
+        );
         match &self.runtime {
             Some(runtime) => drop(runtime.spawn(work)),
             None => drop(work),

@@ -111,6 +111,18 @@ impl ProcessTree {
 }
 
 impl Recorded {
+    /// The processes now below process `pid` (recorded by pid, for a holder that has no
+    /// [`ProcessTree`] at hand).
+    #[must_use]
+    pub fn below(pid: u32) -> Self {
+        Recorded(tree::descendants(pid))
+    }
+
+    /// Adds the processes `other` recorded (each is killed once per record that holds it).
+    pub fn extend(&mut self, other: Recorded) {
+        self.0.extend(other.0);
+    }
+
     /// Kills each recorded process with its own tree.
     pub fn kill(self) {
         for pid in self.0 {
