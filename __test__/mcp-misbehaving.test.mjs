@@ -422,6 +422,12 @@ test('on 2026-07-28, list changes come on a subscriptions/listen stream the brid
     const before = bridge.tools
     assert.ok(!before.some((t) => t.name === 'mcp:m:added'))
     // The fixture sends the change only to an open listen stream that asked for tool changes.
+    // The bridge opens the stream once connected, beside the calls; a change made before the
+    // server has the stream's request goes to no stream, so the change waits until the server
+    // reports the stream open (under load the first call can reach it first).
+    const stats = bridge.tools.find((t) => t.name === 'mcp:m:stats')
+    const open = Date.now() + 30_000 // a bound on the wait, not a speed claim
+    while (!(await stats.execute({}, ctx('st'))).value?.listening && Date.now() < open) await new Promise((r) => setTimeout(r, 10))
     await bridge.tools.find((t) => t.name === 'mcp:m:change-list').execute({}, ctx('lc'))
     const end = Date.now() + 30_000 // a bound on the wait, not a speed claim
     while (bridge.tools === before && Date.now() < end) await new Promise((r) => setTimeout(r, 10))
