@@ -109,6 +109,8 @@ pub enum LimitDialect {
     Mcp,
     /// The coding tools: `"<name> must be a positive safe integer at most <hard>"`.
     Coding,
+    /// MCP OAuth: the bridge's wording, under the OAuth code `ERR_PRISM_MCP_OAUTH_STATE`.
+    McpOAuth,
 }
 
 impl LimitDialect {
@@ -119,6 +121,7 @@ impl LimitDialect {
             "validation" => Some(Self::Validation),
             "mcp" => Some(Self::Mcp),
             "coding" => Some(Self::Coding),
+            "mcpOAuth" => Some(Self::McpOAuth),
             _ => None,
         }
     }
@@ -130,7 +133,7 @@ impl LimitDialect {
 pub fn limit_message(dialect: LimitDialect, name: &str, hard: impl std::fmt::Display) -> String {
     let bound = match dialect {
         LimitDialect::Validation => "no greater than",
-        LimitDialect::Mcp => "<=",
+        LimitDialect::Mcp | LimitDialect::McpOAuth => "<=",
         LimitDialect::Coding => "at most",
     };
     format!("{} {bound} {hard}", positive_integer_message(name))
@@ -205,6 +208,7 @@ impl LimitError {
             LimitDialect::Validation => "ERR_PRISM_VALIDATION_INVALID_LIMIT",
             LimitDialect::Mcp => "ERR_PRISM_MCP_INVALID_LIMIT",
             LimitDialect::Coding => "ERR_PRISM_CODING_INVALID_LIMIT",
+            LimitDialect::McpOAuth => "ERR_PRISM_MCP_OAUTH_STATE",
         }
     }
 }
@@ -418,6 +422,37 @@ pub const MCP_TASK_MAX_POLL_MS: u64 = 5_000;
 pub const MCP_TASK_CANCEL_TIMEOUT_MS: u64 = 2_000;
 /// Bytes of a task id a server may hand out (ids are echoed in every `tasks/*` request).
 pub const MCP_MAX_TASK_ID_BYTES: usize = 256;
+
+// --- MCP OAuth (`transport.auth`) ------------------------------------------------------------
+
+limit! {
+    /// Bytes of one OAuth discovery, registration or token response body.
+    pub const MCP_OAUTH_DISCOVERY_BYTES = "discoveryBytes", default 64 * 1024, hard 256 * 1024, McpOAuth;
+}
+limit! {
+    /// Discovery results an OAuth client keeps cached.
+    pub const MCP_OAUTH_DISCOVERY_CACHE_ENTRIES = "discoveryCacheEntries", default 16, hard 64, McpOAuth;
+}
+limit! {
+    /// Milliseconds a cached OAuth discovery result stays fresh.
+    pub const MCP_OAUTH_DISCOVERY_CACHE_TTL_MS = "discoveryCacheTtlMs", default 600_000, hard 3_600_000, McpOAuth;
+}
+limit! {
+    /// Bytes of one token or client registration record, as its JSON encoding.
+    pub const MCP_OAUTH_TOKEN_RECORD_BYTES = "tokenRecordBytes", default 16 * 1024, hard 64 * 1024, McpOAuth;
+}
+limit! {
+    /// Bytes of one persisted OAuth state value (PKCE verifier, discovery state).
+    pub const MCP_OAUTH_STATE_BYTES = "stateBytes", default 4 * 1024, hard 16 * 1024, McpOAuth;
+}
+limit! {
+    /// Milliseconds one OAuth discovery, registration or token request may take.
+    pub const MCP_OAUTH_HANDSHAKE_TIMEOUT_MS = "handshakeTimeoutMs", default 60_000, hard 300_000, McpOAuth;
+}
+/// Times one call re-authorizes for a 403 `insufficient_scope` before it fails.
+pub const MCP_OAUTH_MAX_STEP_UPS: u32 = 1;
+/// Bytes of a `WWW-Authenticate` header the OAuth client parses.
+pub const MCP_OAUTH_CHALLENGE_BYTES: usize = 8 * 1024;
 
 // --- Coding tools (API.md section 10) -----------------------------------------------------------
 

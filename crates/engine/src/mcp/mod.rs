@@ -18,6 +18,7 @@
 //! - [`content`]: MCP content blocks as prism content blocks within a byte budget.
 //! - [`measure`]: bounded JSON measurement (bytes, depth, properties).
 //! - [`negotiation`]: the protocol revision: discover probe, fallback, pin, `_meta` envelope.
+//! - [`oauth`]: OAuth 2.1 for Streamable HTTP servers: discovery, PKCE, tokens, registration.
 //! - [`options`]: the limits, resolved and validated; the server-id check.
 //! - [`error`]: [`McpError`] with a stable `code()`.
 
@@ -38,6 +39,7 @@ pub mod line_writer;
 pub mod listen;
 pub mod measure;
 pub mod negotiation;
+pub mod oauth;
 pub mod options;
 pub mod output_schema;
 pub mod progress;

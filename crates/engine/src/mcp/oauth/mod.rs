@@ -1,0 +1,26 @@
+//! The MCP OAuth client (OAuth 2.1 for Streamable HTTP servers), native.
+//!
+//! - [`fetch`]: every OAuth request: https (loopback by opt-in), public addresses pinned after
+//!   DNS, no redirects, `discoveryBytes`, `handshakeTimeoutMs`.
+//! - [`challenge`]: the `Bearer` challenge of `WWW-Authenticate`.
+//! - [`metadata`]: the metadata documents and the persisted discovery state.
+//! - [`discovery`]: RFC 9728 and RFC 8414 / OpenID discovery; the issuer and resource checks.
+//! - [`pkce`]: PKCE `S256` and `state`.
+//! - [`authorize`]: the authorization URL.
+//! - [`client_auth`]: `client_secret_basic`, `client_secret_post`, `none`.
+//! - [`token`]: code exchange, refresh, dynamic registration, revocation.
+//! - [`records`]: tokens and client information, redacted in `Debug`.
+//! - [`error`]: [`OAuthError`] with the reference's codes.
+
+pub mod authorize;
+pub mod challenge;
+pub mod client_auth;
+pub mod discovery;
+pub mod error;
+pub mod fetch;
+pub mod metadata;
+pub mod pkce;
+pub mod records;
+pub mod token;
+
+pub use error::OAuthError;
