@@ -562,3 +562,211 @@ async fn refusals_carry_the_oauth_code_and_never_a_secret() -> Res {
     );
     Ok(())
 }
+
+mod flow {
+    use super::*;
+    use prism_engine::mcp::oauth::flow::{OAuthClient, OAuthConfig, Request, Stored, Strategy};
+    use prism_engine::mcp::oauth::pkce::code_challenge;
+    use prism_engine::mcp::oauth::OAuthLimits;
+
+    async fn full_server() -> Fake {
+        serve(|r, o| match r.path.as_str() {
+            "/.well-known/oauth-protected-resource/mcp" => ok(json!({
+                "resource": format!("{o}/mcp"),
+                "authorization_servers": [o],
+                "scopes_supported": ["mcp:read", "mcp:write"],
+            })),
+            "/.well-known/oauth-authorization-server" => ok(as_metadata(o)),
+            "/register" => (
+                201,
+                Vec::new(),
+                json!({ "client_id": "dyn", "token_endpoint_auth_method": "none" }).to_string(),
+            ),
+            "/token" if r.body.contains("refresh_token=dead") => (
+                400,
+                Vec::new(),
+                json!({ "error": "invalid_grant" }).to_string(),
+            ),
+            "/token" if r.body.contains("grant_type=refresh_token") => {
+                ok(json!({ "access_token": "at-refreshed", "token_type": "Bearer" }))
+            }
+            "/token" => ok(
+                json!({ "access_token": ACCESS, "token_type": "Bearer", "refresh_token": REFRESH }),
+            ),
+            "/revoke" => ok(json!({})),
+            _ => not_found(),
+        })
+        .await
+    }
+
+    fn client_for(fake: &Fake, ttl_ms: u64) -> OAuthClient {
+        OAuthClient::new(OAuthConfig {
+            server_url: fake.url("/mcp"),
+            allow_loopback_http: true,
+            limits: OAuthLimits {
+                discovery_cache_ttl_ms: ttl_ms,
+                ..OAuthLimits::default()
+            },
+            strategy: Strategy::Dcr(
+                json!({ "client_name": "t", "redirect_uris": ["http://127.0.0.1/cb"] }),
+            ),
+            scopes: Vec::new(),
+            redirect_uri: Some("http://127.0.0.1/cb".into()),
+        })
+    }
+
+    fn query(url: &str) -> HashMap<String, String> {
+        Url::parse(url)
+            .map(|u| u.query_pairs().into_owned().collect())
+            .unwrap_or_default()
+    }
+
+    #[tokio::test]
+    async fn discovery_registration_redirect_exchange_refresh_and_revocation() -> Res {
+        let fake = full_server().await;
+        let c = client_for(&fake, 600_000);
+        let interactive = Request {
+            can_redirect: true,
+            ..Request::default()
+        };
+        let fx = c.authorize(&Stored::default(), &interactive).await?;
+        let (Some(discovery), Some(client), Some(verifier), Some(redirect)) = (
+            fx.discovery.clone(),
+            fx.client.clone(),
+            fx.verifier.clone(),
+            fx.redirect.clone(),
+        ) else {
+            panic!("first run must discover, register and redirect: {fx:?}");
+        };
+        assert_eq!(client.client_id, "dyn");
+        let q = query(&redirect);
+        assert_eq!(q.get("code_challenge"), Some(&code_challenge(&verifier)));
+        assert_eq!(
+            q.get("code_challenge_method").map(String::as_str),
+            Some("S256")
+        );
+        assert_eq!(q.get("resource"), Some(&format!("{}/mcp", fake.origin)));
+        assert_eq!(
+            q.get("scope").map(String::as_str),
+            Some("mcp:read mcp:write")
+        );
+        assert_eq!(q.get("client_id").map(String::as_str), Some("dyn"));
+        assert!(q.get("state").is_some_and(|s| s.len() >= 22));
+        // The registration asked for the selected scope.
+        assert!(fake
+            .seen
+            .lock()
+            .map(|s| s
+                .iter()
+                .any(|r| r.path == "/register" && r.body.contains("mcp:read mcp:write")))
+            .unwrap_or(false));
+
+        let mut stored = Stored {
+            discovery: Some(discovery),
+            client: Some(client),
+            verifier: Some(verifier.clone()),
+            tokens: None,
+        };
+        let before = fake.paths().len();
+        let fx = c
+            .authorize(
+                &stored,
+                &Request {
+                    authorization_code: Some("the-code".into()),
+                    ..Request::default()
+                },
+            )
+            .await?;
+        assert_eq!(
+            fx.tokens.as_ref().map(|t| t.access_token.as_str()),
+            Some(ACCESS)
+        );
+        // Discovery came from the cache: one request, the token request.
+        assert_eq!(&fake.paths()[before..], ["/token"]);
+        assert!(
+            fake.last()
+                .body
+                .contains(&format!("code_verifier={verifier}"))
+                && fake.last().body.contains("client_id=dyn")
+        );
+
+        stored.tokens = fx.tokens;
+        let fx = c.authorize(&stored, &Request::default()).await?;
+        assert_eq!(
+            fx.tokens
+                .as_ref()
+                .map(|t| (t.access_token.as_str(), t.refresh_token.as_deref())),
+            Some(("at-refreshed", Some(REFRESH)))
+        );
+        assert!(fx.redirect.is_none());
+
+        // A refused refresh token: tokens cleared, and without a redirect seam, a State error.
+        stored.tokens = Some(prism_engine::mcp::oauth::records::Tokens {
+            access_token: "x".into(),
+            refresh_token: Some("dead".into()),
+            ..Default::default()
+        });
+        let fx = c.authorize(&stored, &interactive).await?;
+        assert!(fx.clear_tokens && fx.redirect.is_some());
+        let e = c.authorize(&stored, &Request::default()).await;
+        assert_eq!(code(e), "ERR_PRISM_MCP_OAUTH_STATE");
+
+        stored.tokens = Some(prism_engine::mcp::oauth::records::Tokens {
+            access_token: ACCESS.into(),
+            refresh_token: Some(REFRESH.into()),
+            ..Default::default()
+        });
+        c.revoke(&stored).await?;
+        assert_eq!(fake.last().path, "/revoke");
+        assert!(fake.last().body.contains("token_type_hint=refresh_token"));
+        Ok(())
+    }
+
+    #[tokio::test]
+    async fn a_code_without_its_verifier_and_an_expired_cache() -> Res {
+        let fake = full_server().await;
+        let c = client_for(&fake, 1);
+        let stored = Stored {
+            client: Some(ClientInformation {
+                client_id: "dyn".into(),
+                ..Default::default()
+            }),
+            ..Stored::default()
+        };
+        let e = c
+            .authorize(
+                &stored,
+                &Request {
+                    authorization_code: Some("c".into()),
+                    ..Request::default()
+                },
+            )
+            .await;
+        assert_eq!(
+            e.err().map(|e| e.to_string()).unwrap_or_default(),
+            "PKCE code verifier is missing from the auth round trip"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        let before = fake
+            .paths()
+            .iter()
+            .filter(|p| p.contains("well-known"))
+            .count();
+        let _ = c
+            .authorize(
+                &stored,
+                &Request {
+                    can_redirect: true,
+                    ..Request::default()
+                },
+            )
+            .await?;
+        let after = fake
+            .paths()
+            .iter()
+            .filter(|p| p.contains("well-known"))
+            .count();
+        assert!(after > before, "an expired cache discovers again");
+        Ok(())
+    }
+}

@@ -10,6 +10,8 @@
 //! - [`client_auth`]: `client_secret_basic`, `client_secret_post`, `none`.
 //! - [`token`]: code exchange, refresh, dynamic registration, revocation.
 //! - [`records`]: tokens and client information, redacted in `Debug`.
+//! - [`flow`]: the authorization flow over the host's stored state, returning what to save.
+//! - [`options`]: the limits, resolved.
 //! - [`error`]: [`OAuthError`] with the reference's codes.
 
 pub mod authorize;
@@ -18,9 +20,12 @@ pub mod client_auth;
 pub mod discovery;
 pub mod error;
 pub mod fetch;
+pub mod flow;
 pub mod metadata;
+pub mod options;
 pub mod pkce;
 pub mod records;
 pub mod token;
 
 pub use error::OAuthError;
+pub use options::{OAuthLimits, OAuthLimitsInput};

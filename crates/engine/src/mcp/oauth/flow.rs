@@ -1,0 +1,355 @@
+//! The authorization flow, as the MCP SDK's `auth()` runs it, over the host's stored state:
+//! discovery (cached for `discoveryCacheTtlMs`), the client (static or registered once),
+//! the code exchange, refresh, or the start of an interactive authorization. The flow does not
+//! call the host: it reads what the host loaded ([`Stored`]) and returns what the host must
+//! save ([`Effects`]), so persistence stays in the host's callbacks and every rule here.
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use reqwest::Url;
+use serde_json::Value;
+
+use super::authorize::{authorization_url, AuthorizationRequest};
+use super::discovery::discover;
+use super::fetch::OAuthHttp;
+use super::metadata::DiscoveryState;
+use super::options::OAuthLimits;
+use super::pkce::{code_challenge, code_verifier, new_state};
+use super::records::{json_bytes, ClientInformation, Tokens};
+use super::token::Endpoints;
+use super::OAuthError;
+
+/// How the client is registered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Strategy {
+    /// A pre-registered client.
+    Static(ClientInformation),
+    /// RFC 7591 dynamic registration with this client metadata (registered once, then the
+    /// host's stored registration is used).
+    Dcr(Value),
+}
+
+/// One OAuth client's configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OAuthConfig {
+    /// The MCP server's URL.
+    pub server_url: Url,
+    /// The transport's `allowLoopbackHttp`.
+    pub allow_loopback_http: bool,
+    /// The resolved limits.
+    pub limits: OAuthLimits,
+    /// Client registration.
+    pub strategy: Strategy,
+    /// Scopes requested when neither the challenge nor the resource names any.
+    pub scopes: Vec<String>,
+    /// Where the authorization code comes back.
+    pub redirect_uri: Option<String>,
+}
+
+/// What the host's state callbacks returned.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Stored {
+    /// `loadTokens()`.
+    pub tokens: Option<Tokens>,
+    /// `loadDiscovery()`.
+    pub discovery: Option<DiscoveryState>,
+    /// `loadClientInformation()`.
+    pub client: Option<ClientInformation>,
+    /// `loadCodeVerifier()`.
+    pub verifier: Option<String>,
+}
+
+/// What this run of the flow is for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Request {
+    /// The code from the redirect (`finishAuth`).
+    pub authorization_code: Option<String>,
+    /// The scope a challenge asked for.
+    pub scope: Option<String>,
+    /// The challenge's `resource_metadata` URL.
+    pub resource_metadata_url: Option<String>,
+    /// Whether the host can send the user to an authorization URL (`onRedirectRequired`).
+    pub can_redirect: bool,
+}
+
+/// What the host must do, in this order: save each record present, clear the tokens, then
+/// send the user to `redirect`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Effects {
+    /// `saveDiscovery()`.
+    pub discovery: Option<DiscoveryState>,
+    /// `saveClientInformation()`.
+    pub client: Option<ClientInformation>,
+    /// `saveCodeVerifier()`.
+    pub verifier: Option<String>,
+    /// `saveTokens()`.
+    pub tokens: Option<Tokens>,
+    /// `clear("tokens")`: the refresh token was refused.
+    pub clear_tokens: bool,
+    /// The authorization URL for `onRedirectRequired`; `None` when authorized.
+    pub redirect: Option<String>,
+}
+
+/// One OAuth client: its configuration and its discovery cache.
+#[derive(Debug)]
+pub struct OAuthClient {
+    config: OAuthConfig,
+    cache: Mutex<Cache>,
+}
+
+#[derive(Debug, Default)]
+struct Cache {
+    loaded: bool,
+    discovery: Option<(DiscoveryState, Instant)>,
+}
+
+fn state_bytes_check(
+    value: &impl serde::Serialize,
+    label: &str,
+    limit: u64,
+) -> Result<(), OAuthError> {
+    if json_bytes(value) > limit {
+        return Err(OAuthError::state(format!("{label} exceeds {limit} bytes")));
+    }
+    Ok(())
+}
+
+impl OAuthClient {
+    /// A client with an empty discovery cache.
+    #[must_use]
+    pub fn new(config: OAuthConfig) -> Self {
+        Self {
+            config,
+            cache: Mutex::new(Cache::default()),
+        }
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &OAuthConfig {
+        &self.config
+    }
+
+    /// The HTTP rules every request of this client obeys.
+    #[must_use]
+    pub fn http(&self) -> OAuthHttp {
+        OAuthHttp {
+            allow_loopback_http: self.config.allow_loopback_http,
+            max_bytes: self.config.limits.discovery_bytes,
+            timeout_ms: self.config.limits.handshake_timeout_ms,
+        }
+    }
+
+    fn ttl(&self) -> Duration {
+        Duration::from_millis(self.config.limits.discovery_cache_ttl_ms)
+    }
+
+    /// The cached discovery, if fresh; the host's stored one is taken into the cache once.
+    fn cached(&self, stored: Option<&DiscoveryState>) -> Option<DiscoveryState> {
+        let mut c = self
+            .cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !c.loaded {
+            c.loaded = true;
+            if let Some(d) = stored {
+                c.discovery = Some((d.clone(), Instant::now()));
+            }
+        }
+        match &c.discovery {
+            Some((d, at)) if at.elapsed() < self.ttl() => Some(d.clone()),
+            _ => None,
+        }
+    }
+
+    fn remember(&self, d: &DiscoveryState) {
+        let mut c = self
+            .cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        c.discovery = Some((d.clone(), Instant::now()));
+    }
+
+    /// Forgets the cached discovery (after `clear`).
+    pub fn forget_discovery(&self) {
+        let mut c = self
+            .cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        c.discovery = None;
+    }
+
+    /// Discovery: the fresh cache, or a new discovery (checked, bounded, to be saved).
+    async fn discovery(
+        &self,
+        stored: &Stored,
+        req: &Request,
+        fx: &mut Effects,
+    ) -> Result<DiscoveryState, OAuthError> {
+        if let Some(d) = self.cached(stored.discovery.as_ref()) {
+            return Ok(d);
+        }
+        let named = match req.resource_metadata_url.as_deref() {
+            Some(u) => Some(Url::parse(u).map_err(|_| {
+                OAuthError::discovery("the challenge's resource_metadata is not a URL")
+            })?),
+            None => None,
+        };
+        let d = discover(&self.http(), &self.config.server_url, named.as_ref()).await?;
+        state_bytes_check(&d, "discovery state", self.config.limits.state_bytes)?;
+        self.remember(&d);
+        fx.discovery = Some(d.clone());
+        Ok(d)
+    }
+
+    /// Runs the flow once: `Ok(effects)` with `redirect: None` when authorized (tokens saved
+    /// or exchanged), or with the authorization URL when the user must authorize.
+    ///
+    /// # Errors
+    /// Any [`OAuthError`]; [`OAuthError::State`] when interaction is needed and the host
+    /// cannot redirect, or a code arrives without its verifier.
+    pub async fn authorize(&self, stored: &Stored, req: &Request) -> Result<Effects, OAuthError> {
+        let limits = &self.config.limits;
+        let mut fx = Effects::default();
+        let discovery = self.discovery(stored, req, &mut fx).await?;
+        let resource = discovery.check(&self.config.server_url)?;
+        let as_url = Url::parse(&discovery.authorization_server_url)
+            .map_err(|_| OAuthError::discovery("the authorization server URL is not a URL"))?;
+        let metadata = discovery.authorization_server_metadata.as_ref();
+        let ep = Endpoints {
+            as_url: &as_url,
+            metadata,
+            record_bytes: limits.token_record_bytes,
+        };
+        let http = self.http();
+        let scope = req
+            .scope
+            .clone()
+            .or_else(|| {
+                discovery
+                    .resource_metadata
+                    .as_ref()
+                    .filter(|r| !r.scopes_supported.is_empty())
+                    .map(|r| r.scopes_supported.join(" "))
+            })
+            .or_else(|| (!self.config.scopes.is_empty()).then(|| self.config.scopes.join(" ")));
+
+        let client = match &self.config.strategy {
+            Strategy::Static(c) => c.clone(),
+            Strategy::Dcr(_) if stored.client.is_some() => {
+                stored.client.clone().unwrap_or_default()
+            }
+            Strategy::Dcr(metadata) => {
+                if req.authorization_code.is_some() {
+                    return Err(OAuthError::state(
+                        "existing OAuth client information is required when exchanging an authorization code",
+                    ));
+                }
+                let mut m = metadata.clone();
+                if let (Some(s), Some(obj)) = (&scope, m.as_object_mut()) {
+                    obj.entry("scope")
+                        .or_insert_with(|| Value::String(s.clone()));
+                }
+                let c = ep.register(&http, &m).await?;
+                fx.client = Some(c.clone());
+                c
+            }
+        };
+
+        if let Some(code) = &req.authorization_code {
+            let redirect_uri =
+                self.config.redirect_uri.as_deref().ok_or_else(|| {
+                    OAuthError::state("authorization code flow requires redirectUri")
+                })?;
+            let verifier = stored.verifier.as_deref().ok_or_else(|| {
+                OAuthError::state("PKCE code verifier is missing from the auth round trip")
+            })?;
+            state_bytes_check(&verifier, "PKCE verifier", limits.state_bytes)?;
+            let t = ep
+                .exchange_code(
+                    &http,
+                    &client,
+                    code,
+                    verifier,
+                    redirect_uri,
+                    resource.as_deref(),
+                )
+                .await?;
+            fx.tokens = Some(t);
+            return Ok(fx);
+        }
+
+        if let Some(refresh) = stored
+            .tokens
+            .as_ref()
+            .and_then(|t| t.refresh_token.as_deref())
+        {
+            match ep
+                .refresh(&http, &client, refresh, resource.as_deref())
+                .await
+            {
+                Ok(t) => {
+                    fx.tokens = Some(t);
+                    return Ok(fx);
+                }
+                // A refused refresh token: drop the tokens and authorize again.
+                Err(e) if e.oauth_error().is_some() => fx.clear_tokens = true,
+                Err(e) => return Err(e),
+            }
+        }
+
+        let redirect_uri = self.config.redirect_uri.as_deref().filter(|_| req.can_redirect).ok_or_else(|| {
+            OAuthError::state(
+                "interactive authorization required; provide onRedirectRequired and complete finishAuth(authorizationCode)",
+            )
+        })?;
+        let verifier = code_verifier()?;
+        let state = new_state()?;
+        let url = authorization_url(
+            &as_url,
+            metadata,
+            &AuthorizationRequest {
+                client_id: &client.client_id,
+                redirect_uri,
+                code_challenge: &code_challenge(&verifier),
+                state: &state,
+                scope: scope.as_deref(),
+                resource: resource.as_deref(),
+            },
+            self.config.allow_loopback_http,
+        )?;
+        fx.verifier = Some(verifier);
+        fx.redirect = Some(url.to_string());
+        Ok(fx)
+    }
+
+    /// Revokes the stored tokens (the refresh token if there is one) at the discovered
+    /// revocation endpoint, if any. The host then clears its tokens.
+    ///
+    /// # Errors
+    /// [`OAuthError::TokenStore`] for a refusal; any transport error.
+    pub async fn revoke(&self, stored: &Stored) -> Result<(), OAuthError> {
+        let (Some(tokens), Some(d)) = (&stored.tokens, &stored.discovery) else {
+            return Ok(());
+        };
+        let as_url = Url::parse(&d.authorization_server_url)
+            .map_err(|_| OAuthError::discovery("the authorization server URL is not a URL"))?;
+        let ep = Endpoints {
+            as_url: &as_url,
+            metadata: d.authorization_server_metadata.as_ref(),
+            record_bytes: self.config.limits.token_record_bytes,
+        };
+        let (token, hint) = match &tokens.refresh_token {
+            Some(r) => (r.as_str(), "refresh_token"),
+            None => (tokens.access_token.as_str(), "access_token"),
+        };
+        let client = match &self.config.strategy {
+            Strategy::Static(c) => Some(c),
+            Strategy::Dcr(_) => stored.client.as_ref(),
+        };
+        ep.revoke(&self.http(), client, token, hint)
+            .await
+            .map(|_| ())
+    }
+}
