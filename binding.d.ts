@@ -268,6 +268,24 @@ export declare class NativeMcpHostListing {
   finish(): string
 }
 
+/** The engine's OAuth client for one MCP server. */
+export declare class NativeMcpOAuth {
+  /**
+   * Reads and checks the options (JSON: `serverUrl`, `allowLoopbackHttp`, `strategy`,
+   * `scopes`, `redirectUri`, `limits`); throws the coded OAuth error for a bad one.
+   */
+  constructor(optionsJson: string)
+  /**
+   * Runs the flow once over the stored state (JSON) for a request (JSON); resolves with the
+   * effects as JSON text.
+   */
+  authorize(storedJson: string, requestJson: string): Promise<string>
+  /** Revokes the stored tokens at the discovered revocation endpoint, if there is one. */
+  revoke(storedJson: string): Promise<void>
+  /** Forgets the cached discovery (after the host cleared its state). */
+  forgetDiscovery(): void
+}
+
 /** A compiled tool filter (one or several `{ allow?, deny? }`; deny wins). */
 export declare class NativeToolFilter {
   /** Compiles the filters (absent entries are skipped). */

@@ -845,6 +845,7 @@ module.exports.NativeMcpCapabilities = nativeBinding.NativeMcpCapabilities
 module.exports.NativeMcpCapabilityListing = nativeBinding.NativeMcpCapabilityListing
 module.exports.NativeMcpHostClient = nativeBinding.NativeMcpHostClient
 module.exports.NativeMcpHostListing = nativeBinding.NativeMcpHostListing
+module.exports.NativeMcpOAuth = nativeBinding.NativeMcpOAuth
 module.exports.NativeToolFilter = nativeBinding.NativeToolFilter
 module.exports.analysisLayoutWords = nativeBinding.analysisLayoutWords
 module.exports.analyzeShellCommand = nativeBinding.analyzeShellCommand

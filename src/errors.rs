@@ -17,6 +17,7 @@ use prism_engine::coding::error::CodingError;
 use prism_engine::limits::LimitError;
 use prism_engine::mcp::apps::AppsError;
 use prism_engine::mcp::capability::CapabilityError;
+use prism_engine::mcp::oauth::OAuthError;
 use prism_engine::mcp::McpError;
 use prism_engine::parallel::turn::TurnError;
 use prism_engine::policy::approval::ApprovalError;
@@ -42,6 +43,7 @@ macro_rules! coded {
 
 coded!(
     McpError,
+    OAuthError,
     CapabilityError,
     AppsError,
     LimitError,

@@ -46,7 +46,17 @@ class McpUnsupportedCapabilityError extends Error {
   }
 }
 
+/** An MCP OAuth failure, with the reference's `ERR_PRISM_MCP_OAUTH_*` code. */
+class McpOAuthError extends Error {
+  constructor(code, message, options) {
+    super(message, options)
+    this.name = 'McpOAuthError'
+    this.code = code
+  }
+}
+
 module.exports = {
+  McpOAuthError,
   McpBridgeError,
   McpToolNameCollisionError,
   McpBridgeClosedError,

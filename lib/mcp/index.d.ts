@@ -21,8 +21,99 @@ export interface MediaHostAddress {
 }
 /** Not supported natively (pass nothing): DNS is resolved and pinned by the bridge. */
 export type MediaHostnameResolver = (hostname: string, signal: AbortSignal) => Promise<readonly MediaHostAddress[]>
-/** MCP OAuth is out of scope: setting it throws `McpUnsupportedCapabilityError`. */
-export type McpClientAuthOptions = object
+/** OAuth limits (the reference's defaults and hard caps; out of range: `McpOAuthError` `ERR_PRISM_MCP_OAUTH_STATE`). */
+export interface McpOAuthLimitsInput {
+  readonly discoveryBytes?: number
+  readonly discoveryCacheEntries?: number
+  readonly discoveryCacheTtlMs?: number
+  readonly tokenRecordBytes?: number
+  readonly stateBytes?: number
+  readonly handshakeTimeoutMs?: number
+}
+/** RFC 6749 tokens as persisted (the MCP SDK's `OAuthTokens`). */
+export interface McpOAuthTokens {
+  readonly access_token: string
+  readonly token_type: string
+  readonly expires_in?: number
+  readonly scope?: string
+  readonly refresh_token?: string
+  readonly [field: string]: unknown
+}
+/** A client registration as persisted (the MCP SDK's `OAuthClientInformationMixed`). */
+export interface McpOAuthClientInformation {
+  readonly client_id: string
+  readonly client_secret?: string
+  readonly [field: string]: unknown
+}
+/** What discovery found, as persisted (the MCP SDK's `OAuthDiscoveryState`). */
+export interface McpOAuthDiscoveryState {
+  readonly authorizationServerUrl: string
+  readonly resourceMetadataUrl?: string
+  readonly resourceMetadata?: Record<string, unknown>
+  readonly authorizationServerMetadata?: Record<string, unknown>
+}
+/** Host-chosen client registration: static credentials or RFC 7591 dynamic registration metadata. */
+export type McpOAuthRegistrationStrategy =
+  | { readonly kind: 'static'; readonly clientId: string; readonly clientSecret?: string }
+  | { readonly kind: 'dcr'; readonly clientMetadata: Record<string, unknown> }
+/** Persistence seam for OAuth session material (back it with an encrypted or keychain store). */
+export interface McpClientAuthState {
+  loadTokens(): Promise<McpOAuthTokens | undefined>
+  saveTokens(tokens: McpOAuthTokens): Promise<void>
+  loadDiscovery(): Promise<McpOAuthDiscoveryState | undefined>
+  saveDiscovery(state: McpOAuthDiscoveryState): Promise<void>
+  loadClientInformation(): Promise<McpOAuthClientInformation | undefined>
+  saveClientInformation(info: McpOAuthClientInformation): Promise<void>
+  loadCodeVerifier(): Promise<string | undefined>
+  saveCodeVerifier(verifier: string): Promise<void>
+  clear(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void>
+}
+/** The reference's OAuth options for a Streamable HTTP server. */
+export interface McpClientAuthOptions {
+  readonly state: McpClientAuthState
+  readonly strategy: McpOAuthRegistrationStrategy
+  /** Scopes requested when neither the server's challenge nor its metadata names any. */
+  readonly scopes?: readonly string[]
+  /** Where the authorization code comes back. */
+  readonly redirectUri?: string | URL
+  /** Called with the authorization URL when the user must authorize. */
+  readonly onRedirectRequired?: (authorizationUrl: URL) => void | Promise<void>
+  readonly limits?: McpOAuthLimitsInput
+  /** The reference's test seam; not used (every request goes through the engine's pinned client). */
+  readonly fetch?: typeof fetch
+  readonly now?: () => number
+}
+/** An OAuth client for one MCP server. */
+export interface McpClientAuth {
+  /** Discovery, then tokens (exchanged or refreshed), or the start of an authorization. */
+  ensureAuthorized(options?: { readonly scope?: string; readonly resourceMetadataUrl?: URL }): Promise<'AUTHORIZED' | 'REDIRECT'>
+  /** Completes the authorization code round trip after `onRedirectRequired`. */
+  finishAuth(authorizationCode: string): Promise<void>
+  /** RFC 7009 revocation (when the server has a revocation endpoint), then local invalidation. */
+  revoke(): Promise<void>
+  getTokens(): Promise<McpOAuthTokens | undefined>
+}
+/**
+ * The OAuth client for `context.serverUrl`: discovery (RFC 9728, RFC 8414 / OpenID), PKCE S256,
+ * static or dynamic (RFC 7591) clients, refresh, revocation, natively under the bridge's HTTP
+ * rules (`allowLoopbackHttp` is the transport's opt-in).
+ */
+export function createMcpClientAuth(
+  options: McpClientAuthOptions,
+  context: { readonly serverUrl: string | URL; readonly allowLoopbackHttp?: boolean; readonly fetch?: typeof fetch },
+): McpClientAuth
+/** An MCP OAuth failure with the reference's code. */
+export class McpOAuthError extends Error {
+  constructor(code: string, message: string, options?: { readonly cause?: unknown })
+  readonly code:
+    | 'ERR_PRISM_MCP_OAUTH_DISCOVERY'
+    | 'ERR_PRISM_MCP_OAUTH_ORIGIN'
+    | 'ERR_PRISM_MCP_OAUTH_AUDIENCE'
+    | 'ERR_PRISM_MCP_OAUTH_SSRF'
+    | 'ERR_PRISM_MCP_OAUTH_STATE'
+    | 'ERR_PRISM_MCP_OAUTH_TOKEN_STORE'
+    | (string & {})
+}
 
 /** A Streamable HTTP server. */
 export interface McpStreamableHttpTransport {
@@ -40,7 +131,7 @@ export interface McpStreamableHttpTransport {
   readonly sessionId?: string
   /** Not supported (throws `McpUnsupportedCapabilityError`). */
   readonly resolveHostname?: MediaHostnameResolver
-  /** Not supported (throws `McpUnsupportedCapabilityError`). */
+  /** Not supported by `connectMcpTools` yet (throws `McpUnsupportedCapabilityError`); use `createMcpClientAuth` for the flow. */
   readonly auth?: McpClientAuthOptions
 }
 

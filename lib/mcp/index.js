@@ -8,6 +8,7 @@ const hostClient = require('./host-client.js')
 const transport = require('./transport.js')
 const capabilities = require('./capabilities.js')
 const elicitation = require('./elicitation.js')
+const oauth = require('./oauth.js')
 
 module.exports = {
   connectMcpTools: bridge.connectMcpTools,
@@ -15,6 +16,7 @@ module.exports = {
   listAllMcpTools: hostClient.listAllMcpTools,
   mapMcpToolsToDefinitions: hostClient.mapMcpToolsToDefinitions,
   createMcpTransport: transport.createMcpTransport,
+  createMcpClientAuth: oauth.createMcpClientAuth,
   attachMcpCapabilities: capabilities.attachMcpCapabilities,
   createMcpCapabilityClient: capabilities.createMcpCapabilityClient,
   mcpElicitationDecision: elicitation.mcpElicitationDecision,
@@ -33,6 +35,7 @@ module.exports = {
   McpToolNameCollisionError: errors.McpToolNameCollisionError,
   McpBridgeClosedError: errors.McpBridgeClosedError,
   McpUnsupportedCapabilityError: errors.McpUnsupportedCapabilityError,
+  McpOAuthError: errors.McpOAuthError,
   MCP_LIMITS: limits.MCP_LIMITS,
   DEFAULT_CALL_TIMEOUT_MS: limits.DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_MAX_TOTAL_TIMEOUT_MS: limits.DEFAULT_MAX_TOTAL_TIMEOUT_MS,

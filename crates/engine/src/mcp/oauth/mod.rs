@@ -11,6 +11,7 @@
 //! - [`token`]: code exchange, refresh, dynamic registration, revocation.
 //! - [`records`]: tokens and client information, redacted in `Debug`.
 //! - [`flow`]: the authorization flow over the host's stored state, returning what to save.
+//! - [`input`]: options, stored state and requests from the binding, bounded.
 //! - [`options`]: the limits, resolved.
 //! - [`error`]: [`OAuthError`] with the reference's codes.
 
@@ -21,6 +22,7 @@ pub mod discovery;
 pub mod error;
 pub mod fetch;
 pub mod flow;
+pub mod input;
 pub mod metadata;
 pub mod options;
 pub mod pkce;

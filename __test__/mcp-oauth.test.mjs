@@ -1,0 +1,145 @@
+// createMcpClientAuth over the engine's OAuth client, against a fake authorization server on
+// loopback: the reference's seams (state callbacks, redirect, finishAuth, revoke) and errors.
+import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
+import { createServer } from 'node:http'
+import { createRequire } from 'node:module'
+import { after, test } from 'node:test'
+import { createMcpClientAuth, McpOAuthError } from '../lib/mcp/index.mjs'
+
+const require = createRequire(import.meta.url)
+const SECRET = 's3cret-value'
+const servers = []
+after(() => Promise.all(servers.map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r) }))))
+
+/** A resource server and authorization server on one origin; `tweak` edits the AS metadata. */
+async function fakeServer(tweak = (m) => m) {
+  const seen = []
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c) => (body += c))
+    req.on('end', () => {
+      const origin = `http://127.0.0.1:${server.address().port}`
+      seen.push({ path: req.url, body, authorization: req.headers.authorization })
+      const json = (status, v) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(v)) }
+      const form = new URLSearchParams(body)
+      if (req.url === '/.well-known/oauth-protected-resource/mcp') {
+        return json(200, { resource: `${origin}/mcp`, authorization_servers: [origin], scopes_supported: ['mcp'] })
+      }
+      if (req.url === '/.well-known/oauth-authorization-server') {
+        return json(200, tweak({
+          issuer: origin,
+          authorization_endpoint: `${origin}/authorize`,
+          token_endpoint: `${origin}/token`,
+          registration_endpoint: `${origin}/register`,
+          revocation_endpoint: `${origin}/revoke`,
+          response_types_supported: ['code'],
+          code_challenge_methods_supported: ['S256'],
+          token_endpoint_auth_methods_supported: ['client_secret_basic', 'none'],
+        }))
+      }
+      if (req.url === '/register') return json(201, { client_id: `dyn-${seen.filter((s) => s.path === '/register').length}` })
+      if (req.url === '/token' && form.get('grant_type') === 'authorization_code') {
+        return json(200, { access_token: 'at-1', token_type: 'Bearer', refresh_token: 'rt-1', expires_in: 60 })
+      }
+      if (req.url === '/token') return json(200, { access_token: 'at-2', token_type: 'Bearer' })
+      if (req.url === '/revoke') return json(200, {})
+      json(404, {})
+    })
+  })
+  servers.push(server)
+  await new Promise((r) => server.listen(0, '127.0.0.1', r))
+  return { origin: `http://127.0.0.1:${server.address().port}`, seen }
+}
+
+function memoryState() {
+  const data = new Map()
+  return {
+    data,
+    loadTokens: async () => data.get('tokens'),
+    saveTokens: async (v) => void data.set('tokens', v),
+    loadDiscovery: async () => data.get('discovery'),
+    saveDiscovery: async (v) => void data.set('discovery', v),
+    loadClientInformation: async () => data.get('client'),
+    saveClientInformation: async (v) => void data.set('client', v),
+    loadCodeVerifier: async () => data.get('verifier'),
+    saveCodeVerifier: async (v) => void data.set('verifier', v),
+    clear: async (scope) => (scope === 'all' ? data.clear() : data.delete(scope === 'client' ? 'client' : scope)),
+  }
+}
+
+const REDIRECT = 'http://localhost:33418/callback'
+
+test('static client: redirect with PKCE, state and resource; finishAuth; refresh with Basic; revoke', async () => {
+  const as = await fakeServer()
+  const state = memoryState()
+  let url
+  const auth = createMcpClientAuth(
+    { state, strategy: { kind: 'static', clientId: 'prism-test', clientSecret: SECRET }, redirectUri: REDIRECT, onRedirectRequired: (u) => { url = u } },
+    { serverUrl: `${as.origin}/mcp`, allowLoopbackHttp: true },
+  )
+  assert.equal(await auth.ensureAuthorized(), 'REDIRECT')
+  assert.ok(url instanceof URL)
+  const q = url.searchParams
+  assert.equal(q.get('client_id'), 'prism-test')
+  assert.equal(q.get('code_challenge_method'), 'S256')
+  assert.equal(q.get('code_challenge'), createHash('sha256').update(state.data.get('verifier')).digest('base64url'))
+  assert.ok(q.get('state'))
+  assert.equal(q.get('scope'), 'mcp')
+  assert.equal(q.get('redirect_uri'), REDIRECT)
+  assert.equal(q.get('resource'), `${as.origin}/mcp`)
+  assert.equal(state.data.get('discovery').authorizationServerUrl, as.origin)
+
+  await auth.finishAuth('the-code')
+  assert.equal((await auth.getTokens()).access_token, 'at-1')
+  const exchange = as.seen.at(-1)
+  assert.equal(new URLSearchParams(exchange.body).get('code_verifier'), state.data.get('verifier'))
+  assert.equal(Buffer.from(exchange.authorization.slice('Basic '.length), 'base64').toString(), `prism-test:${SECRET}`)
+
+  assert.equal(await auth.ensureAuthorized(), 'AUTHORIZED')
+  assert.deepEqual({ ...(await auth.getTokens()) }, { access_token: 'at-2', token_type: 'Bearer', refresh_token: 'rt-1' })
+  assert.equal(new URLSearchParams(as.seen.at(-1).body).get('resource'), `${as.origin}/mcp`)
+
+  await auth.revoke()
+  assert.equal(as.seen.at(-1).path, '/revoke')
+  assert.equal(await auth.getTokens(), undefined)
+})
+
+test('dynamic registration happens once; the stored client is reused', async () => {
+  const as = await fakeServer()
+  const state = memoryState()
+  const options = { state, strategy: { kind: 'dcr', clientMetadata: { client_name: 'x', redirect_uris: [REDIRECT] } }, redirectUri: REDIRECT, onRedirectRequired: () => {} }
+  const auth = createMcpClientAuth(options, { serverUrl: `${as.origin}/mcp`, allowLoopbackHttp: true })
+  await auth.ensureAuthorized()
+  await auth.ensureAuthorized()
+  assert.equal(as.seen.filter((s) => s.path === '/register').length, 1)
+  assert.equal(state.data.get('client').client_id, 'dyn-1')
+})
+
+test('errors are McpOAuthError with the reference codes, from ESM and CommonJS alike', async () => {
+  const cjs = require('../lib/mcp/index.js')
+  assert.equal(cjs.McpOAuthError, McpOAuthError)
+  const state = memoryState()
+  assert.throws(
+    () => createMcpClientAuth({ state, strategy: { kind: 'static', clientId: 'c' }, limits: { discoveryBytes: 0 } }, { serverUrl: 'https://example.com/mcp' }),
+    (e) => e instanceof McpOAuthError && e.code === 'ERR_PRISM_MCP_OAUTH_STATE' && e.message === 'discoveryBytes must be a positive safe integer <= 262144',
+  )
+  const drift = await fakeServer((m) => ({ ...m, issuer: 'https://evil.example' }))
+  const auth = createMcpClientAuth({ state, strategy: { kind: 'static', clientId: 'c' }, redirectUri: REDIRECT, onRedirectRequired: () => {} }, { serverUrl: `${drift.origin}/mcp`, allowLoopbackHttp: true })
+  await assert.rejects(auth.ensureAuthorized(), (e) => e instanceof McpOAuthError && e.code === 'ERR_PRISM_MCP_OAUTH_ORIGIN')
+  // Without the loopback opt-in, the loopback server is refused before any request.
+  const strict = createMcpClientAuth({ state: memoryState(), strategy: { kind: 'static', clientId: 'c' } }, { serverUrl: `${drift.origin}/mcp` })
+  await assert.rejects(strict.ensureAuthorized(), (e) => e instanceof McpOAuthError && e.code === 'ERR_PRISM_MCP_OAUTH_SSRF')
+})
+
+test('interaction without onRedirectRequired fails closed, and no secret is in any message', async () => {
+  const as = await fakeServer()
+  const state = memoryState()
+  const auth = createMcpClientAuth({ state, strategy: { kind: 'static', clientId: 'c', clientSecret: SECRET }, redirectUri: REDIRECT }, { serverUrl: `${as.origin}/mcp`, allowLoopbackHttp: true })
+  await assert.rejects(auth.ensureAuthorized(), (e) => {
+    assert.equal(e.code, 'ERR_PRISM_MCP_OAUTH_STATE')
+    assert.ok(!e.message.includes(SECRET) && !e.stack.includes(SECRET))
+    return true
+  })
+  assert.equal(state.data.get('verifier'), undefined, 'no verifier saved for a flow that cannot redirect')
+})

@@ -1,0 +1,198 @@
+//! The OAuth client's options, stored state and requests as the binding hands them over (JSON
+//! text), read into the flow's types; every stored record checked against its bound before use.
+
+use reqwest::Url;
+use serde_json::{Map, Value};
+
+use super::flow::{Effects, OAuthConfig, Request, Stored, Strategy};
+use super::metadata::DiscoveryState;
+use super::options::{OAuthLimits, OAuthLimitsInput};
+use super::records::{json_bytes, ClientInformation};
+use super::OAuthError;
+
+fn object(text: &str, what: &str) -> Result<Map<String, Value>, OAuthError> {
+    match serde_json::from_str(text) {
+        Ok(Value::Object(m)) => Ok(m),
+        _ => Err(OAuthError::state(format!("{what} must be an object"))),
+    }
+}
+
+fn string(m: &Map<String, Value>, key: &str) -> Option<String> {
+    m.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// Reads `{ serverUrl, allowLoopbackHttp, strategy, scopes, redirectUri, limits }`. A limit
+/// that is not a number counts as `NaN` (refused by its check).
+///
+/// # Errors
+/// [`OAuthError::State`] for a missing or malformed option; [`OAuthError::Limit`] for a
+/// limit out of range.
+pub fn read_config(text: &str) -> Result<OAuthConfig, OAuthError> {
+    let m = object(text, "OAuth client options")?;
+    let limits = m.get("limits").and_then(Value::as_object);
+    let input = OAuthLimitsInput::from_named(|name| {
+        limits
+            .and_then(|l| l.get(name))
+            .map(|v| v.as_f64().unwrap_or(f64::NAN))
+    });
+    let limits = OAuthLimits::resolve(&input)?;
+    let server_url = string(&m, "serverUrl")
+        .and_then(|u| Url::parse(&u).ok())
+        .ok_or_else(|| OAuthError::state("the MCP server URL is not a URL"))?;
+    let strategy = m
+        .get("strategy")
+        .and_then(Value::as_object)
+        .ok_or_else(|| {
+            OAuthError::state("auth.strategy must be { kind: \"static\" } or { kind: \"dcr\" }")
+        })?;
+    let strategy = match strategy.get("kind").and_then(Value::as_str) {
+        Some("static") => Strategy::Static(ClientInformation {
+            client_id: string(strategy, "clientId")
+                .filter(|s| !s.is_empty())
+                .ok_or_else(|| {
+                    OAuthError::state("auth.strategy.clientId must be a non-empty string")
+                })?,
+            client_secret: string(strategy, "clientSecret"),
+            ..ClientInformation::default()
+        }),
+        Some("dcr") => Strategy::Dcr(
+            strategy
+                .get("clientMetadata")
+                .filter(|v| v.is_object())
+                .cloned()
+                .ok_or_else(|| {
+                    OAuthError::state("auth.strategy.clientMetadata must be an object")
+                })?,
+        ),
+        _ => {
+            return Err(OAuthError::state(
+                "auth.strategy must be { kind: \"static\" } or { kind: \"dcr\" }",
+            ))
+        }
+    };
+    let scopes = m
+        .get("scopes")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(OAuthConfig {
+        server_url,
+        allow_loopback_http: m
+            .get("allowLoopbackHttp")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        limits,
+        strategy,
+        scopes,
+        redirect_uri: string(&m, "redirectUri"),
+    })
+}
+
+fn record<T: serde::de::DeserializeOwned>(
+    m: &Map<String, Value>,
+    key: &str,
+    limit: u64,
+    label: &str,
+    over: fn(String) -> OAuthError,
+) -> Result<Option<T>, OAuthError> {
+    let Some(v) = m.get(key).filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    if json_bytes(v) > limit {
+        return Err(over(format!("{label} exceeds {limit} bytes")));
+    }
+    serde_json::from_value(v.clone())
+        .map(Some)
+        .map_err(|_| over(format!("stored {label} is malformed")))
+}
+
+/// Reads what the host's state callbacks returned: `{ tokens, discovery, client, verifier }`,
+/// each bounded (`tokenRecordBytes` for tokens and client records, `stateBytes` for the
+/// discovery state and the verifier).
+///
+/// # Errors
+/// [`OAuthError::TokenStore`] or [`OAuthError::State`] for a record out of bounds or malformed.
+pub fn read_stored(text: &str, limits: &OAuthLimits) -> Result<Stored, OAuthError> {
+    let m = object(text, "stored OAuth state")?;
+    let (records, state) = (limits.token_record_bytes, limits.state_bytes);
+    Ok(Stored {
+        tokens: record(
+            &m,
+            "tokens",
+            records,
+            "token record",
+            OAuthError::token_store,
+        )?,
+        client: record(
+            &m,
+            "client",
+            records,
+            "client registration record",
+            OAuthError::token_store,
+        )?,
+        discovery: record::<DiscoveryState>(
+            &m,
+            "discovery",
+            state,
+            "discovery state",
+            OAuthError::state,
+        )?,
+        verifier: record(&m, "verifier", state, "PKCE verifier", OAuthError::state)?,
+    })
+}
+
+/// Reads `{ authorizationCode, scope, resourceMetadataUrl, canRedirect }`.
+///
+/// # Errors
+/// [`OAuthError::State`] if the text is not an object.
+pub fn read_request(text: &str) -> Result<Request, OAuthError> {
+    let m = object(text, "OAuth request")?;
+    Ok(Request {
+        authorization_code: string(&m, "authorizationCode"),
+        scope: string(&m, "scope"),
+        resource_metadata_url: string(&m, "resourceMetadataUrl"),
+        can_redirect: m
+            .get("canRedirect")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+    })
+}
+
+/// The effects as JSON for the facade: `{ discovery?, client?, verifier?, tokens?,
+/// clearTokens, redirect? }`.
+#[must_use]
+pub fn effects_json(fx: &Effects) -> Value {
+    let mut m = Map::new();
+    let mut put = |k: &str, v: Option<Value>| {
+        if let Some(v) = v {
+            m.insert(k.to_owned(), v);
+        }
+    };
+    put(
+        "discovery",
+        fx.discovery
+            .as_ref()
+            .and_then(|d| serde_json::to_value(d).ok()),
+    );
+    put(
+        "client",
+        fx.client
+            .as_ref()
+            .and_then(|c| serde_json::to_value(c).ok()),
+    );
+    put("verifier", fx.verifier.clone().map(Value::String));
+    put(
+        "tokens",
+        fx.tokens
+            .as_ref()
+            .and_then(|t| serde_json::to_value(t).ok()),
+    );
+    put("redirect", fx.redirect.clone().map(Value::String));
+    m.insert("clearTokens".to_owned(), Value::Bool(fx.clear_tokens));
+    Value::Object(m)
+}

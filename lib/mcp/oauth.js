@@ -1,0 +1,99 @@
+'use strict'
+// createMcpClientAuth: the reference's OAuth seam (state callbacks, static or dynamic client,
+// redirect and finishAuth) over the engine's OAuth client. The engine runs the whole flow
+// (discovery, checks, PKCE, token requests, every limit) and returns what to persist; this file
+// only loads the host's state, saves what the engine returned, and hands the authorization URL
+// to the host.
+const native = require('../native.js')
+const { fromNative } = require('../native-errors.js')
+
+/** The native call's result, with a native error as the reference's class. */
+async function call(fn) {
+  try {
+    return await fn()
+  } catch (err) {
+    throw fromNative(err)
+  }
+}
+
+function strategyOf(strategy) {
+  if (strategy === null || typeof strategy !== 'object') return strategy
+  return { kind: strategy.kind, clientId: strategy.clientId, clientSecret: strategy.clientSecret, clientMetadata: strategy.clientMetadata }
+}
+
+/**
+ * The OAuth client for `context.serverUrl` with the host's `options` (the reference's
+ * `McpClientAuthOptions`). `context.allowLoopbackHttp` is the transport's opt-in; the
+ * reference's `context.fetch` test seam is not used: every request goes through the engine's
+ * pinned client.
+ */
+function createMcpClientAuth(options, context) {
+  const state = options?.state
+  const optionsJson = JSON.stringify({
+    serverUrl: String(context?.serverUrl ?? ''),
+    allowLoopbackHttp: context?.allowLoopbackHttp === true,
+    strategy: strategyOf(options?.strategy),
+    scopes: Array.isArray(options?.scopes) ? options.scopes : undefined,
+    redirectUri: options?.redirectUri === undefined ? undefined : String(options.redirectUri),
+    limits: options?.limits,
+  })
+  let engine
+  try {
+    engine = new native.NativeMcpOAuth(optionsJson)
+  } catch (err) {
+    throw fromNative(err)
+  }
+  const isStatic = options.strategy.kind === 'static'
+
+  async function stored(withVerifier) {
+    const tokens = await state.loadTokens()
+    const discovery = await state.loadDiscovery()
+    const client = isStatic ? undefined : await state.loadClientInformation()
+    const verifier = withVerifier ? await state.loadCodeVerifier() : undefined
+    return JSON.stringify({ tokens, discovery, client, verifier })
+  }
+
+  /** Saves what the engine returned, in its order; the URL goes to the host last. */
+  async function apply(fx) {
+    if (fx.discovery) await state.saveDiscovery(fx.discovery)
+    if (fx.client) await state.saveClientInformation(fx.client)
+    if (fx.clearTokens) await state.clear('tokens')
+    if (fx.verifier) await state.saveCodeVerifier(fx.verifier)
+    if (fx.tokens) await state.saveTokens(fx.tokens)
+    if (fx.redirect === undefined) return 'AUTHORIZED'
+    await options.onRedirectRequired(new URL(fx.redirect))
+    return 'REDIRECT'
+  }
+
+  let inflight
+  function run(request) {
+    if (inflight) return inflight
+    inflight = (async () => {
+      const storedJson = await stored(request.authorizationCode !== undefined)
+      const requestJson = JSON.stringify({ ...request, canRedirect: typeof options.onRedirectRequired === 'function' })
+      const fx = JSON.parse(await call(() => engine.authorize(storedJson, requestJson)))
+      return apply(fx)
+    })().finally(() => {
+      inflight = undefined
+    })
+    return inflight
+  }
+
+  return {
+    /** Discovery, then tokens (exchanged or refreshed), or the start of an authorization. */
+    ensureAuthorized: (input) =>
+      run({ scope: input?.scope, resourceMetadataUrl: input?.resourceMetadataUrl === undefined ? undefined : String(input.resourceMetadataUrl) }),
+    /** Completes the authorization code round trip after `onRedirectRequired`. */
+    async finishAuth(authorizationCode) {
+      await run({ authorizationCode: String(authorizationCode) })
+    },
+    /** RFC 7009 revocation (when the server has a revocation endpoint), then local invalidation. */
+    async revoke() {
+      await call(async () => engine.revoke(await stored(false)))
+      await state.clear('tokens')
+    },
+    getTokens: () => state.loadTokens(),
+  }
+}
+
+module.exports = { createMcpClientAuth }
