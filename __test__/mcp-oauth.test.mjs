@@ -143,3 +143,13 @@ test('interaction without onRedirectRequired fails closed, and no secret is in a
   })
   assert.equal(state.data.get('verifier'), undefined, 'no verifier saved for a flow that cannot redirect')
 })
+
+test('createMcpOAuthFetch carries the loopback opt-in and refuses to fetch', async () => {
+  const { createMcpOAuthFetch, McpUnsupportedCapabilityError } = await import('../lib/mcp/index.mjs')
+  const as = await fakeServer()
+  const config = { type: 'streamable-http', url: `${as.origin}/mcp`, allowedOrigins: [as.origin], allowLoopbackHttp: true }
+  const fetchStandIn = createMcpOAuthFetch(config)
+  const auth = createMcpClientAuth({ state: memoryState(), strategy: { kind: 'static', clientId: 'c' }, redirectUri: REDIRECT, onRedirectRequired: () => {} }, { serverUrl: config.url, fetch: fetchStandIn })
+  assert.equal(await auth.ensureAuthorized(), 'REDIRECT')
+  await assert.rejects(fetchStandIn('https://example.com'), (e) => e instanceof McpUnsupportedCapabilityError)
+})

@@ -102,6 +102,12 @@ export function createMcpClientAuth(
   options: McpClientAuthOptions,
   context: { readonly serverUrl: string | URL; readonly allowLoopbackHttp?: boolean; readonly fetch?: typeof fetch },
 ): McpClientAuth
+/**
+ * The reference's OAuth discovery fetch, as a stand-in: passed as `createMcpClientAuth`'s
+ * `context.fetch`, it carries the transport's `allowLoopbackHttp` (the engine makes every OAuth
+ * request itself); called as a fetch, it rejects with `McpUnsupportedCapabilityError`.
+ */
+export function createMcpOAuthFetch(config: McpStreamableHttpTransport): typeof fetch
 /** An MCP OAuth failure with the reference's code. */
 export class McpOAuthError extends Error {
   constructor(code: string, message: string, options?: { readonly cause?: unknown })

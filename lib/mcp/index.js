@@ -17,6 +17,7 @@ module.exports = {
   mapMcpToolsToDefinitions: hostClient.mapMcpToolsToDefinitions,
   createMcpTransport: transport.createMcpTransport,
   createMcpClientAuth: oauth.createMcpClientAuth,
+  createMcpOAuthFetch: oauth.createMcpOAuthFetch,
   attachMcpCapabilities: capabilities.attachMcpCapabilities,
   createMcpCapabilityClient: capabilities.createMcpCapabilityClient,
   mcpElicitationDecision: elicitation.mcpElicitationDecision,

@@ -6,6 +6,7 @@ export const {
   mapMcpToolsToDefinitions,
   createMcpTransport,
   createMcpClientAuth,
+  createMcpOAuthFetch,
   attachMcpCapabilities,
   createMcpCapabilityClient,
   mcpElicitationDecision,

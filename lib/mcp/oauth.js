@@ -6,6 +6,22 @@
 // to the host.
 const native = require('../native.js')
 const { fromNative } = require('../native-errors.js')
+const { say } = require('../engine-words.js')
+const { McpUnsupportedCapabilityError } = require('./errors.js')
+
+/** Where a fetch from `createMcpOAuthFetch` carries its transport's loopback opt-in. */
+const OAUTH_POLICY = Symbol('prism-native OAuth policy')
+
+/**
+ * The reference's discovery fetch for `config`, as a stand-in: the engine makes every OAuth
+ * request itself (pinned, redirect-free, bounded), so this function only carries the
+ * transport's `allowLoopbackHttp` to `createMcpClientAuth`; called as a fetch, it rejects.
+ */
+function createMcpOAuthFetch(config) {
+  const stand = () => Promise.reject(McpUnsupportedCapabilityError.fromMessage(say('mcpOAuthFetchNative')))
+  Object.defineProperty(stand, OAUTH_POLICY, { value: Object.freeze({ allowLoopbackHttp: config?.allowLoopbackHttp === true }) })
+  return stand
+}
 
 /** The native call's result, with a native error as the reference's class. */
 async function call(fn) {
@@ -23,15 +39,15 @@ function strategyOf(strategy) {
 
 /**
  * The OAuth client for `context.serverUrl` with the host's `options` (the reference's
- * `McpClientAuthOptions`). `context.allowLoopbackHttp` is the transport's opt-in; the
- * reference's `context.fetch` test seam is not used: every request goes through the engine's
- * pinned client.
+ * `McpClientAuthOptions`). The transport's loopback opt-in comes from
+ * `context.allowLoopbackHttp`, or from a `context.fetch` made by `createMcpOAuthFetch`; any other
+ * fetch is not used: every request goes through the engine's pinned client.
  */
 function createMcpClientAuth(options, context) {
   const state = options?.state
   const optionsJson = JSON.stringify({
     serverUrl: String(context?.serverUrl ?? ''),
-    allowLoopbackHttp: context?.allowLoopbackHttp === true,
+    allowLoopbackHttp: context?.allowLoopbackHttp === true || context?.fetch?.[OAUTH_POLICY]?.allowLoopbackHttp === true,
     strategy: strategyOf(options?.strategy),
     scopes: Array.isArray(options?.scopes) ? options.scopes : undefined,
     redirectUri: options?.redirectUri === undefined ? undefined : String(options.redirectUri),
@@ -96,4 +112,4 @@ function createMcpClientAuth(options, context) {
   }
 }
 
-module.exports = { createMcpClientAuth }
+module.exports = { createMcpClientAuth, createMcpOAuthFetch }

@@ -125,6 +125,10 @@ pub const WORDS: &[(&str, &str)] = &[
         "MCP OAuth (transport.auth) is not supported by prism-native",
     ),
     (
+        "mcpOAuthFetchNative",
+        "createMcpOAuthFetch returns a stand-in: prism-native makes every OAuth request in the engine (pass it only as createMcpClientAuth's context.fetch)",
+    ),
+    (
         "mcpResumeUnsupported",
         "resuming an MCP session (transport.sessionId) is not supported by prism-native",
     ),
