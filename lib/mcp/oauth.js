@@ -86,7 +86,11 @@ function createMcpClientAuth(options, context) {
     if (inflight) return inflight
     inflight = (async () => {
       const storedJson = await stored(request.authorizationCode !== undefined)
-      const requestJson = JSON.stringify({ ...request, canRedirect: typeof options.onRedirectRequired === 'function' })
+      const requestJson = JSON.stringify({
+        ...request,
+        canRedirect: typeof options.onRedirectRequired === 'function',
+        nowMs: typeof options.now === 'function' ? options.now() : undefined,
+      })
       const fx = JSON.parse(await call(() => engine.authorize(storedJson, requestJson)))
       return apply(fx)
     })().finally(() => {

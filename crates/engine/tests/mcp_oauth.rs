@@ -770,3 +770,45 @@ mod flow {
         Ok(())
     }
 }
+
+#[tokio::test]
+async fn the_discovery_cache_ages_on_the_hosts_clock_when_it_has_one() -> Res {
+    use prism_engine::mcp::oauth::flow::{OAuthClient, OAuthConfig, Request, Stored, Strategy};
+    use prism_engine::mcp::oauth::OAuthLimits;
+    let fake = serve(|r, o| match r.path.as_str() {
+        "/.well-known/oauth-authorization-server" => ok(as_metadata(o)),
+        _ => not_found(),
+    })
+    .await;
+    let c = OAuthClient::new(OAuthConfig {
+        server_url: fake.url("/mcp"),
+        allow_loopback_http: true,
+        limits: OAuthLimits {
+            discovery_cache_ttl_ms: 60_000,
+            ..OAuthLimits::default()
+        },
+        strategy: Strategy::Static(ClientInformation {
+            client_id: "c".into(),
+            ..Default::default()
+        }),
+        scopes: Vec::new(),
+        redirect_uri: Some("http://127.0.0.1/cb".into()),
+    });
+    let at = |now_ms: f64| Request {
+        can_redirect: true,
+        now_ms: Some(now_ms),
+        ..Request::default()
+    };
+    let metadata_reads = || {
+        fake.paths()
+            .iter()
+            .filter(|p| p.contains("authorization-server"))
+            .count()
+    };
+    c.authorize(&Stored::default(), &at(1_000_000.0)).await?;
+    c.authorize(&Stored::default(), &at(1_059_999.0)).await?;
+    assert_eq!(metadata_reads(), 1);
+    c.authorize(&Stored::default(), &at(1_060_000.0)).await?;
+    assert_eq!(metadata_reads(), 2);
+    Ok(())
+}

@@ -61,7 +61,7 @@ pub struct Stored {
 }
 
 /// What this run of the flow is for.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Request {
     /// The code from the redirect (`finishAuth`).
     pub authorization_code: Option<String>,
@@ -71,6 +71,9 @@ pub struct Request {
     pub resource_metadata_url: Option<String>,
     /// Whether the host can send the user to an authorization URL (`onRedirectRequired`).
     pub can_redirect: bool,
+    /// The host's clock (`options.now()`, milliseconds), when it has one: the discovery
+    /// cache's age is then measured on it instead of the monotonic clock.
+    pub now_ms: Option<f64>,
 }
 
 /// What the host must do, in this order: save each record present, clear the tokens, then
@@ -101,7 +104,32 @@ pub struct OAuthClient {
 #[derive(Debug, Default)]
 struct Cache {
     loaded: bool,
-    discovery: Option<(DiscoveryState, Instant)>,
+    discovery: Option<Cached>,
+}
+
+/// A cached discovery and when it was cached, on both clocks.
+#[derive(Debug)]
+struct Cached {
+    state: DiscoveryState,
+    at: Instant,
+    at_ms: Option<f64>,
+}
+
+impl Cached {
+    fn new(state: DiscoveryState, now_ms: Option<f64>) -> Self {
+        Self {
+            state,
+            at: Instant::now(),
+            at_ms: now_ms,
+        }
+    }
+
+    fn fresh(&self, ttl: Duration, now_ms: Option<f64>) -> bool {
+        match (self.at_ms, now_ms) {
+            (Some(at), Some(now)) => now - at < ttl.as_millis() as f64,
+            _ => self.at.elapsed() < ttl,
+        }
+    }
 }
 
 fn state_bytes_check(
@@ -146,38 +174,37 @@ impl OAuthClient {
     }
 
     /// The cached discovery, if fresh; the host's stored one is taken into the cache once.
-    fn cached(&self, stored: Option<&DiscoveryState>) -> Option<DiscoveryState> {
-        let mut c = self
-            .cache
+    fn lock(&self) -> std::sync::MutexGuard<'_, Cache> {
+        self.cache
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn cached(
+        &self,
+        stored: Option<&DiscoveryState>,
+        now_ms: Option<f64>,
+    ) -> Option<DiscoveryState> {
+        let mut c = self.lock();
         if !c.loaded {
             c.loaded = true;
             if let Some(d) = stored {
-                c.discovery = Some((d.clone(), Instant::now()));
+                c.discovery = Some(Cached::new(d.clone(), now_ms));
             }
         }
         match &c.discovery {
-            Some((d, at)) if at.elapsed() < self.ttl() => Some(d.clone()),
+            Some(d) if d.fresh(self.ttl(), now_ms) => Some(d.state.clone()),
             _ => None,
         }
     }
 
-    fn remember(&self, d: &DiscoveryState) {
-        let mut c = self
-            .cache
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        c.discovery = Some((d.clone(), Instant::now()));
+    fn remember(&self, d: &DiscoveryState, now_ms: Option<f64>) {
+        self.lock().discovery = Some(Cached::new(d.clone(), now_ms));
     }
 
     /// Forgets the cached discovery (after `clear`).
     pub fn forget_discovery(&self) {
-        let mut c = self
-            .cache
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        c.discovery = None;
+        self.lock().discovery = None;
     }
 
     /// Discovery: the fresh cache, or a new discovery (checked, bounded, to be saved).
@@ -187,7 +214,7 @@ impl OAuthClient {
         req: &Request,
         fx: &mut Effects,
     ) -> Result<DiscoveryState, OAuthError> {
-        if let Some(d) = self.cached(stored.discovery.as_ref()) {
+        if let Some(d) = self.cached(stored.discovery.as_ref(), req.now_ms) {
             return Ok(d);
         }
         let named = match req.resource_metadata_url.as_deref() {
@@ -198,7 +225,7 @@ impl OAuthClient {
         };
         let d = discover(&self.http(), &self.config.server_url, named.as_ref()).await?;
         state_bytes_check(&d, "discovery state", self.config.limits.state_bytes)?;
-        self.remember(&d);
+        self.remember(&d, req.now_ms);
         fx.discovery = Some(d.clone());
         Ok(d)
     }

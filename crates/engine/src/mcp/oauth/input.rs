@@ -146,7 +146,7 @@ pub fn read_stored(text: &str, limits: &OAuthLimits) -> Result<Stored, OAuthErro
     })
 }
 
-/// Reads `{ authorizationCode, scope, resourceMetadataUrl, canRedirect }`.
+/// Reads `{ authorizationCode, scope, resourceMetadataUrl, canRedirect, nowMs }`.
 ///
 /// # Errors
 /// [`OAuthError::State`] if the text is not an object.
@@ -160,6 +160,10 @@ pub fn read_request(text: &str) -> Result<Request, OAuthError> {
             .get("canRedirect")
             .and_then(Value::as_bool)
             .unwrap_or(false),
+        now_ms: m
+            .get("nowMs")
+            .and_then(Value::as_f64)
+            .filter(|v| v.is_finite()),
     })
 }
 
