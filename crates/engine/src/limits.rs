@@ -449,8 +449,6 @@ limit! {
     /// Milliseconds one OAuth discovery, registration or token request may take.
     pub const MCP_OAUTH_HANDSHAKE_TIMEOUT_MS = "handshakeTimeoutMs", default 60_000, hard 300_000, McpOAuth;
 }
-/// Times one call re-authorizes for a 403 `insufficient_scope` before it fails.
-pub const MCP_OAUTH_MAX_STEP_UPS: u32 = 1;
 /// Bytes of a `WWW-Authenticate` header the OAuth client parses.
 pub const MCP_OAUTH_CHALLENGE_BYTES: usize = 8 * 1024;
 
