@@ -616,7 +616,10 @@ pub(super) const TABLES: &[Table] = &[
         Operands::LastWritten,
         &[
             ("scp a host:b", Want::Nothing),
-            ("scp host:id_rsa ~/.ssh/id_rsa", Want::Is(Effect::Writes, "~/.ssh/id_rsa")),
+            (
+                "scp host:id_rsa ~/.ssh/id_rsa",
+                Want::Is(Effect::Writes, "~/.ssh/id_rsa"),
+            ),
             ("scp -S sh·-c·id a b:c", Want::Runs("sh -c id")),
         ],
     ),
