@@ -134,7 +134,7 @@ export declare class NativeMcpBridge {
    * and a threadsafe function made and torn down per call. It does not keep the process
    * alive either: the facade does that while calls are pending.
    */
-  constructor(options: McpNativeOptions, onListChanged: () => void, onCallDone: (done: [callKeys: number[], resultsJson: string[]]) => void)
+  constructor(options: McpNativeOptions, onListChanged: () => void, onCallDone: (done: [callKeys: number[], resultsJson: string[]]) => void, onServerRequest?: (request: [key: number, kind: string, paramsJson: string]) => void)
   /** Starts the transport and runs the handshake. */
   connect(): Promise<void>
   /** Every tool as JSON text `[{name, description?, inputSchema?}]`, within every bound. */
@@ -151,6 +151,28 @@ export declare class NativeMcpBridge {
   close(): Promise<void>
   /** The stdio server's process id (= its process group id), 0 for HTTP or before connect. */
   get serverPid(): number
+  /**
+   * The host's answer to server request `key` (from `onServerRequest`): its JSON text, the
+   * fault that kept it from being JSON, or the message of what its callback threw.
+   */
+  answerServerRequest(key: number, json?: string | undefined | null, fault?: string | undefined | null, error?: string | undefined | null): void
+  /**
+   * The server's capabilities from the handshake, JSON text of an object (`{}` before
+   * connect).
+   */
+  get serverCapabilities(): string
+  /** The server's `serverInfo` from the handshake, JSON text (`undefined` without one). */
+  get serverVersion(): string | null
+  /**
+   * Every item of a `kind` listing (`"resources"`, `"resourceTemplates"`, `"prompts"`),
+   * JSON text of an array, within `maxCapabilityBytes` and the listing guards.
+   */
+  listCapability(kind: string): Promise<string>
+  /**
+   * One capability request (`resources/read`, `prompts/get`) with `params` (JSON text of an
+   * object); its result as JSON text, within `maxCapabilityBytes`.
+   */
+  capabilityRequest(method: string, paramsJson: string): Promise<string>
   /** The MCP protocol revision negotiated with the server; empty before connect. */
   get protocolVersion(): string
 }
@@ -940,6 +962,11 @@ export interface McpNativeOptions {
    * first, then `initialize`).
    */
   protocolVersion?: string
+  /**
+   * What the host answers for the server (`"roots"`, `"sampling"`, `"elicitation"`):
+   * declared in `initialize` and answered through `onServerRequest`.
+   */
+  capabilities?: Array<string>
 }
 
 /** `summarizeMcpContent` over JSON text; a `TypeError` when `max_bytes` is not a number. */
@@ -1164,7 +1191,7 @@ export interface NativeVerdictLayout {
 export interface NativeVerdictWords {
   /**
    * The one-character code of each part match, by name (`unmatched`, `allow`,
-   * `requireApproval`, `deny`, `defaultDeny`, `openDeny`, `openDefaultDeny`).
+   * `requireApproval`, `deny`, `defaultDeny`, `openDeny`, `openDefaultDeny`, `effect`).
    */
   partCodes: Record<string, string>
   /**
@@ -1176,7 +1203,7 @@ export interface NativeVerdictWords {
   actions: Array<string>
   /**
    * The reason kinds by code: `rule`, `defaultDeny`, `refused`, `unanalyzed`,
-   * `metacharacters`, `redirect`, `none`, `open`.
+   * `metacharacters`, `redirect`, `none`, `open`, `effect`.
    */
   reasons: Array<string>
   /**
@@ -1186,6 +1213,8 @@ export interface NativeVerdictWords {
   reasonTexts: Array<string>
   /** How a `commandVerdict` number is laid out: its fields, their shifts and masks. */
   layout: NativeVerdictLayout
+  /** What each option effect does, by its code, as the `effect` reason words it. */
+  effectTexts: Array<string>
 }
 
 /** `"Tool <name> must have an execute function"`. */

@@ -25,7 +25,11 @@ use prism_engine::mcp::{assert_valid_server_id, McpError, McpLimits, McpLimitsIn
 use serde_json::Value;
 use std::panic::AssertUnwindSafe;
 
-use crate::errors::{spawn_coded, to_js, NativeError};
+use crate::errors::{facade_bug, spawn_coded, to_js, NativeError};
+use crate::mcp_server_requests::JsHost;
+use prism_engine::mcp::capability::ListKind;
+use prism_engine::mcp::host_requests::{ClientSide, HostCallbacks, HostRequest};
+use prism_engine::mcp::session_capabilities::CapabilityRequest;
 use tokio_util::sync::CancellationToken;
 
 /// The bridge options after the JS facade flattened them (every limit a plain number). Read
@@ -61,6 +65,9 @@ pub struct McpNativeOptions {
     /// `protocolVersion`: the one MCP revision to speak (absent: negotiate, `server/discover`
     /// first, then `initialize`).
     pub protocol_version: Option<String>,
+    /// What the host answers for the server (`"roots"`, `"sampling"`, `"elicitation"`):
+    /// declared in `initialize` and answered through `onServerRequest`.
+    pub capabilities: Option<Vec<String>>,
 }
 
 impl McpNativeOptions {
@@ -84,6 +91,7 @@ impl McpNativeOptions {
             headers: f.string_lists("headers")?,
             limits: f.number_map("limits")?,
             protocol_version: f.string("protocolVersion")?,
+            capabilities: f.strings("capabilities")?,
         })
     }
 }
@@ -93,6 +101,27 @@ impl McpNativeOptions {
     fn limit(&self, name: &str) -> Option<f64> {
         self.limits.as_ref().and_then(|set| set.get(name)).copied()
     }
+}
+
+/// The client's side of the session: the selected capabilities, answered by `host`, within
+/// `maxCapabilityBytes` (from the limits).
+fn client_side_of(o: &McpNativeOptions, host: Option<Arc<JsHost>>) -> Result<ClientSide, McpError> {
+    let max_bytes =
+        l::MCP_MAX_CAPABILITY_BYTES.resolve(o.limit(l::MCP_MAX_CAPABILITY_BYTES.name))?;
+    let selected = |name: &str| {
+        host.is_some()
+            && o.capabilities
+                .as_ref()
+                .is_some_and(|c| c.iter().any(|s| s == name))
+    };
+    Ok(ClientSide {
+        roots: selected(HostRequest::Roots.name()),
+        sampling: selected(HostRequest::Sampling.name()),
+        elicitation: selected(HostRequest::Elicitation.name()),
+        apps: false,
+        max_bytes,
+        host: host.map(|h| h as Arc<dyn HostCallbacks>),
+    })
 }
 
 fn limits_of(o: &McpNativeOptions) -> Result<McpLimits, McpError> {
@@ -166,6 +195,11 @@ pub struct NativeMcpBridge {
     session: Arc<tokio::sync::OnceCell<Arc<McpSession>>>,
     calls: PendingCalls,
     pid: Arc<AtomicI32>,
+    /// The client's side of the session (taken by `close()`, which lets go of the host's
+    /// callback).
+    client: Mutex<Option<ClientSide>>,
+    /// The host's callbacks for the server's own requests, if it gave any.
+    host: Option<Arc<JsHost>>,
 }
 
 #[napi]
@@ -180,17 +214,23 @@ impl NativeMcpBridge {
     /// alive either: the facade does that while calls are pending.
     #[napi(
         constructor,
-        ts_args_type = "options: McpNativeOptions, onListChanged: () => void, onCallDone: (done: [callKeys: number[], resultsJson: string[]]) => void"
+        ts_args_type = "options: McpNativeOptions, onListChanged: () => void, onCallDone: (done: [callKeys: number[], resultsJson: string[]]) => void, onServerRequest?: (request: [key: number, kind: string, paramsJson: string]) => void"
     )]
     pub fn new(
         env: Env,
         options: Unknown<'_>,
         on_list_changed: Function<(), ()>,
         on_call_done: Function<(Vec<u32>, Vec<String>), ()>,
+        on_server_request: Option<Function<(u32, String, String), ()>>,
     ) -> napi::Result<Self> {
         let options = McpNativeOptions::read(&env, &options, "connectMcpTools")?;
         assert_valid_server_id(&options.server_id).map_err(|e| to_js(&env, e))?;
         let limits = limits_of(&options).map_err(|e| to_js(&env, e))?;
+        let host = match &on_server_request {
+            Some(f) => Some(Arc::new(JsHost::new(f)?)),
+            None => None,
+        };
+        let client = client_side_of(&options, host.clone()).map_err(|e| to_js(&env, e))?;
         let revision = Revision::from_option(options.protocol_version.as_deref())
             .map_err(|e| to_js(&env, e))?;
         let server_id = options.server_id.clone();
@@ -239,6 +279,8 @@ impl NativeMcpBridge {
             session: Arc::new(tokio::sync::OnceCell::new()),
             calls: Arc::new(Mutex::new(HashMap::new())),
             pid: Arc::new(AtomicI32::new(0)),
+            client: Mutex::new(Some(client)),
+            host,
         })
     }
 
@@ -255,6 +297,12 @@ impl NativeMcpBridge {
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
             .ok_or_else(|| to_js(env, McpError::Closed))?;
+        let client = self
+            .client
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+            .ok_or_else(|| to_js(env, McpError::Closed))?;
         let cancel = self.connect_cancel.clone();
         let pid = Arc::clone(&self.pid);
         let cell = Arc::clone(&self.session);
@@ -264,6 +312,7 @@ impl NativeMcpBridge {
                 limits,
                 &revision,
                 on_list_changed,
+                client,
                 cancel.clone(),
             )
             .await?;
@@ -399,6 +448,12 @@ impl NativeMcpBridge {
             .unwrap_or_else(PoisonError::into_inner)
             .take();
         drop(hook);
+        let client = self
+            .client
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        drop(client);
         if let Some(session) = self.session.get() {
             session.close().await;
         }
@@ -409,6 +464,90 @@ impl NativeMcpBridge {
     #[napi(getter)]
     pub fn server_pid(&self) -> i32 {
         self.pid.load(Ordering::Acquire)
+    }
+
+    /// The host's answer to server request `key` (from `onServerRequest`): its JSON text, the
+    /// fault that kept it from being JSON, or the message of what its callback threw.
+    #[napi]
+    pub fn answer_server_request(
+        &self,
+        key: u32,
+        json: Option<String>,
+        fault: Option<String>,
+        error: Option<String>,
+    ) {
+        if let Some(host) = &self.host {
+            host.answer(key, json, fault, error);
+        }
+    }
+
+    /// The server's capabilities from the handshake, JSON text of an object (`{}` before
+    /// connect).
+    #[napi(getter)]
+    pub fn server_capabilities(&self) -> String {
+        self.session
+            .get()
+            .and_then(|s| s.server_capabilities().ok())
+            .map_or_else(|| "{}".to_owned(), |c| c.to_string())
+    }
+
+    /// The server's `serverInfo` from the handshake, JSON text (`undefined` without one).
+    #[napi(getter)]
+    pub fn server_version(&self) -> Option<String> {
+        self.session
+            .get()
+            .and_then(|s| s.server_version().map(|v| v.to_string()))
+    }
+
+    /// Every item of a `kind` listing (`"resources"`, `"resourceTemplates"`, `"prompts"`),
+    /// JSON text of an array, within `maxCapabilityBytes` and the listing guards.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn list_capability<'env>(
+        &self,
+        env: &'env Env,
+        kind: String,
+    ) -> napi::Result<PromiseRaw<'env, String>> {
+        let kind = ListKind::from_name(&kind)
+            .ok_or_else(|| facade_bug(env, format!("unknown capability listing {kind}")))?;
+        let session = self.session().map_err(|e| e.into_js(env))?;
+        let max_bytes = self.capability_bytes();
+        let cancel = self.connect_cancel.clone();
+        spawn_coded(env, async move {
+            let items = session.list_capability(kind, max_bytes, &cancel).await?;
+            Ok(Value::Array(items).to_string())
+        })
+    }
+
+    /// One capability request (`resources/read`, `prompts/get`) with `params` (JSON text of an
+    /// object); its result as JSON text, within `maxCapabilityBytes`.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn capability_request<'env>(
+        &self,
+        env: &'env Env,
+        method: String,
+        params_json: String,
+    ) -> napi::Result<PromiseRaw<'env, String>> {
+        let request = CapabilityRequest::from_method(&method)
+            .ok_or_else(|| facade_bug(env, format!("unknown capability request {method}")))?;
+        let params: Value = serde_json::from_str(&params_json)
+            .map_err(|e| facade_bug(env, format!("capability params: {e}")))?;
+        let session = self.session().map_err(|e| e.into_js(env))?;
+        let max_bytes = self.capability_bytes();
+        let cancel = self.connect_cancel.clone();
+        spawn_coded(env, async move {
+            let result = session
+                .capability_request(request, params, max_bytes, &cancel)
+                .await?;
+            Ok(result.to_string())
+        })
+    }
+
+    fn capability_bytes(&self) -> u64 {
+        self.client
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .map_or(l::MCP_MAX_CAPABILITY_BYTES.default, |c| c.max_bytes)
     }
 
     /// The MCP protocol revision negotiated with the server; empty before connect.

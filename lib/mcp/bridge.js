@@ -97,6 +97,16 @@ function nativeOptions(options) {
  * `{ tools, refresh(), close() }`.
  */
 async function connectMcpTools(options) {
+  return (await connectNativeBridge(options)).bridge
+}
+
+/**
+ * connectMcpTools with the client's side (`side`, from connectMcpCapabilities): the
+ * `capabilities` the host answers through `onServerRequest`, `maxCapabilityBytes`,
+ * `bind(nativeBridge)` called before the connect starts, and `listTools(nativeBridge)` saying
+ * whether the connected server's tools are listed. Resolves to `{ bridge, nativeBridge }`.
+ */
+async function connectNativeBridge(options, side = {}) {
   if (options === null || typeof options !== 'object') throw new McpBridgeError(say('mcpOptions'))
   assertValidServerId(options.serverId)
   options.signal?.throwIfAborted()
@@ -121,10 +131,14 @@ async function connectMcpTools(options) {
   let nativeBridge
   const waiting = new Map()
   try {
-    nativeBridge = new native.NativeMcpBridge(nativeOptions(options), listChangedRouter(catalogue), resultRouter(waiting))
+    const opts = nativeOptions(options)
+    if (side.capabilities) opts.capabilities = side.capabilities
+    if (side.maxCapabilityBytes !== undefined) opts.limits.maxCapabilityBytes = side.maxCapabilityBytes
+    nativeBridge = new native.NativeMcpBridge(opts, listChangedRouter(catalogue), resultRouter(waiting), side.onServerRequest)
   } catch (err) {
     throw fromNative(err)
   }
+  side.bind?.(nativeBridge)
   installExitHook()
 
   function failedResult(toolCallId, name, remoteName, message) {
@@ -183,7 +197,7 @@ async function connectMcpTools(options) {
   signal?.addEventListener('abort', onConnectAbort, { once: true })
   try {
     await nativeBridge.connect()
-    await catalogue.refresh()
+    if (side.listTools?.(nativeBridge) ?? true) await catalogue.refresh()
   } catch (err) {
     await catalogue.close()
     if (signal?.aborted) throw signal.reason
@@ -192,7 +206,7 @@ async function connectMcpTools(options) {
     signal?.removeEventListener('abort', onConnectAbort)
   }
 
-  return {
+  const bridge = {
     get tools() {
       return catalogue.current()
     },
@@ -207,6 +221,7 @@ async function connectMcpTools(options) {
       return nativeBridge.protocolVersion
     },
   }
+  return { bridge, nativeBridge }
 }
 
-module.exports = { connectMcpTools, nativeOptions }
+module.exports = { connectMcpTools, connectNativeBridge, nativeOptions }

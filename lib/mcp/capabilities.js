@@ -6,10 +6,12 @@
 // which bounds it and applies the rules; JS calls the client and the host's callbacks.
 const native = require('../native.js')
 const { say } = require('../engine-words.js')
-const { McpBridgeError } = require('./errors.js')
+const { McpBridgeError, McpUnsupportedCapabilityError } = require('./errors.js')
 const { toJsonText } = require('./json-text.js')
 const { engineCall } = require('./native-call.js')
 const { attachMcpToolBridge, RAW_RESULT } = require('./host-client.js')
+const { connectNativeBridge } = require('./bridge.js')
+const { fromNative } = require('../native-errors.js')
 const { limitValue } = require('../limits.js')
 
 function capabilityEngine(options) {
@@ -128,4 +130,87 @@ function createMcpCapabilityClient(options) {
   return client
 }
 
-module.exports = { attachMcpCapabilities, createMcpCapabilityClient, capabilityMethods, capabilityEngine }
+/**
+ * The server's own requests from the native session to the host's callbacks: each gets an
+ * AbortSignal, aborted when the engine stops waiting (`abort`: the server cancelled the
+ * request, or the session closed). The answer goes back to the engine, which checks it; the
+ * native bridge is reached weakly, so that a bridge its host dropped can be collected.
+ */
+function serverRequestRouter(options) {
+  let ref
+  const controllers = new Map()
+  const answer = (key, text, fault, error) => ref?.deref()?.answerServerRequest(key, text, fault, error)
+  const route = ([key, kind, paramsJson]) => {
+    if (kind === 'abort') {
+      controllers.get(key)?.abort()
+      controllers.delete(key)
+      return
+    }
+    const controller = new AbortController()
+    controllers.set(key, controller)
+    const signal = controller.signal
+    const ask = () => (kind === 'roots' ? options.roots() : options[kind]({ params: JSON.parse(paramsJson), signal }))
+    Promise.resolve()
+      .then(ask)
+      .then(
+        (value) => {
+          const [text, fault] = toJsonText(value)
+          answer(key, text ?? undefined, fault ?? undefined, undefined)
+        },
+        (err) => answer(key, undefined, undefined, String(err?.message ?? err)),
+      )
+      .finally(() => controllers.delete(key))
+  }
+  return { route, bind: (nativeBridge) => (ref = new WeakRef(nativeBridge)) }
+}
+
+/**
+ * The capability bridge on the engine's own session (stdio or Streamable HTTP): tools through
+ * the native bridge when the server has them; resources, resource templates and prompts
+ * listed, read and got by the engine within `maxCapabilityBytes` and the listing guards; the
+ * server's roots, sampling and elicitation requests answered by the host's callbacks.
+ */
+async function connectMcpCapabilities(options) {
+  const engine = capabilityEngine(options)
+  if (options.mcpApps) throw McpUnsupportedCapabilityError.fromMessage(say('mcpAppsNotNegotiated'))
+  const router = serverRequestRouter(options)
+  const { bridge, nativeBridge } = await connectNativeBridge(options, {
+    capabilities: ['roots', 'sampling', 'elicitation'].filter((name) => typeof options[name] === 'function'),
+    maxCapabilityBytes: engine.maxBytes,
+    onServerRequest: router.route,
+    bind: router.bind,
+    listTools: (nb) => !!JSON.parse(nb.serverCapabilities).tools,
+  })
+  const serverCapabilities = JSON.parse(nativeBridge.serverCapabilities)
+  const version = nativeBridge.serverVersion
+  const native = async (call) => {
+    try {
+      return JSON.parse(await call())
+    } catch (err) {
+      throw fromNative(err)
+    }
+  }
+  return {
+    get tools() {
+      return bridge.tools
+    },
+    serverVersion: version == null ? undefined : JSON.parse(version),
+    serverCapabilities,
+    refresh: () => (serverCapabilities.tools ? bridge.refresh() : Promise.resolve()),
+    close: bridge.close,
+    get serverPid() {
+      return bridge.serverPid
+    },
+    get protocolVersion() {
+      return bridge.protocolVersion
+    },
+    listResources: () => native(() => nativeBridge.listCapability('resources')),
+    /** Beyond the reference: the server's resource templates, under the same guards. */
+    listResourceTemplates: () => native(() => nativeBridge.listCapability('resourceTemplates')),
+    readResource: (uri) => native(() => nativeBridge.capabilityRequest('resources/read', JSON.stringify({ uri }))),
+    listPrompts: () => native(() => nativeBridge.listCapability('prompts')),
+    getPrompt: (name, args) => native(() => nativeBridge.capabilityRequest('prompts/get', JSON.stringify({ name, arguments: args }))),
+  }
+}
+
+module.exports = { attachMcpCapabilities, connectMcpCapabilities, createMcpCapabilityClient, capabilityMethods, capabilityEngine }

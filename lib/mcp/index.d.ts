@@ -488,6 +488,14 @@ export interface McpSdkCapabilityClient extends McpSdkBridgeClient {
   getServerCapabilities(): Record<string, unknown> | undefined
   getServerVersion(): { name: string; version: string } | undefined
 }
+/**
+ * Connects a server on the engine's own session (stdio or Streamable HTTP) as a capability
+ * client: its tools (when it has them) as `connectMcpTools` gives them, its resources,
+ * resource templates and prompts, and its roots, sampling and elicitation requests answered by
+ * the callbacks (each with a `signal` aborted when the server cancels or the session closes).
+ * `mcpApps` is not supported here yet (`McpUnsupportedCapabilityError`).
+ */
+export function connectMcpCapabilities(options: ConnectMcpCapabilitiesOptions): Promise<McpCapabilityBridge & { readonly serverPid: number; readonly protocolVersion: string }>
 /** The capability bridge over the host's connected client (tools, resources, prompts). */
 export function attachMcpCapabilities(
   client: McpSdkCapabilityClient | McpSdkBridgeClient,

@@ -18,6 +18,7 @@ module.exports = {
   createMcpTransport: transport.createMcpTransport,
   createMcpClientAuth: oauth.createMcpClientAuth,
   createMcpOAuthFetch: oauth.createMcpOAuthFetch,
+  connectMcpCapabilities: capabilities.connectMcpCapabilities,
   attachMcpCapabilities: capabilities.attachMcpCapabilities,
   createMcpCapabilityClient: capabilities.createMcpCapabilityClient,
   mcpElicitationDecision: elicitation.mcpElicitationDecision,

@@ -7,6 +7,7 @@ export const {
   createMcpTransport,
   createMcpClientAuth,
   createMcpOAuthFetch,
+  connectMcpCapabilities,
   attachMcpCapabilities,
   createMcpCapabilityClient,
   mcpElicitationDecision,

@@ -99,6 +99,7 @@ async fn connect_and_call(transport: &TransportConfig) -> Arc<McpSession> {
         limits,
         &Default::default(),
         Arc::new(|| {}),
+        Default::default(),
         CancellationToken::new(),
     )
     .await

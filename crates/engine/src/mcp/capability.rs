@@ -107,6 +107,18 @@ pub enum CapabilityError {
         /// The field.
         label: &'static str,
     },
+    /// A server request the host gave no callback for.
+    #[error("MCP {request} is not handled by this client")]
+    NotHandled {
+        /// `roots`, `sampling` or `elicitation`.
+        request: &'static str,
+    },
+    /// The server cancelled its request, or the session closed, before the host answered.
+    #[error("MCP {request} request was cancelled")]
+    Cancelled {
+        /// `roots`, `sampling` or `elicitation`.
+        request: &'static str,
+    },
     /// A text field longer than its limit.
     #[error("{label} exceeds {limit} bytes")]
     TooLong {
@@ -130,6 +142,8 @@ impl CapabilityError {
             Self::RepeatedCursor { .. } => "ERR_PRISM_MCP_REPEATED_CURSOR",
             Self::Invalid { .. } => "ERR_PRISM_MCP_INVALID_PAGE",
             Self::TooLong { .. } => "ERR_PRISM_MCP_TOO_LARGE",
+            Self::NotHandled { .. } => "ERR_PRISM_MCP_UNSUPPORTED_CAPABILITY",
+            Self::Cancelled { .. } => "ERR_PRISM_MCP_ABORTED",
             Self::InvalidRootUri { .. } | Self::RootNotFile => "ERR_PRISM_MCP_INVALID_ROOT",
             Self::InvalidElicitationResult
             | Self::HumanInteractionRequired

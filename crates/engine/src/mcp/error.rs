@@ -149,6 +149,9 @@ pub enum McpError {
     /// The bridge was closed.
     #[error("MCP bridge is closed")]
     Closed,
+    /// A capability rule (resources, prompts) refused a request or a result.
+    #[error(transparent)]
+    Capability(#[from] super::capability::CapabilityError),
 }
 
 impl McpError {
@@ -178,6 +181,7 @@ impl McpError {
             Self::InvalidResponse { .. } => "ERR_PRISM_MCP_INVALID_RESPONSE",
             Self::TaskEnded { .. } => "ERR_PRISM_MCP_REMOTE",
             Self::Closed => "ERR_PRISM_MCP_CLOSED",
+            Self::Capability(e) => e.code(),
         }
     }
 }

@@ -17,13 +17,19 @@ use std::time::{Duration, Instant};
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
-    ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, CustomRequest,
-    CustomResult, Implementation, JsonRpcMessage, JsonRpcNotification, JsonRpcVersion2_0,
-    ListToolsRequest, PaginatedRequestParams, ProtocolVersion, RequestId, ServerResult,
+    ClientConfig, ClientNotification, ClientRequest, CustomRequest, CustomResult, Implementation,
+    JsonRpcMessage, JsonRpcNotification, JsonRpcVersion2_0, ListToolsRequest,
+    PaginatedRequestParams, ProtocolVersion, RequestId, ServerResult,
+};
+// Roots and sampling are deprecated by a later revision (SEP-2577), not by the ones spoken here.
+#[allow(deprecated)]
+use rmcp::model::{
+    CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ErrorData,
+    ListRootsResult,
 };
 use rmcp::service::{
     serve_client_with_lifecycle_and_ct, NotificationContext, Peer, PeerRequestOptions,
-    RunningService, ServiceError, TxJsonRpcMessage,
+    RequestContext, RunningService, ServiceError, TxJsonRpcMessage,
 };
 use rmcp::transport::streamable_http_client::{
     StreamableHttpClientTransport, StreamableHttpClientTransportConfig,
@@ -40,6 +46,7 @@ use super::call_result::{
 use super::catalogue::{CatalogueBuilder, ListedTool};
 use super::direct::DirectWaiter;
 use super::frame::FrameShared;
+use super::host_requests::{ClientSide, HostRequest};
 use super::http::{build_client, resolve_and_check, validate_url, HttpConfig};
 use super::http_client::BoundedHttpClient;
 use super::line_writer::LineWriter;
@@ -88,11 +95,15 @@ pub type ListChangedHook = Arc<dyn Fn() + Send + Sync>;
 
 struct BridgeHandler {
     info: ClientConfig,
+    /// Which of the server's own requests the host answers.
+    client: ClientSide,
     on_list_changed: ListChangedHook,
     /// The requests sent through rmcp that restart their clock on progress.
     progress: ProgressBoard,
 }
 
+// Roots and sampling are deprecated by a later revision (SEP-2577), not by the ones spoken here.
+#[allow(deprecated)]
 impl ClientHandler for BridgeHandler {
     fn get_info(&self) -> ClientConfig {
         self.info.clone()
@@ -113,6 +124,36 @@ impl ClientHandler for BridgeHandler {
     ) -> impl std::future::Future<Output = ()> + Send + '_ {
         self.progress.ring(&params.progress_token);
         std::future::ready(())
+    }
+
+    async fn list_roots(
+        &self,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, ErrorData> {
+        let params = serde_json::Map::new();
+        self.client
+            .answer_typed(HostRequest::Roots, params, &context.ct)
+            .await
+    }
+
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        self.client
+            .answer_typed(HostRequest::Sampling, params, &context.ct)
+            .await
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        self.client
+            .answer_typed(HostRequest::Elicitation, request, &context.ct)
+            .await
     }
 }
 
@@ -153,6 +194,16 @@ pub struct McpSession {
     progress: ProgressBoard,
     /// The tools of the last listing that are called as tasks.
     task_tools: TaskTools,
+    /// What the server said of itself at the handshake; let go by `close()`.
+    server: std::sync::Mutex<Option<Box<ServerFacts>>>,
+}
+
+/// What a server said of itself at the handshake.
+struct ServerFacts {
+    /// Its capabilities (an object).
+    capabilities: Value,
+    /// Its `serverInfo`, if it sent one.
+    version: Option<Value>,
 }
 
 impl std::fmt::Debug for McpSession {
@@ -302,7 +353,8 @@ fn spawn_call_timer(frames: FrameShared, writer: LineWriter, close: Cancellation
 
 impl McpSession {
     /// Starts the transport and runs the handshake within `limits.call_timeout_ms`, or until
-    /// `cancel` fires. On any failure the server's process group is killed.
+    /// `cancel` fires. On any failure the server's process group is killed. `client` says
+    /// which capabilities `initialize` declares and answers the server's own requests.
     ///
     /// # Errors
     /// [`McpError::Connect`], [`McpError::ConnectTimeout`], [`McpError::Aborted`], or a
@@ -312,15 +364,18 @@ impl McpSession {
         limits: McpLimits,
         revision: &Revision,
         on_list_changed: ListChangedHook,
+        client: ClientSide,
         cancel: CancellationToken,
     ) -> Result<Self, McpError> {
+        let declared = client.capabilities();
         let mut info = ClientConfig::new(
-            ClientCapabilities::default(),
+            declared.clone(),
             Implementation::new(CLIENT_NAME, CLIENT_VERSION),
         );
         info.protocol_version = revision.initialize_offer();
         let make_handler = |progress: ProgressBoard| BridgeHandler {
             info: info.clone(),
+            client: client.clone(),
             on_list_changed: Arc::clone(&on_list_changed),
             progress,
         };
@@ -422,9 +477,22 @@ impl McpSession {
         let envelope = RequestEnvelope::for_revision(
             &spoken,
             &Implementation::new(CLIENT_NAME, CLIENT_VERSION),
-            &ClientCapabilities::default(),
+            &declared,
         );
+        let server = service.peer().peer_info();
+        let server_capabilities = server
+            .as_ref()
+            .and_then(|p| serde_json::to_value(&p.capabilities).ok())
+            .filter(Value::is_object)
+            .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
+        let server_version = server
+            .as_ref()
+            .and_then(|p| serde_json::to_value(&p.server_info).ok());
         Ok(Self {
+            server: std::sync::Mutex::new(Some(Box::new(ServerFacts {
+                capabilities: server_capabilities,
+                version: server_version,
+            }))),
             envelope,
             revision: spoken,
             writes_directly,
@@ -458,6 +526,29 @@ impl McpSession {
     #[must_use]
     pub fn revision(&self) -> &str {
         self.revision.as_str()
+    }
+
+    /// The server's capabilities from the handshake (an object).
+    ///
+    /// # Errors
+    /// [`McpError::Closed`] once the session is closed.
+    pub fn server_capabilities(&self) -> Result<Value, McpError> {
+        self.server
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .map(|s| s.capabilities.clone())
+            .ok_or(McpError::Closed)
+    }
+
+    /// The server's `serverInfo` from the handshake (`None` without one, or once closed).
+    #[must_use]
+    pub fn server_version(&self) -> Option<Value> {
+        self.server
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .and_then(|s| s.version.clone())
     }
 
     /// How many answers the session ignored: for requests never sent, already settled, or
@@ -494,7 +585,7 @@ impl McpSession {
 
     /// Sends one request and waits for its raw result, at most `timeout_ms`, until `cancel`
     /// fires, or until the session closes.
-    async fn request(
+    pub(super) async fn request(
         &self,
         req: ClientRequest,
         timeout_ms: u64,
@@ -883,6 +974,12 @@ impl McpSession {
         self.outputs.clear();
         self.task_tools.clear();
         drop(
+            self.server
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take(),
+        );
+        drop(
             self.peer
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
@@ -976,6 +1073,7 @@ impl TaskRequests for SessionTasks<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rmcp::model::ClientCapabilities;
 
     /// The `tools/call` line rmcp writes for the same call on a session of `revision`: the
     /// request with the client context rmcp's peer stamps on every request once a revision
