@@ -1,5 +1,6 @@
 // The official MCP conformance suite (`@modelcontextprotocol/conformance`, client mode) with
-// the bridge as the client under test (fixtures/conformance-client.mjs). Its CLI needs Node 22
+// the bridge as the client under test (fixtures/conformance-client.mjs; the capability
+// client, fixtures/conformance-capability-client.mjs, for elicitation). Its CLI needs Node 22
 // or newer: the Node running these tests when it is one, else PRISM_CONFORMANCE_NODE.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -12,11 +13,19 @@ const here = dirname(fileURLToPath(import.meta.url))
 const require = createRequire(import.meta.url)
 const CLI = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js')
 const CLIENT = join(here, 'fixtures', 'conformance-client.mjs')
+// The capability client (connectMcpCapabilities), answering elicitations.
+const CAPABILITY_CLIENT = join(here, 'fixtures', 'conformance-capability-client.mjs')
 const { node, missing } = conformanceNode()
 
-for (const scenario of ['initialize', 'tools_call', 'sse-retry']) {
+const scenarios = [
+  ['initialize', CLIENT],
+  ['tools_call', CLIENT],
+  ['sse-retry', CLIENT],
+  ['elicitation-sep1034-client-defaults', CAPABILITY_CLIENT],
+]
+for (const [scenario, client] of scenarios) {
   optionalTest(`conformance client scenario ${scenario}: OVERALL PASSED`, missing, () => {
-    const command = `${JSON.stringify(node)} ${JSON.stringify(CLIENT)}`
+    const command = `${JSON.stringify(node)} ${JSON.stringify(client)}`
     const run = spawnSync(node, [CLI, 'client', '--command', command, '--scenario', scenario], {
       encoding: 'utf8',
       timeout: 120_000,

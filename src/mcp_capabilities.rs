@@ -108,17 +108,20 @@ impl NativeMcpCapabilities {
         to_text(&v)
     }
 
-    /// The host's elicitation answer (JSON text) as the protocol result (JSON text, without
-    /// the human-interaction mark).
+    /// The host's elicitation answer (JSON text) to the request's bounded `params` (JSON
+    /// text) as the protocol result (JSON text, without the human-interaction mark, with the
+    /// form's defaults).
     #[napi]
     pub fn elicitation_answer(
         &self,
         env: Env,
+        params_json: String,
         json: Option<String>,
         fault: Option<String>,
     ) -> napi::Result<String> {
-        let v = elicitation_answer(incoming(json.as_deref(), fault.as_deref()), self.max_bytes)
-            .map_err(|e| to_js(&env, e))?;
+        let params: Value = serde_json::from_str(&params_json).unwrap_or(Value::Null);
+        let answer = incoming(json.as_deref(), fault.as_deref());
+        let v = elicitation_answer(answer, &params, self.max_bytes).map_err(|e| to_js(&env, e))?;
         to_text(&v)
     }
 }

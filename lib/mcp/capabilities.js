@@ -124,7 +124,7 @@ function createMcpCapabilityClient(options) {
     client.setRequestHandler(types.ElicitRequestSchema, async (request, extra) => {
       const params = bounded(engine, request.params, 'MCP elicitation request')
       const [text, fault] = toJsonText(await options.elicitation({ params, signal: extra.signal }))
-      return JSON.parse(engineCall(() => engine.elicitationAnswer(text ?? undefined, fault ?? undefined)))
+      return JSON.parse(engineCall(() => engine.elicitationAnswer(JSON.stringify(params), text ?? undefined, fault ?? undefined)))
     })
   }
   return client

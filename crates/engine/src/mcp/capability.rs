@@ -445,11 +445,17 @@ pub fn roots_answer(roots: Incoming<'_>, max_bytes: u64) -> Result<Value, Capabi
 }
 
 /// The host's elicitation answer as the protocol result: an object with an `action`; an
-/// accepting one only with `humanInteraction: true`, which is removed.
+/// accepting one only with `humanInteraction: true`, which is removed. An accepted form
+/// (`params` without a `mode`, or `mode: "form"`) gets each `default` of the requested
+/// schema's top-level properties its content omits (SEP-1034), within the byte bound.
 ///
 /// # Errors
 /// A bound, a malformed answer, or an acceptance without the mark.
-pub fn elicitation_answer(answer: Incoming<'_>, max_bytes: u64) -> Result<Value, CapabilityError> {
+pub fn elicitation_answer(
+    answer: Incoming<'_>,
+    params: &Value,
+    max_bytes: u64,
+) -> Result<Value, CapabilityError> {
     let answer = parse_bounded(answer, max_bytes, "MCP elicitation result")?;
     let Value::Object(mut answer) = answer else {
         return Err(CapabilityError::InvalidElicitationResult);
@@ -457,12 +463,45 @@ pub fn elicitation_answer(answer: Incoming<'_>, max_bytes: u64) -> Result<Value,
     let Some(action) = answer.get("action") else {
         return Err(CapabilityError::InvalidElicitationResult);
     };
+    let accepted = action == "accept";
     let marked = answer.get("humanInteraction") == Some(&Value::Bool(true));
-    if action == "accept" && !marked {
+    if accepted && !marked {
         return Err(CapabilityError::HumanInteractionRequired);
     }
     answer.remove("humanInteraction");
-    Ok(Value::Object(answer))
+    if accepted {
+        apply_defaults(&mut answer, params);
+    }
+    let answer = Value::Object(answer);
+    bounded(&answer, max_bytes, "MCP elicitation result")?;
+    Ok(answer)
+}
+
+/// Puts each top-level `default` of a form's requested schema that `answer.content` omits.
+fn apply_defaults(answer: &mut Map<String, Value>, params: &Value) {
+    if !matches!(params.get("mode"), None | Some(Value::Null)) && params["mode"] != "form" {
+        return;
+    }
+    let Some(properties) = params
+        .get("requestedSchema")
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+    else {
+        return;
+    };
+    let content = answer
+        .entry("content")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Some(content) = content.as_object_mut() else {
+        return;
+    };
+    for (name, schema) in properties {
+        if let Some(default) = schema.get("default") {
+            if !content.contains_key(name) {
+                content.insert(name.clone(), default.clone());
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -568,22 +607,51 @@ mod tests {
     fn an_accepted_elicitation_needs_the_mark_which_never_goes_on_the_wire() {
         let accept = text(&json!({"action": "accept", "content": {}}));
         assert_eq!(
-            elicitation_answer(Incoming::Text(&accept), 1 << 20),
+            elicitation_answer(Incoming::Text(&accept), &Value::Null, 1 << 20),
             Err(CapabilityError::HumanInteractionRequired)
         );
         let marked = text(&json!({"action": "accept", "content": {}, "humanInteraction": true}));
         assert_eq!(
-            elicitation_answer(Incoming::Text(&marked), 1 << 20),
+            elicitation_answer(Incoming::Text(&marked), &Value::Null, 1 << 20),
             Ok(json!({"action": "accept", "content": {}}))
         );
         let decline = text(&json!({"action": "decline", "humanInteraction": false}));
         assert_eq!(
-            elicitation_answer(Incoming::Text(&decline), 1 << 20),
+            elicitation_answer(Incoming::Text(&decline), &Value::Null, 1 << 20),
             Ok(json!({"action": "decline"}))
         );
         assert_eq!(
-            elicitation_answer(Incoming::Text("null"), 1 << 20),
+            elicitation_answer(Incoming::Text("null"), &Value::Null, 1 << 20),
             Err(CapabilityError::InvalidElicitationResult)
+        );
+        let params = json!({"message": "m", "requestedSchema": {"type": "object",
+            "properties": {"a": {"type": "string", "default": "d"}, "b": {"type": "integer", "default": 3}}}});
+        let partial =
+            text(&json!({"action": "accept", "content": {"b": 4}, "humanInteraction": true}));
+        assert_eq!(
+            elicitation_answer(Incoming::Text(&partial), &params, 1 << 20),
+            Ok(json!({"action": "accept", "content": {"b": 4, "a": "d"}}))
+        );
+        // The bound applies to the answer with its defaults: at the edge, and one byte under.
+        let long = "d".repeat(100);
+        let wide = json!({"message": "m", "requestedSchema": {"type": "object",
+            "properties": {"a": {"type": "string", "default": long}}}});
+        let filled = json!({"action": "accept", "content": {"b": 4, "a": long}});
+        let edge = filled.to_string().len() as u64;
+        assert_eq!(
+            elicitation_answer(Incoming::Text(&partial), &wide, edge),
+            Ok(filled)
+        );
+        assert_eq!(
+            elicitation_answer(Incoming::Text(&partial), &wide, edge - 1)
+                .map_err(|e| e.to_string()),
+            Err(format!("MCP elicitation result exceeds {} bytes", edge - 1))
+        );
+        let url =
+            json!({"mode": "url", "message": "m", "requestedSchema": params["requestedSchema"]});
+        assert_eq!(
+            elicitation_answer(Incoming::Text(&partial), &url, 1 << 20),
+            Ok(json!({"action": "accept", "content": {"b": 4}}))
         );
     }
 }

@@ -204,7 +204,7 @@ impl ClientSide {
             HostRequest::Sampling => {
                 capability::parse_bounded(incoming, max, "MCP sampling result")
             }
-            HostRequest::Elicitation => capability::elicitation_answer(incoming, max),
+            HostRequest::Elicitation => capability::elicitation_answer(incoming, &params, max),
         }
         .map_err(|e| refusal(&e))
     }
