@@ -169,7 +169,8 @@ export declare class NativeMcpBridge {
    */
   listCapability(kind: string): Promise<string>
   /**
-   * One capability request (`resources/read`, `prompts/get`) with `params` (JSON text of an
+   * One capability request (`resources/read`, `prompts/get`, `resources/subscribe`,
+   * `resources/unsubscribe`) with `params` (JSON text of an
    * object); its result as JSON text, within `maxCapabilityBytes`.
    */
   capabilityRequest(method: string, paramsJson: string): Promise<string>
@@ -964,7 +965,8 @@ export interface McpNativeOptions {
   protocolVersion?: string
   /**
    * What the host answers for the server (`"roots"`, `"sampling"`, `"elicitation"`):
-   * declared in `initialize` and answered through `onServerRequest`.
+   * declared in `initialize` and answered through `onServerRequest`; `"resourceUpdated"`:
+   * `notifications/resources/updated` go there too.
    */
   capabilities?: Array<string>
 }

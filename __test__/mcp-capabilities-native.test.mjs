@@ -283,3 +283,31 @@ optionalTest('Python SDK server over Streamable HTTP: the same', py.missing, asy
     await server.stop()
   }
 })
+
+test('native path: resources/subscribe delivers notifications/resources/updated to the host, within the bound', async () => {
+  const run = async (maxCapabilityBytes, uri) => {
+    const updates = []
+    const bridge = await connectMcpCapabilities({ serverId: 'everything', transport: everythingStdio(), maxCapabilityBytes, onResourceUpdated: (params) => updates.push(params) })
+    try {
+      uri ??= (await bridge.listResources())[0].uri
+      assert.deepEqual(await bridge.subscribeResource(uri), {})
+      await callTool(bridge, 'toggle-subscriber-updates') // sends one update at once
+      await new Promise((r) => setTimeout(r, 300))
+      await bridge.unsubscribeResource(uri)
+      return { uri, updates }
+    } finally {
+      await bridge.close()
+    }
+  }
+  const { uri, updates } = await run(undefined)
+  assert.ok(updates.length >= 1)
+  assert.deepEqual(updates[0], { uri })
+  assert.equal((await run(bytes({ uri }), uri)).updates.length >= 1, true)
+  assert.deepEqual((await run(bytes({ uri }) - 1, uri)).updates, [])
+  const tools = await connectMcpCapabilities({ serverId: 'tools', transport: misbehaving('normal') })
+  try {
+    await assert.rejects(tools.subscribeResource('file:///x'), (e) => e instanceof McpUnsupportedCapabilityError && e.message === 'Unsupported MCP capability: resources.subscribe')
+  } finally {
+    await tools.close()
+  }
+})

@@ -66,7 +66,8 @@ pub struct McpNativeOptions {
     /// first, then `initialize`).
     pub protocol_version: Option<String>,
     /// What the host answers for the server (`"roots"`, `"sampling"`, `"elicitation"`):
-    /// declared in `initialize` and answered through `onServerRequest`.
+    /// declared in `initialize` and answered through `onServerRequest`; `"resourceUpdated"`:
+    /// `notifications/resources/updated` go there too.
     pub capabilities: Option<Vec<String>>,
 }
 
@@ -118,6 +119,7 @@ fn client_side_of(o: &McpNativeOptions, host: Option<Arc<JsHost>>) -> Result<Cli
         roots: selected(HostRequest::Roots.name()),
         sampling: selected(HostRequest::Sampling.name()),
         elicitation: selected(HostRequest::Elicitation.name()),
+        resource_updates: selected(crate::mcp_server_requests::RESOURCE_UPDATED),
         apps: false,
         max_bytes,
         host: host.map(|h| h as Arc<dyn HostCallbacks>),
@@ -518,7 +520,8 @@ impl NativeMcpBridge {
         })
     }
 
-    /// One capability request (`resources/read`, `prompts/get`) with `params` (JSON text of an
+    /// One capability request (`resources/read`, `prompts/get`, `resources/subscribe`,
+    /// `resources/unsubscribe`) with `params` (JSON text of an
     /// object); its result as JSON text, within `maxCapabilityBytes`.
     #[napi(ts_return_type = "Promise<string>")]
     pub fn capability_request<'env>(

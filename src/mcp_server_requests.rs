@@ -98,7 +98,19 @@ impl Drop for Pending {
     }
 }
 
+/// The kind of a `notifications/resources/updated` handed to the facade (key 0: no answer).
+pub(crate) const RESOURCE_UPDATED: &str = "resourceUpdated";
+
 impl HostCallbacks for JsHost {
+    fn resource_updated(&self, params: Value) {
+        // A JSON value always serializes.
+        let params = serde_json::to_string(&params).unwrap_or_default();
+        self.notify.call(
+            (0, RESOURCE_UPDATED.to_owned(), params),
+            ThreadsafeFunctionCallMode::NonBlocking,
+        );
+    }
+
     fn ask(&self, request: HostRequest, params: Value) -> HostAnswerFuture {
         let mut key = self.next.fetch_add(1, Ordering::Relaxed);
         if key == 0 {

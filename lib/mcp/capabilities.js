@@ -146,6 +146,13 @@ function serverRequestRouter(options) {
       controllers.delete(key)
       return
     }
+    if (kind === 'resourceUpdated') {
+      // A notification: nothing goes back, and what the callback throws stays here.
+      Promise.resolve()
+        .then(() => options.onResourceUpdated(JSON.parse(paramsJson)))
+        .catch(() => {})
+      return
+    }
     const controller = new AbortController()
     controllers.set(key, controller)
     const signal = controller.signal
@@ -175,7 +182,10 @@ async function connectMcpCapabilities(options) {
   if (options.mcpApps) throw McpUnsupportedCapabilityError.fromMessage(say('mcpAppsNotNegotiated'))
   const router = serverRequestRouter(options)
   const { bridge, nativeBridge } = await connectNativeBridge(options, {
-    capabilities: ['roots', 'sampling', 'elicitation'].filter((name) => typeof options[name] === 'function'),
+    capabilities: [
+      ...['roots', 'sampling', 'elicitation'].filter((name) => typeof options[name] === 'function'),
+      ...(typeof options.onResourceUpdated === 'function' ? ['resourceUpdated'] : []),
+    ],
     maxCapabilityBytes: engine.maxBytes,
     onServerRequest: router.route,
     bind: router.bind,
@@ -210,6 +220,9 @@ async function connectMcpCapabilities(options) {
     readResource: (uri) => native(() => nativeBridge.capabilityRequest('resources/read', JSON.stringify({ uri }))),
     listPrompts: () => native(() => nativeBridge.listCapability('prompts')),
     getPrompt: (name, args) => native(() => nativeBridge.capabilityRequest('prompts/get', JSON.stringify({ name, arguments: args }))),
+    /** Beyond the reference: `notifications/resources/updated` for `uri` go to `onResourceUpdated`. */
+    subscribeResource: (uri) => native(() => nativeBridge.capabilityRequest('resources/subscribe', JSON.stringify({ uri }))),
+    unsubscribeResource: (uri) => native(() => nativeBridge.capabilityRequest('resources/unsubscribe', JSON.stringify({ uri }))),
   }
 }
 

@@ -468,6 +468,8 @@ export interface ConnectMcpCapabilitiesOptions extends ConnectMcpToolsOptions {
   readonly elicitation?: (request: PrismMcpElicitationRequest) => unknown | Promise<unknown>
   /** Bytes of any one capability request or answer, page, read or prompt (default 1 MiB, at most 8 MiB); depth 64 and 10 000 properties apply too. */
   readonly maxCapabilityBytes?: number
+  /** prism-native extension (`connectMcpCapabilities` only): the params of each `notifications/resources/updated` within `maxCapabilityBytes` (one past it is dropped). */
+  readonly onResourceUpdated?: (params: { readonly uri: string } & Readonly<Record<string, unknown>>) => void
 }
 /** A server's tools, resources and prompts. */
 export interface McpCapabilityBridge extends McpToolBridge {
@@ -495,7 +497,14 @@ export interface McpSdkCapabilityClient extends McpSdkBridgeClient {
  * the callbacks (each with a `signal` aborted when the server cancels or the session closes).
  * `mcpApps` is not supported here yet (`McpUnsupportedCapabilityError`).
  */
-export function connectMcpCapabilities(options: ConnectMcpCapabilitiesOptions): Promise<McpCapabilityBridge & { readonly serverPid: number; readonly protocolVersion: string }>
+export function connectMcpCapabilities(options: ConnectMcpCapabilitiesOptions): Promise<NativeMcpCapabilityBridge>
+/** What `connectMcpCapabilities` resolves to. */
+export interface NativeMcpCapabilityBridge extends McpCapabilityBridge {
+  /** prism-native extension: `resources/subscribe` (the server must declare `resources.subscribe`); updates go to `onResourceUpdated`. */
+  subscribeResource(uri: string): Promise<unknown>
+  /** prism-native extension: `resources/unsubscribe`. */
+  unsubscribeResource(uri: string): Promise<unknown>
+}
 /** The capability bridge over the host's connected client (tools, resources, prompts). */
 export function attachMcpCapabilities(
   client: McpSdkCapabilityClient | McpSdkBridgeClient,

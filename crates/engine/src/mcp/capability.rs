@@ -320,8 +320,17 @@ impl ListKind {
 ///
 /// # Errors
 /// [`CapabilityError::Unsupported`].
+///
+/// A dotted name (`resources.subscribe`) needs its object and a `true` flag in it.
 pub fn require_capability(capabilities: &Value, name: &str) -> Result<(), CapabilityError> {
-    if capabilities.get(name).is_some() {
+    let declared = match name.split_once('.') {
+        Some((object, flag)) => capabilities
+            .get(object)
+            .and_then(|o| o.get(flag))
+            .is_some_and(|f| f == &Value::Bool(true)),
+        None => capabilities.get(name).is_some(),
+    };
+    if declared {
         Ok(())
     } else {
         Err(CapabilityError::Unsupported {

@@ -60,6 +60,9 @@ pub trait HostCallbacks: Send + Sync {
     /// future before it resolves (the server cancelled the request, or the session closed)
     /// must abort the callback's `signal`.
     fn ask(&self, request: HostRequest, params: Value) -> HostAnswerFuture;
+
+    /// Hands the host a `notifications/resources/updated` (its params, already bounded).
+    fn resource_updated(&self, params: Value);
 }
 
 /// The client's side of a session: which of the server's requests the host answers, and how.
@@ -75,6 +78,8 @@ pub struct ClientSide {
     pub sampling: bool,
     /// The host answers `elicitation/create`.
     pub elicitation: bool,
+    /// The host takes `notifications/resources/updated`.
+    pub resource_updates: bool,
     /// `maxCapabilityBytes`: the bound of every request and answer.
     pub max_bytes: u64,
 }
@@ -87,6 +92,7 @@ impl Default for ClientSide {
             roots: false,
             sampling: false,
             elicitation: false,
+            resource_updates: false,
             max_bytes: l::MCP_MAX_CAPABILITY_BYTES.default,
         }
     }
@@ -125,6 +131,21 @@ impl ClientSide {
             HostRequest::Roots => self.roots,
             HostRequest::Sampling => self.sampling,
             HostRequest::Elicitation => self.elicitation,
+        }
+    }
+
+    /// Hands a `notifications/resources/updated` to the host when it takes them and the
+    /// params are within the capability bounds (a notification has no answer: one past a
+    /// bound is dropped).
+    pub fn resource_updated(&self, params: impl serde::Serialize) {
+        let Some(host) = self.host.as_ref().filter(|_| self.resource_updates) else {
+            return;
+        };
+        let Ok(params) = serde_json::to_value(params) else {
+            return;
+        };
+        if capability::bounded(&params, self.max_bytes, "MCP resource update").is_ok() {
+            host.resource_updated(params);
         }
     }
 
@@ -231,6 +252,13 @@ mod tests {
             let answer = self.text.clone();
             Box::pin(async move { answer })
         }
+
+        fn resource_updated(&self, params: Value) {
+            self.asked
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push((HostRequest::Roots, params));
+        }
     }
 
     fn side(answer: HostAnswer, max_bytes: u64) -> (ClientSide, Arc<Fixed>) {
@@ -325,12 +353,28 @@ mod tests {
     }
 
     #[test]
+    fn a_resource_update_reaches_the_host_only_when_taken_and_within_the_bound() {
+        // {"uri":"a://b"} is 15 bytes
+        let update = json!({"uri": "a://b"});
+        let (mut s, host) = side(HostAnswer::Text("{}".into()), 15);
+        s.resource_updated(&update);
+        assert_eq!(host.asked.lock().map(|a| a.len()).unwrap_or(9), 0);
+        s.resource_updates = true;
+        s.resource_updated(&update);
+        assert_eq!(host.asked.lock().map(|a| a.len()).unwrap_or(9), 1);
+        s.max_bytes = 14;
+        s.resource_updated(&update);
+        assert_eq!(host.asked.lock().map(|a| a.len()).unwrap_or(9), 1);
+    }
+
+    #[test]
     fn a_cancelled_request_fails_without_waiting_for_the_host() {
         struct Never;
         impl HostCallbacks for Never {
             fn ask(&self, _: HostRequest, _: Value) -> HostAnswerFuture {
                 Box::pin(std::future::pending())
             }
+            fn resource_updated(&self, _: Value) {}
         }
         let s = ClientSide {
             host: Some(Arc::new(Never)),

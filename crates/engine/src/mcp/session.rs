@@ -126,6 +126,15 @@ impl ClientHandler for BridgeHandler {
         std::future::ready(())
     }
 
+    fn on_resource_updated(
+        &self,
+        params: rmcp::model::ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) -> impl std::future::Future<Output = ()> + Send + '_ {
+        self.client.resource_updated(params);
+        std::future::ready(())
+    }
+
     async fn list_roots(
         &self,
         context: RequestContext<RoleClient>,

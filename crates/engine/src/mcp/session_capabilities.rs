@@ -17,6 +17,10 @@ pub enum CapabilityRequest {
     ReadResource,
     /// `prompts/get`.
     GetPrompt,
+    /// `resources/subscribe` (the server must declare `resources.subscribe`).
+    Subscribe,
+    /// `resources/unsubscribe` (likewise).
+    Unsubscribe,
 }
 
 impl CapabilityRequest {
@@ -26,6 +30,8 @@ impl CapabilityRequest {
         match method {
             "resources/read" => Some(Self::ReadResource),
             "prompts/get" => Some(Self::GetPrompt),
+            "resources/subscribe" => Some(Self::Subscribe),
+            "resources/unsubscribe" => Some(Self::Unsubscribe),
             _ => None,
         }
     }
@@ -34,6 +40,8 @@ impl CapabilityRequest {
         match self {
             Self::ReadResource => "resources/read",
             Self::GetPrompt => "prompts/get",
+            Self::Subscribe => "resources/subscribe",
+            Self::Unsubscribe => "resources/unsubscribe",
         }
     }
 
@@ -41,6 +49,7 @@ impl CapabilityRequest {
         match self {
             Self::ReadResource => "resources",
             Self::GetPrompt => "prompts",
+            Self::Subscribe | Self::Unsubscribe => "resources.subscribe",
         }
     }
 
@@ -48,6 +57,7 @@ impl CapabilityRequest {
         match self {
             Self::ReadResource => "MCP resource result",
             Self::GetPrompt => "MCP prompt result",
+            Self::Subscribe | Self::Unsubscribe => "MCP subscription result",
         }
     }
 }
