@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import * as mcp from '../lib/mcp/index.mjs'
 import { everythingStdio, freePort, misbehaving, startEverythingHttp, startHttpServer } from './fixtures/mcp-helpers.mjs'
 import { optionalTest, pythonMcp } from './fixtures/optional-tools.mjs'
+import { underWine, WINE_NO_LOOPBACK_FETCH } from './fixtures/platform.mjs'
 
 const { connectMcpCapabilities, McpBridgeError, McpUnsupportedCapabilityError } = mcp
 const here = dirname(fileURLToPath(import.meta.url))
@@ -100,7 +101,7 @@ test('server-everything over stdio: connectMcpCapabilities sees what the SDK cli
   }
 })
 
-test('server-everything over Streamable HTTP: the same', async () => {
+test('server-everything over Streamable HTTP: the same', { skip: underWine(WINE_NO_LOOPBACK_FETCH) }, async () => {
   const server = await startEverythingHttp()
   const sdk = new Client({ name: 'sdk', version: '1' }, { capabilities: {} })
   try {
