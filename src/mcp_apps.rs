@@ -11,7 +11,7 @@ use prism_engine::mcp::apps::{
 use serde_json::Value;
 
 use crate::errors::{facade_bug, to_js};
-use crate::mcp_capabilities::{incoming, to_text};
+use crate::mcp_capabilities::{end_listing, incoming, open_listing, to_text};
 use crate::mcp_host_client::NativeMcpHostClient;
 
 fn parse(env: &Env, text: &str) -> napi::Result<Value> {
@@ -132,10 +132,7 @@ impl NativeMcpAppResources {
         json: Option<String>,
         fault: Option<String>,
     ) -> napi::Result<Option<String>> {
-        let listing = self
-            .inner
-            .as_mut()
-            .ok_or_else(|| facade_bug(&env, "listing already finished".into()))?;
+        let listing = open_listing(&env, &mut self.inner)?;
         listing
             .add_page(incoming(json.as_deref(), fault.as_deref()))
             .map_err(|e| to_js(&env, e))
@@ -144,10 +141,7 @@ impl NativeMcpAppResources {
     /// The app resources (JSON text of an array); ends the walk.
     #[napi]
     pub fn finish(&mut self, env: Env) -> napi::Result<String> {
-        let listing = self
-            .inner
-            .take()
-            .ok_or_else(|| facade_bug(&env, "listing already finished".into()))?;
+        let listing = end_listing(&env, &mut self.inner)?;
         to_text(&Value::Array(listing.finish()))
     }
 }

@@ -16,6 +16,22 @@ use serde_json::Value;
 
 use crate::errors::{facade_bug, to_js};
 
+/// The listing a napi listing object still holds, or the facade's bug of using it after
+/// `finish` (shared by the capability and app listings).
+pub(crate) fn open_listing<'a, T>(env: &Env, slot: &'a mut Option<T>) -> napi::Result<&'a mut T> {
+    slot.as_mut()
+        .ok_or_else(|| facade_bug(env, LISTING_FINISHED.into()))
+}
+
+/// Takes the listing out of its napi object to finish it (see [`open_listing`]).
+pub(crate) fn end_listing<T>(env: &Env, slot: &mut Option<T>) -> napi::Result<T> {
+    slot.take()
+        .ok_or_else(|| facade_bug(env, LISTING_FINISHED.into()))
+}
+
+/// The facade's bug of using a listing after `finish`.
+const LISTING_FINISHED: &str = "listing already finished";
+
 /// `text`, or the `fault` that kept a value from having JSON text.
 pub(crate) fn incoming<'a>(text: Option<&'a str>, fault: Option<&str>) -> Incoming<'a> {
     match (text, fault) {
@@ -149,10 +165,7 @@ impl NativeMcpCapabilityListing {
         json: Option<String>,
         fault: Option<String>,
     ) -> napi::Result<Option<String>> {
-        let listing = self
-            .inner
-            .as_mut()
-            .ok_or_else(|| facade_bug(&env, "listing already finished".into()))?;
+        let listing = open_listing(&env, &mut self.inner)?;
         listing
             .add_page(incoming(json.as_deref(), fault.as_deref()))
             .map_err(|e| to_js(&env, e))
@@ -161,10 +174,7 @@ impl NativeMcpCapabilityListing {
     /// Every item (JSON text of an array); ends the listing.
     #[napi]
     pub fn finish(&mut self, env: Env) -> napi::Result<String> {
-        let listing = self
-            .inner
-            .take()
-            .ok_or_else(|| facade_bug(&env, "listing already finished".into()))?;
+        let listing = end_listing(&env, &mut self.inner)?;
         to_text(&Value::Array(listing.finish()))
     }
 }
