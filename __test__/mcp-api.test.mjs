@@ -162,7 +162,15 @@ test('Streamable HTTP: URL, origin and address checks', async () => {
 })
 
 test('unsupported capabilities are refused up front', async () => {
-  await assert.rejects(mcp.connectMcpTools({ serverId: 's', transport: http({ auth: {} }) }), mcp.McpUnsupportedCapabilityError)
+  // OAuth options are checked before anything connects.
+  await assert.rejects(mcp.connectMcpTools({ serverId: 's', transport: http({ auth: {} }) }), {
+    name: 'McpOAuthError',
+    code: 'ERR_PRISM_MCP_OAUTH_STATE',
+  })
+  await assert.rejects(
+    mcp.connectMcpTools({ serverId: 's', transport: http({ auth: { strategy: { kind: 'static', clientId: 'c' } } }) }),
+    { name: 'McpOAuthError', code: 'ERR_PRISM_MCP_OAUTH_STATE', message: /^auth\.state must be an object/ },
+  )
   await assert.rejects(mcp.connectMcpTools({ serverId: 's', transport: http({ sessionId: 'x' }) }), mcp.McpUnsupportedCapabilityError)
   await assert.rejects(mcp.connectMcpTools({ serverId: 's', transport: MISSING, mcpApps: true }), {
     message: 'MCP Apps extension was not negotiated',

@@ -6,6 +6,7 @@ import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import { after, test } from 'node:test'
 import { createMcpClientAuth, McpOAuthError } from '../lib/mcp/index.mjs'
+import { memoryState } from './fixtures/oauth-state.mjs'
 
 const require = createRequire(import.meta.url)
 const SECRET = 's3cret-value'
@@ -50,22 +51,6 @@ async function fakeServer(tweak = (m) => m) {
   servers.push(server)
   await new Promise((r) => server.listen(0, '127.0.0.1', r))
   return { origin: `http://127.0.0.1:${server.address().port}`, seen }
-}
-
-function memoryState() {
-  const data = new Map()
-  return {
-    data,
-    loadTokens: async () => data.get('tokens'),
-    saveTokens: async (v) => void data.set('tokens', v),
-    loadDiscovery: async () => data.get('discovery'),
-    saveDiscovery: async (v) => void data.set('discovery', v),
-    loadClientInformation: async () => data.get('client'),
-    saveClientInformation: async (v) => void data.set('client', v),
-    loadCodeVerifier: async () => data.get('verifier'),
-    saveCodeVerifier: async (v) => void data.set('verifier', v),
-    clear: async (scope) => (scope === 'all' ? data.clear() : data.delete(scope === 'client' ? 'client' : scope)),
-  }
 }
 
 const REDIRECT = 'http://localhost:33418/callback'

@@ -67,7 +67,8 @@ pub struct McpNativeOptions {
     pub protocol_version: Option<String>,
     /// What the host answers for the server (`"roots"`, `"sampling"`, `"elicitation"`):
     /// declared in `initialize` and answered through `onServerRequest`; `"resourceUpdated"`:
-    /// `notifications/resources/updated` go there too.
+    /// `notifications/resources/updated` go there too; `"authorize"`: the host's OAuth client
+    /// gives the HTTP requests' access token (`transport.auth`), asked through the same callback.
     pub capabilities: Option<Vec<String>>,
 }
 
@@ -120,6 +121,7 @@ fn client_side_of(o: &McpNativeOptions, host: Option<Arc<JsHost>>) -> Result<Cli
         sampling: selected(HostRequest::Sampling.name()),
         elicitation: selected(HostRequest::Elicitation.name()),
         resource_updates: selected(crate::mcp_server_requests::RESOURCE_UPDATED),
+        oauth: selected(crate::mcp_server_requests::AUTHORIZE),
         apps: false,
         max_bytes,
         host: host.map(|h| h as Arc<dyn HostCallbacks>),

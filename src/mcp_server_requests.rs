@@ -112,6 +112,25 @@ impl HostCallbacks for JsHost {
     }
 
     fn ask(&self, request: HostRequest, params: Value) -> HostAnswerFuture {
+        // A JSON value always serializes.
+        let params = serde_json::to_string(&params).unwrap_or_default();
+        self.request(request.name(), params)
+    }
+
+    fn authorize(&self, challenge: Option<Value>) -> HostAnswerFuture {
+        // A JSON value always serializes (`null`: the stored token).
+        let params = serde_json::to_string(&challenge).unwrap_or_default();
+        self.request(AUTHORIZE, params)
+    }
+}
+
+/// The kind of the engine's request for the server's access token (`transport.auth`).
+pub(crate) const AUTHORIZE: &str = "authorize";
+
+impl JsHost {
+    /// Hands request `kind` with `params` (JSON text) to the facade under a fresh key and
+    /// resolves with the host's answer.
+    fn request(&self, kind: &str, params: String) -> HostAnswerFuture {
         let mut key = self.next.fetch_add(1, Ordering::Relaxed);
         if key == 0 {
             key = self.next.fetch_add(1, Ordering::Relaxed);
@@ -126,10 +145,8 @@ impl HostCallbacks for JsHost {
             waiting: Arc::clone(&self.waiting),
             notify: Arc::clone(&self.notify),
         };
-        // A JSON value always serializes.
-        let params = serde_json::to_string(&params).unwrap_or_default();
         let status = self.notify.call(
-            (key, request.name().to_owned(), params),
+            (key, kind.to_owned(), params),
             ThreadsafeFunctionCallMode::NonBlocking,
         );
         Box::pin(async move {

@@ -12,6 +12,7 @@ const { effectFor, assertEffectPolicy, mapMcpToolsToDefinitions } = require('./d
 const { createCatalogue, autoRefreshDebounce } = require('./lifecycle.js')
 
 const { CONSTANTS, say } = require('../engine-words.js')
+const { AUTHORIZE, oauthBearer, routeHostRequests } = require('./oauth-bearer.js')
 const { mcpErrorSummaryBytes: ERROR_SUMMARY_BYTES, mcpAbortedMessage: ABORTED_MESSAGE } = CONSTANTS
 
 // A call's result arrives through the bridge's one threadsafe function, which does not keep
@@ -77,7 +78,6 @@ function nativeOptions(options) {
   if (t.type === 'stdio') {
     Object.assign(out, { command: t.command, args: t.args ? [...t.args] : undefined, env: t.env ? { ...t.env } : undefined, cwd: t.cwd, stderr: t.stderr })
   } else if (t.type === 'streamable-http') {
-    if (t.auth !== undefined) throw McpUnsupportedCapabilityError.fromMessage(say('mcpOAuthUnsupported'))
     if (t.sessionId !== undefined) throw McpUnsupportedCapabilityError.fromMessage(say('mcpResumeUnsupported'))
     if (t.resolveHostname !== undefined) {
       throw McpUnsupportedCapabilityError.fromMessage(say('mcpResolveHostnameUnsupported'))
@@ -130,15 +130,21 @@ async function connectNativeBridge(options, side = {}) {
 
   let nativeBridge
   const waiting = new Map()
+  let bearer
+  let hostRequests
   try {
     const opts = nativeOptions(options)
+    bearer = oauthBearer(options.transport)
+    hostRequests = routeHostRequests(bearer, side.onServerRequest)
     if (side.capabilities) opts.capabilities = side.capabilities
+    if (bearer) opts.capabilities = [...(opts.capabilities ?? []), AUTHORIZE]
     if (side.maxCapabilityBytes !== undefined) opts.limits.maxCapabilityBytes = side.maxCapabilityBytes
-    nativeBridge = new native.NativeMcpBridge(opts, listChangedRouter(catalogue), resultRouter(waiting), side.onServerRequest)
+    nativeBridge = new native.NativeMcpBridge(opts, listChangedRouter(catalogue), resultRouter(waiting), hostRequests.route)
   } catch (err) {
     throw fromNative(err)
   }
   side.bind?.(nativeBridge)
+  hostRequests.bind(nativeBridge)
   installExitHook()
 
   function failedResult(toolCallId, name, remoteName, message) {
@@ -201,7 +207,9 @@ async function connectNativeBridge(options, side = {}) {
   } catch (err) {
     await catalogue.close()
     if (signal?.aborted) throw signal.reason
-    throw fromNative(err)
+    // The host's own OAuth error (a user to send to the authorization server, a refused
+    // token request) is why the connect failed.
+    throw bearer?.failure() ?? fromNative(err)
   } finally {
     signal?.removeEventListener('abort', onConnectAbort)
   }

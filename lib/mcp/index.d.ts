@@ -137,7 +137,11 @@ export interface McpStreamableHttpTransport {
   readonly sessionId?: string
   /** Not supported (throws `McpUnsupportedCapabilityError`). */
   readonly resolveHostname?: MediaHostnameResolver
-  /** Not supported by `connectMcpTools` yet (throws `McpUnsupportedCapabilityError`); use `createMcpClientAuth` for the flow. */
+  /**
+   * OAuth: the stored access token goes on every request to the server; on a 401, or a 403
+   * `insufficient_scope`, the flow runs once (refresh, or `onRedirectRequired` and a rejection
+   * with `McpOAuthError` `ERR_PRISM_MCP_OAUTH_STATE`) and the request is sent again.
+   */
   readonly auth?: McpClientAuthOptions
 }
 
@@ -366,8 +370,9 @@ export interface McpToolMappingContext {
  * `ToolDefinition`s named `<namePrefix><remote name>`. Rejects with `McpBridgeError` (a limit
  * out of range: `"<name> must be a positive safe integer <= <hard>"`; connect failures with
  * `code` `ERR_PRISM_MCP_CONNECT`, `ERR_PRISM_MCP_CONNECT_TIMEOUT`, `ERR_PRISM_MCP_NOT_PUBLIC`,
- * ...), `McpUnsupportedCapabilityError` for `auth`, `sessionId`, `resolveHostname` or `mcpApps`,
- * or a TypeError (`ERR_INVALID_ARG_TYPE`) for a wrong-typed option. Aborting `signal` during
+ * ...), `McpOAuthError` when `transport.auth` cannot authorize, `McpUnsupportedCapabilityError`
+ * for `sessionId`, `resolveHostname` or `mcpApps`, or a TypeError (`ERR_INVALID_ARG_TYPE`) for a
+ * wrong-typed option. Aborting `signal` during
  * connect closes the bridge and rejects with its reason.
  */
 export function connectMcpTools(options: ConnectMcpToolsOptions): Promise<McpToolBridge>

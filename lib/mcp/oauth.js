@@ -7,7 +7,7 @@
 const native = require('../native.js')
 const { fromNative } = require('../native-errors.js')
 const { say } = require('../engine-words.js')
-const { McpUnsupportedCapabilityError } = require('./errors.js')
+const { McpOAuthError, McpUnsupportedCapabilityError } = require('./errors.js')
 
 /** Where a fetch from `createMcpOAuthFetch` carries its transport's loopback opt-in. */
 const OAUTH_POLICY = Symbol('prism-native OAuth policy')
@@ -22,6 +22,12 @@ function createMcpOAuthFetch(config) {
   Object.defineProperty(stand, OAUTH_POLICY, { value: Object.freeze({ allowLoopbackHttp: config?.allowLoopbackHttp === true }) })
   return stand
 }
+
+/** What the host's `state` (the reference's `McpClientAuthState`) must provide. */
+const STATE_FUNCTIONS = [
+  'loadTokens', 'saveTokens', 'loadDiscovery', 'saveDiscovery', 'loadClientInformation',
+  'saveClientInformation', 'loadCodeVerifier', 'saveCodeVerifier', 'clear',
+]
 
 /** The native call's result, with a native error as the reference's class. */
 async function call(fn) {
@@ -45,6 +51,9 @@ function strategyOf(strategy) {
  */
 function createMcpClientAuth(options, context) {
   const state = options?.state
+  if (state === null || typeof state !== 'object' || STATE_FUNCTIONS.some((name) => typeof state[name] !== 'function')) {
+    throw new McpOAuthError('ERR_PRISM_MCP_OAUTH_STATE', say('mcpOAuthState'))
+  }
   const optionsJson = JSON.stringify({
     serverUrl: String(context?.serverUrl ?? ''),
     allowLoopbackHttp: context?.allowLoopbackHttp === true || context?.fetch?.[OAUTH_POLICY]?.allowLoopbackHttp === true,

@@ -63,7 +63,19 @@ pub trait HostCallbacks: Send + Sync {
 
     /// Hands the host a `notifications/resources/updated` (its params, already bounded).
     fn resource_updated(&self, params: Value);
+
+    /// Asks the host's OAuth client for the server's access token (`transport.auth`):
+    /// `challenge` is `None` for the stored token, or the server's refusal (`status`, `scope`,
+    /// `resourceMetadataUrl`, `error`) to authorize again for. The answer is JSON
+    /// `{"token": string | null}`. A host without OAuth answers that it has none.
+    fn authorize(&self, challenge: Option<Value>) -> HostAnswerFuture {
+        let _ = challenge;
+        Box::pin(async { HostAnswer::Threw(NO_OAUTH.to_owned()) })
+    }
 }
+
+/// What a host without an OAuth client answers [`HostCallbacks::authorize`] with.
+pub const NO_OAUTH: &str = "the host has no OAuth client for this server";
 
 /// The client's side of a session: which of the server's requests the host answers, and how.
 #[derive(Clone)]
@@ -80,6 +92,8 @@ pub struct ClientSide {
     pub elicitation: bool,
     /// The host takes `notifications/resources/updated`.
     pub resource_updates: bool,
+    /// The host's OAuth client authorizes the HTTP requests (`transport.auth`).
+    pub oauth: bool,
     /// `maxCapabilityBytes`: the bound of every request and answer.
     pub max_bytes: u64,
 }
@@ -93,6 +107,7 @@ impl Default for ClientSide {
             sampling: false,
             elicitation: false,
             resource_updates: false,
+            oauth: false,
             max_bytes: l::MCP_MAX_CAPABILITY_BYTES.default,
         }
     }
@@ -105,6 +120,7 @@ impl std::fmt::Debug for ClientSide {
             .field("roots", &self.roots)
             .field("sampling", &self.sampling)
             .field("elicitation", &self.elicitation)
+            .field("oauth", &self.oauth)
             .field("max_bytes", &self.max_bytes)
             .finish_non_exhaustive()
     }
@@ -124,6 +140,13 @@ impl ClientSide {
             capability::client_capabilities(self.apps, self.roots, self.sampling, self.elicitation);
         // Built from rmcp's own capability names: it always reads back.
         serde_json::from_value(caps).unwrap_or_default()
+    }
+
+    /// The bearer of the session's HTTP requests, when the host's OAuth client authorizes them.
+    #[must_use]
+    pub fn bearer(&self) -> Option<super::http_bearer::Bearer> {
+        let host = self.host.as_ref().filter(|_| self.oauth)?;
+        Some(super::http_bearer::Bearer::new(Arc::clone(host)))
     }
 
     fn selected(&self, request: HostRequest) -> bool {

@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 use futures::stream::BoxStream;
 use futures::StreamExt;
-use reqwest::header::{HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE, WWW_AUTHENTICATE};
 use reqwest::StatusCode;
 use rmcp::model::{
     ClientJsonRpcMessage, ClientRequest, CustomResult, ErrorCode, ErrorData, RequestId,
@@ -41,8 +41,8 @@ use rmcp::transport::common::http_header::{
     EVENT_STREAM_MIME_TYPE, HEADER_SESSION_ID, JSON_MIME_TYPE,
 };
 use rmcp::transport::streamable_http_client::{
-    SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
-    StreamableHttpResponseLimits,
+    AuthRequiredError, InsufficientScopeError, SseError, StreamableHttpClient, StreamableHttpError,
+    StreamableHttpPostResponse, StreamableHttpResponseLimits,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -51,6 +51,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::content::truncate_utf8;
 use super::frame::{response_shape_error, FrameShared, LineFramer, Settled};
+use super::http_bearer::Bearer;
+use super::oauth::challenge::parse_bearer_challenge;
+use super::oauth::step_up::{next_step, ChallengeMemory, ChallengeStep};
 use super::sse_resume::{PendingResume, ResumeStep, Resumes};
 use super::{negotiation, McpError};
 use crate::limits::{MCP_ERROR_DETAIL_BYTES as DETAIL_BYTES, MCP_MAX_MESSAGE_DEPTH};
@@ -63,6 +66,8 @@ pub struct BoundedHttpClient {
     shutdown: CancellationToken,
     /// Answer streams the server closed before the answer, waiting for rmcp's resuming `GET`.
     resumes: Resumes<Kind>,
+    /// The access token of a session with OAuth (`transport.auth`), sent on every request.
+    bearer: Option<Arc<Bearer>>,
 }
 
 impl BoundedHttpClient {
@@ -77,6 +82,56 @@ impl BoundedHttpClient {
             frames,
             shutdown,
             resumes: Resumes::default(),
+            bearer: None,
+        }
+    }
+
+    /// The client with the session's `bearer` (OAuth): its token goes on every request, and a
+    /// request the server refuses (401, or 403 `insufficient_scope`) is authorized again and
+    /// sent again under the rules of [`step_up`](super::oauth::step_up).
+    #[must_use]
+    pub fn with_bearer(mut self, bearer: Option<Bearer>) -> Self {
+        self.bearer = bearer.map(Arc::new);
+        self
+    }
+
+    /// `send` with the bearer's token (or rmcp's `auth_header` when there is no bearer),
+    /// authorized again and sent again while the step-up rules say so. The outer error is the
+    /// authorization's own failure; the inner result is the last send's.
+    async fn with_bearer_token<T, F, Fut>(
+        &self,
+        auth_header: Option<String>,
+        send: F,
+    ) -> Result<Result<T, HttpError>, McpError>
+    where
+        F: Fn(Option<String>) -> Fut,
+        Fut: std::future::Future<Output = Result<T, HttpError>>,
+    {
+        let Some(bearer) = &self.bearer else {
+            return Ok(send(auth_header).await);
+        };
+        let mut memory = ChallengeMemory::default();
+        loop {
+            let token = bearer.token().await?;
+            let sent = send(token.clone()).await;
+            let (status, header) = match &sent {
+                Err(StreamableHttpError::AuthRequired(e)) => (401, &e.www_authenticate_header),
+                Err(StreamableHttpError::InsufficientScope(e)) => (403, &e.www_authenticate_header),
+                _ => return Ok(sent),
+            };
+            match next_step(&mut memory, status, Some(header)) {
+                ChallengeStep::Authorize(challenge) => {
+                    bearer
+                        .reauthorize(token.as_deref(), status, &challenge)
+                        .await?;
+                }
+                ChallengeStep::Refused(message) => {
+                    return Err(McpError::Transport {
+                        message: message.to_owned(),
+                    })
+                }
+                ChallengeStep::Pass => return Ok(sent),
+            }
         }
     }
 
@@ -332,6 +387,30 @@ fn status_error(status: StatusCode) -> McpError {
     McpError::Transport {
         message: format!("the server answered HTTP {shown}{note}"),
     }
+}
+
+/// The refusal of a session's bearer the step-up rules answer: any 401, and a 403 whose
+/// `Bearer` challenge is `insufficient_scope` (a header that is not text reads as none).
+fn challenge_of(status: StatusCode, headers: &HeaderMap) -> Option<HttpError> {
+    let header = headers
+        .get(WWW_AUTHENTICATE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    if status == StatusCode::UNAUTHORIZED {
+        return Some(StreamableHttpError::AuthRequired(AuthRequiredError::new(
+            header,
+        )));
+    }
+    let step_up = status == StatusCode::FORBIDDEN
+        && parse_bearer_challenge(&header).is_some_and(|c| c.is_insufficient_scope());
+    step_up
+        .then(|| StreamableHttpError::InsufficientScope(InsufficientScopeError::new(header, None)))
+}
+
+/// A failure of the bearer's authorization, as rmcp reads a failed request.
+fn unauthorized(error: &McpError) -> HttpError {
+    StreamableHttpError::UnexpectedServerResponse(error.to_string().into())
 }
 
 /// An error with its sources ("error sending request: ...: header too large"), bounded.
@@ -692,6 +771,11 @@ impl BoundedHttpClient {
             }
         };
         let status = response.status();
+        if self.bearer.is_some() {
+            if let Some(challenge) = challenge_of(status, response.headers()) {
+                return Err(challenge);
+            }
+        }
         if matches!(status, StatusCode::ACCEPTED | StatusCode::NO_CONTENT) {
             return Ok(StreamableHttpPostResponse::Accepted);
         }
@@ -944,16 +1028,26 @@ impl StreamableHttpClient for BoundedHttpClient {
                 self.frames.track(id.clone());
             }
             let probe = kind == Kind::Discover && self.frames.probe_may_fall_back();
-            let post = self.post_judged(
-                uri,
-                message,
-                session_id,
-                auth_header,
-                custom_headers,
-                limits,
-                id.clone(),
-                kind,
-            );
+            let post = async {
+                let sent = self
+                    .with_bearer_token(auth_header, |token| {
+                        self.post_judged(
+                            uri.clone(),
+                            message.clone(),
+                            session_id.clone(),
+                            token,
+                            custom_headers.clone(),
+                            limits,
+                            id.clone(),
+                            kind,
+                        )
+                    })
+                    .await;
+                match sent {
+                    Ok(sent) => sent,
+                    Err(error) => self.failed(id.clone(), kind, error),
+                }
+            };
             if probe {
                 // A probe nobody answers in time falls back to `initialize`.
                 let post = self.until_shutdown_post(post);
@@ -971,14 +1065,20 @@ impl StreamableHttpClient for BoundedHttpClient {
             return self.until_shutdown_post(post).await;
         }
         // Notifications and the bridge's own replies: nothing to judge in what comes back.
-        let post = self.inner.post_message_with_response_limits(
-            uri,
-            message,
-            session_id,
-            auth_header,
-            custom_headers,
-            limits,
-        );
+        let post = async {
+            self.with_bearer_token(auth_header, |token| {
+                self.inner.post_message_with_response_limits(
+                    uri.clone(),
+                    message.clone(),
+                    session_id.clone(),
+                    token,
+                    custom_headers.clone(),
+                    limits,
+                )
+            })
+            .await
+            .unwrap_or_else(|e| Err(unauthorized(&e)))
+        };
         self.until_shutdown_post(post).await
     }
 
@@ -989,8 +1089,13 @@ impl StreamableHttpClient for BoundedHttpClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<(), HttpError> {
+        // The session ends either way: the token is sent, a refusal is not answered.
+        let token = match &self.bearer {
+            Some(bearer) => bearer.token().await.ok().flatten(),
+            None => auth_header,
+        };
         self.inner
-            .delete_session(uri, session_id, auth_header, custom_headers)
+            .delete_session(uri, session_id, token, custom_headers)
             .await
     }
 
@@ -1033,14 +1138,20 @@ impl StreamableHttpClient for BoundedHttpClient {
             ResumeStep::Resume(pending) => Some(pending),
             ResumeStep::GiveUp(pending, error) => return Ok(self.gave_up(pending, error)),
         };
-        let stream = self.inner.get_stream_with_max_sse_event_size(
-            uri,
-            session_id,
-            last_event_id.clone(),
-            auth_header,
-            custom_headers,
-            max_sse_event_size,
-        );
+        let stream = async {
+            self.with_bearer_token(auth_header, |token| {
+                self.inner.get_stream_with_max_sse_event_size(
+                    uri.clone(),
+                    session_id.clone(),
+                    last_event_id.clone(),
+                    token,
+                    custom_headers.clone(),
+                    max_sse_event_size,
+                )
+            })
+            .await
+            .unwrap_or_else(|e| Err(unauthorized(&e)))
+        };
         let got = tokio::select! {
             r = stream => r,
             () = self.shutdown.cancelled() => Err(StreamableHttpError::TransportChannelClosed),

@@ -7,6 +7,7 @@
 //! - [`stdio`]: the server process in its own process group, ended as a whole.
 //! - [`http`]: URL, origin and address checks, DNS pinning, the bounded HTTP client.
 //! - [`http_client`]: the framer's checks over rmcp's reqwest client.
+//! - [`http_bearer`]: the access token from the host's OAuth client, renewed when refused.
 //! - [`sse_resume`]: resuming an answer's SSE stream the server closed, a bounded number of times.
 //! - [`tasks`]: tools called as tasks: create, poll, result, cancel.
 //! - [`capability`]: resources, prompts, roots, sampling and elicitation, bounded.
@@ -35,6 +36,7 @@ pub mod frame;
 pub mod host_client;
 pub mod host_requests;
 pub mod http;
+pub mod http_bearer;
 pub mod http_client;
 pub mod line_writer;
 pub mod listen;

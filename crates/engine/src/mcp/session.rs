@@ -431,6 +431,7 @@ impl McpSession {
             TransportConfig::Http(cfg) => {
                 let url = validate_url(cfg)?;
                 let pinned = resolve_and_check(&url, cfg).await?;
+                let bearer = client.bearer();
                 let client = build_client(&url, &pinned, cfg)?;
                 let bytes = usize::try_from(cfg.max_response_bytes).unwrap_or(usize::MAX);
                 let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
@@ -440,7 +441,8 @@ impl McpSession {
                 if revision.may_fall_back() {
                     frames.allow_probe_fallback();
                 }
-                let client = BoundedHttpClient::new(client, frames.clone(), close_token.clone());
+                let client = BoundedHttpClient::new(client, frames.clone(), close_token.clone())
+                    .with_bearer(bearer);
                 let t = StreamableHttpClientTransport::with_client(client, config);
                 let handler = make_handler(progress.clone());
                 let started = tokio::select! {

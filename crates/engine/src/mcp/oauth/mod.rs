@@ -9,6 +9,7 @@
 //! - [`authorize`]: the authorization URL.
 //! - [`client_auth`]: `client_secret_basic`, `client_secret_post`, `none`.
 //! - [`token`]: code exchange, refresh, dynamic registration, revocation.
+//! - [`step_up`]: what a request does when the server refuses its bearer (401, 403 scope).
 //! - [`records`]: tokens and client information, redacted in `Debug`.
 //! - [`flow`]: the authorization flow over the host's stored state, returning what to save.
 //! - [`input`]: options, stored state and requests from the binding, bounded.
@@ -27,6 +28,7 @@ pub mod metadata;
 pub mod options;
 pub mod pkce;
 pub mod records;
+pub mod step_up;
 pub mod token;
 
 pub use error::OAuthError;
