@@ -99,8 +99,10 @@ export async function hostWithOwnClient(client: Client, transport: Transport, si
     isClosed: () => false,
     callRemoteTool: async (remoteName, _args, context) => ({ toolCallId: context.toolCallId, name: `x:${remoteName}` }),
   })
-  const checked = createMcpTransport({ type: 'streamable-http', url: 'https://mcp.example.com/mcp', allowedOrigins: ['https://mcp.example.com'] })
-  const url: string = checked.url
+  // The reference's factory: an SDK transport a host's own client connects with.
+  const sdkTransport = createMcpTransport({ type: 'streamable-http', url: 'https://mcp.example.com/mcp', allowedOrigins: ['https://mcp.example.com'] })
+  await new Client({ name: 'host', version: '1.0.0' }).connect(sdkTransport)
+  const url: string = sdkTransport.sessionId ?? 'https://mcp.example.com/mcp'
   const results: ToolResult[] = []
   for (const tool of [...bridge.tools, ...defs]) {
     results.push(await tool.execute({ url }, { sessionId: 's', runId: 'r', toolCallId: '1', signal }))

@@ -1,6 +1,7 @@
 // attachMcpToolBridge / listAllMcpTools over a client the host already holds: a real JS SDK
 // Client (server-everything over stdio, and an in-memory SDK server for list_changed), plus
 // scripted clients for the edges a real server will not produce on demand.
+import { createRequire } from 'node:module'
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -437,12 +438,15 @@ test('mapMcpToolsToDefinitions: prefixed names, default effect, collisions, clos
   })
 })
 
-test('createMcpTransport: the engine checks, a frozen copy back', () => {
+test('createMcpTransport: the engine checks, the SDK transport back', async () => {
+  // The package is CommonJS: it builds the SDK's CommonJS classes (an ESM host's client takes
+  // them alike, as a Transport is an interface).
+  const require = createRequire(import.meta.url)
+  const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js')
+  const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js')
   const http = { type: 'streamable-http', url: 'https://mcp.example.com/mcp', allowedOrigins: ['https://mcp.example.com'] }
-  const t = mcp.createMcpTransport(http)
-  assert.deepEqual(t, http)
-  assert.notStrictEqual(t, http)
-  assert.ok(Object.isFrozen(t) && Object.isFrozen(t.allowedOrigins))
+  assert.ok(mcp.createMcpTransport(http) instanceof StreamableHTTPClientTransport)
+  assert.equal(mcp.createMcpTransport({ ...http, sessionId: 'resumed' }).sessionId, 'resumed')
   assert.throws(() => mcp.createMcpTransport({ ...http, url: 'not-a-url' }), { name: 'McpBridgeError', message: 'Invalid MCP HTTP URL' })
   assert.throws(() => mcp.createMcpTransport({ ...http, url: 'file:///etc/passwd' }), {
     code: 'ERR_PRISM_MCP_INVALID_TRANSPORT',
@@ -451,5 +455,6 @@ test('createMcpTransport: the engine checks, a frozen copy back', () => {
   assert.throws(() => mcp.createMcpTransport({ ...http, url: 'https://evil.example/mcp' }), /not in allowedOrigins/)
   assert.throws(() => mcp.createMcpTransport({ ...http, maxResponseBytes: mcp.HARD_MAX_HTTP_RESPONSE_BYTES + 1 }), { code: 'ERR_PRISM_MCP_INVALID_LIMIT' })
   assert.throws(() => mcp.createMcpTransport({ type: 'stdio' }), { code: 'ERR_PRISM_MCP_INVALID_TRANSPORT' })
-  assert.ok(Object.isFrozen(mcp.createMcpTransport({ type: 'stdio', command: 'node', args: ['s.js'] }).args))
+  assert.ok(mcp.createMcpTransport({ type: 'stdio', command: 'node', args: ['s.js'] }) instanceof StdioClientTransport)
+  assert.throws(() => mcp.createMcpOAuthTransport(http), { name: 'McpBridgeError', message: 'createMcpOAuthTransport requires an auth option' })
 })

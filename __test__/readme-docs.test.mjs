@@ -34,6 +34,9 @@ const ASSUMED = {
   client: "import('@modelcontextprotocol/sdk/client/index.js').Client",
   transport: "import('@modelcontextprotocol/sdk/shared/transport.js').Transport",
   askTheUser: '(action: import(\'prism-native\').ExecutionAction, signal?: AbortSignal) => Promise<boolean>',
+  oauthState: "import('prism-native/mcp').McpClientAuthState",
+  openBrowser: '(url: URL) => void',
+  waitForCode: '() => Promise<string>',
 }
 
 /** Every js/mjs/ts block of a Markdown text: `{ line, lang, code, fragment?: string[] }`. */

@@ -19,6 +19,7 @@ mod mcp_apps;
 mod mcp_capabilities;
 mod mcp_host_client;
 mod mcp_oauth;
+mod mcp_sdk_fetch;
 mod mcp_server_requests;
 mod policy;
 mod tools;

@@ -8,7 +8,11 @@ use napi::bindgen_prelude::PromiseRaw;
 use napi::Env;
 use napi_derive::napi;
 use prism_engine::mcp::oauth::flow::OAuthClient;
+use prism_engine::mcp::oauth::host_state::{check_state_functions, redirected};
 use prism_engine::mcp::oauth::input::{effects_json, read_config, read_request, read_stored};
+use prism_engine::mcp::oauth::step_up::{next_step, ChallengeMemory, ChallengeStep};
+use prism_engine::mcp::McpError;
+use serde_json::json;
 
 use crate::errors::{spawn_coded, to_js, NativeError};
 
@@ -21,9 +25,11 @@ pub struct NativeMcpOAuth {
 #[napi]
 impl NativeMcpOAuth {
     /// Reads and checks the options (JSON: `serverUrl`, `allowLoopbackHttp`, `strategy`,
-    /// `scopes`, `redirectUri`, `limits`); throws the coded OAuth error for a bad one.
+    /// `scopes`, `redirectUri`, `limits`) and the names of the host state's members that are
+    /// functions; throws the coded OAuth error for a bad one.
     #[napi(constructor)]
-    pub fn new(env: Env, options_json: String) -> napi::Result<Self> {
+    pub fn new(env: Env, options_json: String, state_functions: Vec<String>) -> napi::Result<Self> {
+        check_state_functions(&state_functions).map_err(|e| to_js(&env, e))?;
         let config = read_config(&options_json).map_err(|e| to_js(&env, e))?;
         Ok(Self {
             client: Arc::new(OAuthClient::new(config)),
@@ -63,9 +69,58 @@ impl NativeMcpOAuth {
         })
     }
 
+    /// Throws the error of a request whose authorization needs the user (the flow ended in
+    /// a redirect): the facade raises it after `onRedirectRequired`.
+    #[napi]
+    pub fn fail_redirected(&self, env: Env) -> napi::Result<()> {
+        Err(to_js(&env, redirected()))
+    }
+
     /// Forgets the cached discovery (after the host cleared its state).
     #[napi]
     pub fn forget_discovery(&self) {
         self.client.forget_discovery();
+    }
+}
+
+/// What one request of a JS SDK transport remembers of the server's refusals
+/// (`oauth::step_up`), for the facade's OAuth fetch.
+#[napi]
+pub struct NativeMcpChallengeMemory {
+    memory: ChallengeMemory,
+}
+
+#[napi]
+impl NativeMcpChallengeMemory {
+    /// A request that met no refusal yet.
+    #[napi(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {
+            memory: ChallengeMemory::default(),
+        }
+    }
+
+    /// The step for a response with `status` and its `WWW-Authenticate` value, as JSON:
+    /// `{ "step": "pass" }`, `{ "step": "authorize", "scope"?, "resourceMetadataUrl"? }` or
+    /// `{ "step": "refused", "code", "message" }` (the request's error).
+    #[napi]
+    pub fn step(&mut self, status: u32, header: Option<String>) -> String {
+        let status = u16::try_from(status).unwrap_or(0);
+        let step = match next_step(&mut self.memory, status, header.as_deref()) {
+            ChallengeStep::Pass => json!({ "step": "pass" }),
+            ChallengeStep::Authorize(c) => json!({
+                "step": "authorize",
+                "scope": c.scope,
+                "resourceMetadataUrl": c.resource_metadata,
+            }),
+            ChallengeStep::Refused(message) => {
+                let e = McpError::Transport {
+                    message: message.to_owned(),
+                };
+                json!({ "step": "refused", "code": e.code(), "message": e.to_string() })
+            }
+        };
+        step.to_string()
     }
 }

@@ -387,10 +387,20 @@ export function listAllMcpTools(client: McpSdkClient, signal?: AbortSignal, inpu
 /** Tool definitions for listed tools; throws `McpToolNameCollisionError` on a duplicate prefixed name. */
 export function mapMcpToolsToDefinitions(remoteTools: readonly McpListedTool[], context: McpToolMappingContext): ToolDefinition[]
 /**
- * Checks a transport configuration as connectMcpTools does and returns a frozen copy of it
- * (a description for connectMcpTools, not a JS SDK Transport). Throws `McpBridgeError`.
+ * The JS SDK's transport for `config` (`@modelcontextprotocol/sdk`, installed by the host),
+ * checked as connectMcpTools checks it: a `StdioClientTransport`, or a
+ * `StreamableHTTPClientTransport` whose every request goes through the engine (same origin,
+ * pinned public addresses, no redirects, `maxResponseBytes`); with `auth`,
+ * `createMcpOAuthTransport(config).transport`. Throws `McpBridgeError`.
  */
-export function createMcpTransport<T extends McpTransportConfig>(config: T): Readonly<T>
+export function createMcpTransport(config: McpTransportConfig): McpSdkTransport
+/**
+ * A Streamable HTTP SDK transport with OAuth (the engine's OAuth client over `config.auth`
+ * gives each request its bearer and authorizes again on a 401 or a scope challenge) and that
+ * auth client, to finish an authorization (`finishAuth`) or revoke. Throws `McpBridgeError`
+ * without `auth`.
+ */
+export function createMcpOAuthTransport(config: McpStreamableHttpTransport): { readonly transport: McpSdkTransport; readonly auth: McpClientAuth }
 /** The names the host-client bridge's own declarations used; the same types. */
 export type ListedMcpTool = McpListedTool
 export type McpHostClient = McpSdkBridgeClient

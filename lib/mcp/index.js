@@ -16,6 +16,7 @@ module.exports = {
   listAllMcpTools: hostClient.listAllMcpTools,
   mapMcpToolsToDefinitions: hostClient.mapMcpToolsToDefinitions,
   createMcpTransport: transport.createMcpTransport,
+  createMcpOAuthTransport: transport.createMcpOAuthTransport,
   createMcpClientAuth: oauth.createMcpClientAuth,
   createMcpOAuthFetch: oauth.createMcpOAuthFetch,
   connectMcpCapabilities: capabilities.connectMcpCapabilities,

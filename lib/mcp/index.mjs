@@ -5,6 +5,7 @@ export const {
   listAllMcpTools,
   mapMcpToolsToDefinitions,
   createMcpTransport,
+  createMcpOAuthTransport,
   createMcpClientAuth,
   createMcpOAuthFetch,
   connectMcpCapabilities,

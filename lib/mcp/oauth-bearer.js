@@ -4,9 +4,7 @@
 // stored token, and again with the server's challenge when the server refuses it; it decides
 // when to ask, sends the token only to the server and bounds the retries. This file only runs
 // the flow and answers with the token.
-const { say } = require('../engine-words.js')
-const { createMcpClientAuth } = require('./oauth.js')
-const { McpOAuthError } = require('./errors.js')
+const { createMcpClientAuth, ensureAuthorizedOrFail } = require('./oauth.js')
 
 /** The engine's name for its token requests (and the capability that turns them on). */
 const AUTHORIZE = 'authorize'
@@ -28,11 +26,10 @@ function oauthBearer(transport) {
   async function token(paramsJson) {
     const challenge = JSON.parse(paramsJson)
     if (challenge !== null) {
-      const done = await auth.ensureAuthorized({
+      await ensureAuthorizedOrFail(auth, {
         scope: challenge.scope ?? undefined,
         resourceMetadataUrl: challenge.resourceMetadataUrl ?? undefined,
       })
-      if (done !== 'AUTHORIZED') throw new McpOAuthError('ERR_PRISM_MCP_OAUTH_STATE', say('mcpOAuthRedirected'))
     }
     const tokens = await auth.getTokens()
     return typeof tokens?.access_token === 'string' ? tokens.access_token : null

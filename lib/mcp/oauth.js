@@ -7,7 +7,7 @@
 const native = require('../native.js')
 const { fromNative } = require('../native-errors.js')
 const { say } = require('../engine-words.js')
-const { McpOAuthError, McpUnsupportedCapabilityError } = require('./errors.js')
+const { McpUnsupportedCapabilityError } = require('./errors.js')
 
 /** Where a fetch from `createMcpOAuthFetch` carries its transport's loopback opt-in. */
 const OAUTH_POLICY = Symbol('prism-native OAuth policy')
@@ -23,11 +23,15 @@ function createMcpOAuthFetch(config) {
   return stand
 }
 
-/** What the host's `state` (the reference's `McpClientAuthState`) must provide. */
-const STATE_FUNCTIONS = [
-  'loadTokens', 'saveTokens', 'loadDiscovery', 'saveDiscovery', 'loadClientInformation',
-  'saveClientInformation', 'loadCodeVerifier', 'saveCodeVerifier', 'clear',
-]
+/** The names of `state`'s members that are functions (the engine says which it needs). */
+function functionsOf(state) {
+  if (state === null || typeof state !== 'object') return []
+  const names = []
+  for (let o = state; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const name of Object.getOwnPropertyNames(o)) if (typeof state[name] === 'function') names.push(name)
+  }
+  return names
+}
 
 /** The native call's result, with a native error as the reference's class. */
 async function call(fn) {
@@ -51,9 +55,6 @@ function strategyOf(strategy) {
  */
 function createMcpClientAuth(options, context) {
   const state = options?.state
-  if (state === null || typeof state !== 'object' || STATE_FUNCTIONS.some((name) => typeof state[name] !== 'function')) {
-    throw new McpOAuthError('ERR_PRISM_MCP_OAUTH_STATE', say('mcpOAuthState'))
-  }
   const optionsJson = JSON.stringify({
     serverUrl: String(context?.serverUrl ?? ''),
     allowLoopbackHttp: context?.allowLoopbackHttp === true || context?.fetch?.[OAUTH_POLICY]?.allowLoopbackHttp === true,
@@ -64,7 +65,7 @@ function createMcpClientAuth(options, context) {
   })
   let engine
   try {
-    engine = new native.NativeMcpOAuth(optionsJson)
+    engine = new native.NativeMcpOAuth(optionsJson, functionsOf(state))
   } catch (err) {
     throw fromNative(err)
   }
@@ -108,7 +109,7 @@ function createMcpClientAuth(options, context) {
     return inflight
   }
 
-  return {
+  const auth = {
     /** Discovery, then tokens (exchanged or refreshed), or the start of an authorization. */
     ensureAuthorized: (input) =>
       run({ scope: input?.scope, resourceMetadataUrl: input?.resourceMetadataUrl === undefined ? undefined : String(input.resourceMetadataUrl) }),
@@ -123,6 +124,21 @@ function createMcpClientAuth(options, context) {
     },
     getTokens: () => state.loadTokens(),
   }
+  ENGINES.set(auth, engine)
+  return auth
 }
 
-module.exports = { createMcpClientAuth, createMcpOAuthFetch }
+/** The engine of each auth client, for `ensureAuthorizedOrFail`. */
+const ENGINES = new WeakMap()
+
+/**
+ * `auth.ensureAuthorized(input)` for a request that cannot wait for the user: when the flow
+ * ends in a redirect (`onRedirectRequired` was called), fails with the engine's
+ * `McpOAuthError` (`ERR_PRISM_MCP_OAUTH_STATE`) saying how to finish.
+ */
+async function ensureAuthorizedOrFail(auth, input) {
+  if ((await auth.ensureAuthorized(input)) === 'AUTHORIZED') return
+  await call(() => ENGINES.get(auth).failRedirected())
+}
+
+module.exports = { createMcpClientAuth, createMcpOAuthFetch, ensureAuthorizedOrFail }

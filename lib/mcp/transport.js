@@ -1,32 +1,84 @@
 'use strict'
-// createMcpTransport: a transport configuration checked exactly as connectMcpTools checks it
-// (by the engine), returned as a frozen copy. prism-native's client speaks MCP natively, so the
-// result describes the transport for connectMcpTools; it is not a JS SDK Transport object.
+// createMcpTransport and createMcpOAuthTransport: the reference's factories of JS SDK
+// transports (`@modelcontextprotocol/sdk`, which the host installs beside its SDK client). A
+// configuration is checked by the engine exactly as connectMcpTools checks it; a Streamable HTTP
+// transport's every request goes through the engine's fetch (pinned addresses, same origin, no
+// redirects, `maxResponseBytes`), and with `auth` the engine's OAuth client gives its token.
 const native = require('../native.js')
 const { fromNative } = require('../native-errors.js')
+const { say } = require('../engine-words.js')
+const { McpBridgeError } = require('./errors.js')
 const { nativeOptions } = require('./bridge.js')
+const { createMcpClientAuth } = require('./oauth.js')
+const { withOAuthBearer } = require('./oauth-fetch.js')
+const { createNativeMcpFetch } = require('./sdk-fetch.js')
 
-function frozenCopy(value) {
-  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy))
-  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.freeze(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, frozenCopy(v)])))
+function loadSdkTransports() {
+  try {
+    return {
+      StdioClientTransport: require('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport,
+      StreamableHTTPClientTransport: require('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport,
+    }
+  } catch {
+    throw new McpBridgeError(say('mcpSdkTransportMissing'))
   }
-  return value
 }
 
 /**
- * Validates `config` (`stdio`: a command; `streamable-http`: URL, scheme, allowed origins,
- * addresses, `maxResponseBytes`) and returns a frozen copy of it. Throws `McpBridgeError`
- * with the engine's message (e.g. "Invalid MCP HTTP URL", "MCP HTTP URL must use https: ...").
+ * `config` checked by the engine and flattened for it. The SDK transport resumes a session
+ * itself (`sessionId`) and sends `requestInit`'s headers on each request, so neither goes to the
+ * engine's fetch.
  */
-function createMcpTransport(config) {
-  const flat = nativeOptions({ serverId: '', transport: config })
+function checked(config) {
+  const flat = nativeOptions({ serverId: '', transport: config?.type === 'streamable-http' ? { ...config, sessionId: undefined } : config })
   try {
     native.mcpValidateTransport(flat)
   } catch (err) {
     throw fromNative(err)
   }
-  return frozenCopy(config)
+  return { ...flat, headers: undefined }
 }
 
-module.exports = { createMcpTransport }
+function httpTransport(sdk, config, fetch) {
+  return new sdk.StreamableHTTPClientTransport(new URL(config.url), {
+    requestInit: config.requestInit,
+    sessionId: config.sessionId,
+    fetch,
+  })
+}
+
+/**
+ * The SDK's transport for `config`, checked as connectMcpTools checks it: a
+ * `StdioClientTransport`, or a `StreamableHTTPClientTransport` over the engine's fetch (with
+ * `auth`: `createMcpOAuthTransport(config).transport`). Throws `McpBridgeError` with the
+ * engine's message for a bad configuration, or when the SDK is not installed.
+ */
+function createMcpTransport(config) {
+  const flat = checked(config)
+  const sdk = loadSdkTransports()
+  if (config.type === 'stdio') {
+    return new sdk.StdioClientTransport({
+      command: config.command,
+      args: config.args ? [...config.args] : undefined,
+      env: config.env ? { ...config.env } : undefined,
+      cwd: config.cwd,
+      stderr: config.stderr,
+    })
+  }
+  if (config.auth !== undefined) return createMcpOAuthTransport(config).transport
+  return httpTransport(sdk, config, createNativeMcpFetch(flat))
+}
+
+/**
+ * A Streamable HTTP SDK transport with OAuth, and its auth client (`ensureAuthorized`,
+ * `finishAuth`, `revoke`, `getTokens`; the engine's, over the host's `config.auth`).
+ */
+function createMcpOAuthTransport(config) {
+  if (config?.auth === undefined || config.type !== 'streamable-http') throw new McpBridgeError(say('mcpOAuthTransportAuth'))
+  const flat = checked(config)
+  const sdk = loadSdkTransports()
+  const auth = createMcpClientAuth(config.auth, { serverUrl: config.url, allowLoopbackHttp: config.allowLoopbackHttp === true })
+  return { transport: httpTransport(sdk, config, withOAuthBearer(createNativeMcpFetch(flat), auth)), auth }
+}
+
+module.exports = { createMcpTransport, createMcpOAuthTransport }

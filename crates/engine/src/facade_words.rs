@@ -121,12 +121,12 @@ pub const WORDS: &[(&str, &str)] = &[
         "createMcpCapabilityClient returns the MCP SDK's Client: install @modelcontextprotocol/sdk",
     ),
     (
-        "mcpOAuthState",
-        "auth.state must be an object with the functions loadTokens, saveTokens, loadDiscovery, saveDiscovery, loadClientInformation, saveClientInformation, loadCodeVerifier, saveCodeVerifier and clear",
+        "mcpSdkTransportMissing",
+        "createMcpTransport returns the MCP SDK's transports: install @modelcontextprotocol/sdk",
     ),
     (
-        "mcpOAuthRedirected",
-        "MCP server requires authorization: the user was sent to the authorization server; complete it with finishAuth(authorizationCode) on an auth client over the same state, then connect again",
+        "mcpOAuthTransportAuth",
+        "createMcpOAuthTransport requires an auth option",
     ),
     (
         "mcpOAuthFetchNative",

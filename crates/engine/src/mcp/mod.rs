@@ -8,6 +8,7 @@
 //! - [`http`]: URL, origin and address checks, DNS pinning, the bounded HTTP client.
 //! - [`http_client`]: the framer's checks over rmcp's reqwest client.
 //! - [`http_bearer`]: the access token from the host's OAuth client, renewed when refused.
+//! - [`sdk_fetch`]: the fetch under a host's JS SDK transport, under the same HTTP rules.
 //! - [`sse_resume`]: resuming an answer's SSE stream the server closed, a bounded number of times.
 //! - [`tasks`]: tools called as tasks: create, poll, result, cancel.
 //! - [`capability`]: resources, prompts, roots, sampling and elicitation, bounded.
@@ -46,6 +47,7 @@ pub mod oauth;
 pub mod options;
 pub mod output_schema;
 pub mod progress;
+pub mod sdk_fetch;
 pub mod session;
 pub mod session_capabilities;
 pub mod sse_resume;

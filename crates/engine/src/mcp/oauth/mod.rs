@@ -5,6 +5,7 @@
 //! - [`challenge`]: the `Bearer` challenge of `WWW-Authenticate`.
 //! - [`metadata`]: the metadata documents and the persisted discovery state.
 //! - [`discovery`]: RFC 9728 and RFC 8414 / OpenID discovery; the issuer and resource checks.
+//! - [`host_state`]: the host's state functions; the error of a flow that needs the user.
 //! - [`pkce`]: PKCE `S256` and `state`.
 //! - [`authorize`]: the authorization URL.
 //! - [`client_auth`]: `client_secret_basic`, `client_secret_post`, `none`.
@@ -23,6 +24,7 @@ pub mod discovery;
 pub mod error;
 pub mod fetch;
 pub mod flow;
+pub mod host_state;
 pub mod input;
 pub mod metadata;
 pub mod options;
