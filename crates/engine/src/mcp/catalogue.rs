@@ -22,10 +22,13 @@ pub struct ListedTool {
     pub output_schema: Option<Value>,
     /// Whether its listing requires it to be called as a task (`execution.taskSupport`).
     pub task_required: bool,
+    /// Its raw `_meta`, kept only by a listing for MCP Apps ([`CatalogueBuilder::keeping_meta`]),
+    /// where the app judgement (`apps::app_tool`) bounds and reads it.
+    pub meta: Option<Value>,
 }
 
 impl ListedTool {
-    /// `{name, description?, inputSchema?}` for the binding.
+    /// `{name, description?, inputSchema?, _meta?}` for the binding.
     #[must_use]
     pub fn to_json(&self) -> Value {
         let mut m = Map::new();
@@ -35,6 +38,9 @@ impl ListedTool {
         }
         if let Some(s) = &self.input_schema {
             m.insert("inputSchema".into(), sdk_input_schema_order(s));
+        }
+        if let Some(meta) = &self.meta {
+            m.insert("_meta".into(), meta.clone());
         }
         Value::Object(m)
     }
@@ -75,6 +81,7 @@ pub struct CatalogueBuilder {
     tools: Vec<ListedTool>,
     cursors: HashSet<String>,
     schema_bytes: u64,
+    keep_meta: bool,
 }
 
 fn check_bytes(label: impl FnOnce() -> String, s: &str, limit: u64) -> Result<(), McpError> {
@@ -143,7 +150,17 @@ impl CatalogueBuilder {
             tools: Vec::new(),
             cursors: HashSet::new(),
             schema_bytes: 0,
+            keep_meta: false,
         }
+    }
+
+    /// With `keep` (a bridge with MCP Apps), each tool keeps its raw `_meta`: the app
+    /// judgement needs `_meta.ui`. The page holding it is already within the transport's bound;
+    /// the judgement bounds the metadata itself, as for a host's client.
+    #[must_use]
+    pub fn keeping_meta(mut self, keep: bool) -> Self {
+        self.keep_meta = keep;
+        self
     }
 
     /// Adds one page (the raw `tools/list` result) and returns the cursor of the next page,
@@ -249,6 +266,11 @@ impl CatalogueBuilder {
             input_schema: tool.get("inputSchema").cloned(),
             output_schema: tool.get("outputSchema").cloned(),
             task_required: super::tasks::requires_task(tool),
+            meta: if self.keep_meta {
+                tool.get("_meta").filter(|m| !m.is_null()).cloned()
+            } else {
+                None
+            },
         })
     }
 
@@ -321,6 +343,20 @@ mod tests {
         assert_eq!(keys(&given["properties"]["z"]), ["type", "title"]);
         assert_eq!(keys(&given["properties"]["a"]["properties"]), ["y", "b"]);
         assert_eq!(keys(&tools[1].to_json()["inputSchema"]), ["type", "z"]);
+    }
+
+    #[test]
+    fn meta_is_kept_only_for_apps() {
+        let page = json!({"tools": [{"name": "a", "_meta": {"ui": {"visibility": ["app"]}}}]});
+        let mut plain = CatalogueBuilder::new(McpLimits::default());
+        assert_eq!(plain.add_page(&page), Ok(None));
+        assert_eq!(plain.finish()[0].to_json(), json!({"name": "a"}));
+        let mut apps = CatalogueBuilder::new(McpLimits::default()).keeping_meta(true);
+        assert_eq!(apps.add_page(&page), Ok(None));
+        assert_eq!(
+            apps.finish()[0].to_json(),
+            json!({"name": "a", "_meta": {"ui": {"visibility": ["app"]}}})
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@
 //! - [`capability`]: resources, prompts, roots, sampling and elicitation, bounded.
 //! - [`elicitation`]: an elicitation as the host's pending decision, and back.
 //! - [`apps`]: MCP Apps: app tools, `ui://` HTML resources and their metadata.
+//! - [`session_apps`]: MCP Apps' resource requests on a native session.
 //! - [`catalogue`]: `tools/list` pages within every bound.
 //! - [`host_client`]: pages and results from a host's own MCP client, under the same rules.
 //! - [`call_result`]: a raw call result (or failure) as a prism `ToolResult`.
@@ -49,6 +50,7 @@ pub mod output_schema;
 pub mod progress;
 pub mod sdk_fetch;
 pub mod session;
+pub mod session_apps;
 pub mod session_capabilities;
 pub mod sse_resume;
 pub mod stdio;

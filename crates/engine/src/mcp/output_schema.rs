@@ -164,6 +164,7 @@ mod tests {
             input_schema: None,
             output_schema: Some(output),
             task_required: false,
+            meta: None,
         }]);
         s
     }

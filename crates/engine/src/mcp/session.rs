@@ -205,6 +205,8 @@ pub struct McpSession {
     task_tools: TaskTools,
     /// What the server said of itself at the handshake; let go by `close()`.
     server: std::sync::Mutex<Option<Box<ServerFacts>>>,
+    /// The client declared MCP Apps: listings keep each tool's `_meta` for the app judgement.
+    apps: bool,
 }
 
 /// What a server said of itself at the handshake.
@@ -524,6 +526,7 @@ impl McpSession {
             outputs: Arc::new(OutputSchemas::new()),
             progress,
             task_tools: TaskTools::default(),
+            apps: client.apps,
         })
     }
 
@@ -668,7 +671,7 @@ impl McpSession {
         &self,
         cancel: &CancellationToken,
     ) -> Result<Vec<ListedTool>, McpError> {
-        let mut catalogue = CatalogueBuilder::new(self.limits);
+        let mut catalogue = CatalogueBuilder::new(self.limits).keeping_meta(self.apps);
         let mut cursor: Option<String> = None;
         loop {
             let req = if self.revision == ProtocolVersion::V_2025_11_25 {
