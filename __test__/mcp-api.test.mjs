@@ -172,9 +172,8 @@ test('unsupported capabilities are refused up front', async () => {
     { name: 'McpOAuthError', code: 'ERR_PRISM_MCP_OAUTH_STATE', message: /^auth\.state must be an object/ },
   )
   await assert.rejects(mcp.connectMcpTools({ serverId: 's', transport: http({ sessionId: 'x' }) }), mcp.McpUnsupportedCapabilityError)
-  await assert.rejects(mcp.connectMcpTools({ serverId: 's', transport: MISSING, mcpApps: true }), {
-    message: 'MCP Apps extension was not negotiated',
-  })
+  // mcpApps is native now (mcp-apps-native.test.mjs): it is not refused before the connect.
+  await assert.rejects(mcp.connectMcpTools({ serverId: 's', transport: MISSING, mcpApps: true }), { code: 'ERR_PRISM_MCP_CONNECT' })
   await assert.rejects(mcp.connectMcpTools({ serverId: 's', transport: { type: 'websocket' } }), {
     name: 'McpBridgeError',
     code: 'ERR_PRISM_MCP_INVALID_TRANSPORT',

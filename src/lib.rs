@@ -18,6 +18,7 @@ mod mcp;
 mod mcp_apps;
 mod mcp_capabilities;
 mod mcp_host_client;
+mod mcp_native_apps;
 mod mcp_oauth;
 mod mcp_sdk_fetch;
 mod mcp_server_requests;

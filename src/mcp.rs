@@ -70,6 +70,9 @@ pub struct McpNativeOptions {
     /// `notifications/resources/updated` go there too; `"authorize"`: the host's OAuth client
     /// gives the HTTP requests' access token (`transport.auth`), asked through the same callback.
     pub capabilities: Option<Vec<String>>,
+    /// `mcpApps`: declare the MCP Apps extension (`io.modelcontextprotocol/ui`) in
+    /// `initialize`, and keep each listed tool's `_meta` for the app judgement.
+    pub mcp_apps: Option<bool>,
 }
 
 impl McpNativeOptions {
@@ -94,6 +97,7 @@ impl McpNativeOptions {
             limits: f.number_map("limits")?,
             protocol_version: f.string("protocolVersion")?,
             capabilities: f.strings("capabilities")?,
+            mcp_apps: f.boolean("mcpApps")?,
         })
     }
 }
@@ -122,7 +126,7 @@ fn client_side_of(o: &McpNativeOptions, host: Option<Arc<JsHost>>) -> Result<Cli
         elicitation: selected(HostRequest::Elicitation.name()),
         resource_updates: selected(crate::mcp_server_requests::RESOURCE_UPDATED),
         oauth: selected(crate::mcp_server_requests::AUTHORIZE),
-        apps: false,
+        apps: o.mcp_apps.unwrap_or(false),
         max_bytes,
         host: host.map(|h| h as Arc<dyn HostCallbacks>),
     })
@@ -330,7 +334,8 @@ impl NativeMcpBridge {
         })
     }
 
-    fn session(&self) -> Result<Arc<McpSession>, NativeError> {
+    /// The connected session, or [`McpError::Closed`] before connect and after close.
+    pub(crate) fn session(&self) -> Result<Arc<McpSession>, NativeError> {
         self.session
             .get()
             .cloned()
@@ -545,6 +550,11 @@ impl NativeMcpBridge {
                 .await?;
             Ok(result.to_string())
         })
+    }
+
+    /// The token that aborts the bridge's requests when it closes.
+    pub(crate) fn close_signal(&self) -> CancellationToken {
+        self.connect_cancel.clone()
     }
 
     fn capability_bytes(&self) -> u64 {

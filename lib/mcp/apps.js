@@ -7,6 +7,16 @@ const { formatMcpToolName } = require('./helpers.js')
 const { toJsonText } = require('./json-text.js')
 const { engineCall } = require('./native-call.js')
 
+/** A result that arrives as JSON text already (from the native session): crosses as is. */
+class JsonText {
+  constructor(text) {
+    this.text = text
+  }
+}
+
+/** `[text, fault]` of a request's result, as `toJsonText`. */
+const textOf = (value) => (value instanceof JsonText ? [value.text, null] : toJsonText(value))
+
 /** Fails with the engine's message unless the server acknowledged the MCP Apps extension. */
 function assertAppsNegotiated(engine, client) {
   const [text] = toJsonText(typeof client?.getServerCapabilities === 'function' ? (client.getServerCapabilities() ?? {}) : {})
@@ -17,7 +27,7 @@ function assertAppsNegotiated(engine, client) {
  * The app side of one bridge: `accept(listed)` records the listing's app tools and returns
  * the model-visible ones; `facade` is `bridge.apps`. `request(method, params)` is the raw,
  * bounded-by-time request of the host's client; `callTool(remoteName, name, args, context)`
- * the bridge's call.
+ * the bridge's call. `request` may resolve to a `JsonText` (a result that is JSON text already).
  */
 function createApps({ serverId, engine, prefix, isClosed, request, callTool }) {
   let tools = []
@@ -46,7 +56,7 @@ function createApps({ serverId, engine, prefix, isClosed, request, callTool }) {
     const listing = engine.beginAppResources()
     let cursor
     do {
-      const [text, fault] = toJsonText(await request('resources/list', cursor === undefined ? undefined : { cursor }))
+      const [text, fault] = textOf(await request('resources/list', cursor === undefined ? undefined : { cursor }))
       cursor = engineCall(() => listing.addPage(text ?? undefined, fault ?? undefined)) ?? undefined
     } while (cursor !== undefined)
     return JSON.parse(listing.finish())
@@ -56,7 +66,7 @@ function createApps({ serverId, engine, prefix, isClosed, request, callTool }) {
     assertOpen()
     const index = engineCall(() => engine.appReadable(toolsText, String(uri)))
     const tool = tools[index]
-    const [text, fault] = toJsonText(await request('resources/read', { uri }))
+    const [text, fault] = textOf(await request('resources/read', { uri }))
     const result = engineCall(() => engine.appReadResult(text ?? undefined, fault ?? undefined))
     const listed = await listResources()
     return JSON.parse(engineCall(() => engine.appResource(String(uri), JSON.stringify(tool), result, JSON.stringify(listed))))
@@ -81,4 +91,4 @@ function createApps({ serverId, engine, prefix, isClosed, request, callTool }) {
   return { accept, facade }
 }
 
-module.exports = { assertAppsNegotiated, createApps }
+module.exports = { assertAppsNegotiated, createApps, JsonText }

@@ -10,6 +10,7 @@ const { MCP_LIMITS, bridgeLimitInput } = require('./limits.js')
 const { limitInput } = require('../limits.js')
 const { effectFor, assertEffectPolicy, mapMcpToolsToDefinitions } = require('./definitions.js')
 const { createCatalogue, autoRefreshDebounce } = require('./lifecycle.js')
+const { createNativeApps } = require('./native-apps.js')
 
 const { CONSTANTS, say } = require('../engine-words.js')
 const { AUTHORIZE, oauthBearer, routeHostRequests } = require('./oauth-bearer.js')
@@ -74,6 +75,7 @@ function nativeOptions(options) {
   if (t === null || typeof t !== 'object') throw new McpBridgeError(say('mcpTransport'))
   const out = { serverId: options.serverId, transportType: String(t.type), limits: bridgeLimitInput(options) }
   if (options.protocolVersion !== undefined) out.protocolVersion = String(options.protocolVersion)
+  if (options.mcpApps === true) out.mcpApps = true
   if (t.type === 'streamable-http') limitInput('mcpHttp', t, out.limits)
   if (t.type === 'stdio') {
     Object.assign(out, { command: t.command, args: t.args ? [...t.args] : undefined, env: t.env ? { ...t.env } : undefined, cwd: t.cwd, stderr: t.stderr })
@@ -110,7 +112,6 @@ async function connectNativeBridge(options, side = {}) {
   if (options === null || typeof options !== 'object') throw new McpBridgeError(say('mcpOptions'))
   assertValidServerId(options.serverId)
   options.signal?.throwIfAborted()
-  if (options.mcpApps) throw McpUnsupportedCapabilityError.fromMessage(say('mcpAppsNotNegotiated'))
   const serverId = options.serverId
   const prefix = options.namePrefix ?? defaultMcpNamePrefix(serverId)
   const debounceMs = autoRefreshDebounce(options.autoRefresh)
@@ -146,6 +147,11 @@ async function connectNativeBridge(options, side = {}) {
   side.bind?.(nativeBridge)
   hostRequests.bind(nativeBridge)
   installExitHook()
+  // MCP Apps: the engine judges the negotiation, the app tools and their resources.
+  const apps =
+    options.mcpApps === true
+      ? createNativeApps({ options, serverId, prefix, isClosed: catalogue.isClosed, nativeBridge, callTool: callRemoteTool })
+      : undefined
 
   function failedResult(toolCallId, name, remoteName, message) {
     return { toolCallId, name, error: mcpCallError(message), metadata: { mcp: { serverId, remoteName } } }
@@ -187,7 +193,7 @@ async function connectNativeBridge(options, side = {}) {
     } catch (err) {
       throw fromNative(err)
     }
-    return mapMcpToolsToDefinitions(listed, {
+    return mapMcpToolsToDefinitions(apps ? apps.accept(listed) : listed, {
       namePrefix: prefix,
       serverId,
       isClosed: catalogue.isClosed,
@@ -203,7 +209,11 @@ async function connectNativeBridge(options, side = {}) {
   signal?.addEventListener('abort', onConnectAbort, { once: true })
   try {
     await nativeBridge.connect()
-    if (side.listTools?.(nativeBridge) ?? true) await catalogue.refresh()
+    if (side.listTools?.(nativeBridge) ?? true) {
+      // With MCP Apps the server must have acknowledged the extension, before any listing.
+      apps?.assertNegotiated()
+      await catalogue.refresh()
+    }
   } catch (err) {
     await catalogue.close()
     if (signal?.aborted) throw signal.reason
@@ -228,6 +238,7 @@ async function connectNativeBridge(options, side = {}) {
     get protocolVersion() {
       return nativeBridge.protocolVersion
     },
+    ...(apps ? { apps: apps.facade } : {}),
   }
   return { bridge, nativeBridge }
 }

@@ -6,7 +6,7 @@
 // which bounds it and applies the rules; JS calls the client and the host's callbacks.
 const native = require('../native.js')
 const { say } = require('../engine-words.js')
-const { McpBridgeError, McpUnsupportedCapabilityError } = require('./errors.js')
+const { McpBridgeError } = require('./errors.js')
 const { toJsonText } = require('./json-text.js')
 const { engineCall } = require('./native-call.js')
 const { attachMcpToolBridge, RAW_RESULT } = require('./host-client.js')
@@ -179,7 +179,6 @@ function serverRequestRouter(options) {
  */
 async function connectMcpCapabilities(options) {
   const engine = capabilityEngine(options)
-  if (options.mcpApps) throw McpUnsupportedCapabilityError.fromMessage(say('mcpAppsNotNegotiated'))
   const router = serverRequestRouter(options)
   const { bridge, nativeBridge } = await connectNativeBridge(options, {
     capabilities: [
@@ -192,6 +191,8 @@ async function connectMcpCapabilities(options) {
     listTools: (nb) => !!JSON.parse(nb.serverCapabilities).tools,
   })
   const serverCapabilities = JSON.parse(nativeBridge.serverCapabilities)
+  // As over a host's client: MCP Apps ride on the tools, so a server without tools has none.
+  const apps = serverCapabilities.tools ? bridge.apps : undefined
   const version = nativeBridge.serverVersion
   const native = async (call) => {
     try {
@@ -204,6 +205,7 @@ async function connectMcpCapabilities(options) {
     get tools() {
       return bridge.tools
     },
+    ...(apps ? { apps } : {}),
     serverVersion: version == null ? undefined : JSON.parse(version),
     serverCapabilities,
     refresh: () => (serverCapabilities.tools ? bridge.refresh() : Promise.resolve()),
