@@ -176,6 +176,11 @@ export declare class NativeMcpBridge {
   capabilityRequest(method: string, paramsJson: string): Promise<string>
   /** The MCP protocol revision negotiated with the server; empty before connect. */
   get protocolVersion(): string
+  /**
+   * One MCP Apps request (`resources/list` or `resources/read`) with `params` (JSON text
+   * of an object, or absent); its raw result as JSON text, for the app rules to judge.
+   */
+  appRequest(method: string, paramsJson?: string | undefined | null): Promise<string>
 }
 
 /** The capability rules of one client: its `maxCapabilityBytes`. */
@@ -969,6 +974,11 @@ export interface McpNativeOptions {
    * `notifications/resources/updated` go there too.
    */
   capabilities?: Array<string>
+  /**
+   * `mcpApps`: declare the MCP Apps extension (`io.modelcontextprotocol/ui`) in
+   * `initialize`, and keep each listed tool's `_meta` for the app judgement.
+   */
+  mcpApps?: boolean
 }
 
 /** `summarizeMcpContent` over JSON text; a `TypeError` when `max_bytes` is not a number. */

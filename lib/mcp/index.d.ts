@@ -165,7 +165,12 @@ export interface ConnectMcpToolsOptions {
    * "unsupported" }`. An invalid declaration throws `McpBridgeError`.
    */
   readonly effect?: McpToolEffectPolicy
-  /** MCP Apps are out of scope: `true` throws "MCP Apps extension was not negotiated". */
+  /**
+   * MCP Apps: declare the `io.modelcontextprotocol/ui` extension in `initialize`; the server
+   * must acknowledge it, else the connect rejects with "MCP Apps extension was not negotiated"
+   * (after closing the session). The bridge then has `apps`, and `tools` only the tools the
+   * model may see.
+   */
   readonly mcpApps?: boolean
   /**
    * Milliseconds a listed catalogue is reused before `tools/list` runs again. Default 30 s, hard
@@ -255,9 +260,10 @@ export interface McpAppResource {
   readonly ui?: McpUiResourceMetadata
 }
 /**
- * The MCP Apps side of a bridge (`mcpApps: true`, over a host's client through
- * `attachMcpToolBridge` or `attachMcpCapabilities`): every tool with its app metadata, the
- * declared `ui://` HTML resources, and calls for the app.
+ * The MCP Apps side of a bridge (`mcpApps: true`, on the native session of `connectMcpTools`
+ * or `connectMcpCapabilities`, or over a host's client through `attachMcpToolBridge` or
+ * `attachMcpCapabilities`): every tool with its app metadata, the declared `ui://` HTML
+ * resources, and calls for the app.
  */
 export interface McpAppsBridge {
   readonly serverId: string
@@ -271,7 +277,7 @@ export interface McpAppsBridge {
 export interface McpToolBridge {
   /** Throws `McpBridgeClosedError` once closed. */
   readonly tools: readonly ToolDefinition[]
-  /** Present only when `mcpApps: true` negotiated the MCP Apps extension (a host's client). */
+  /** Present only when `mcpApps: true` negotiated the MCP Apps extension. */
   readonly apps?: McpAppsBridge
   /** Forced, atomic (a failure keeps the previous array object), coalesced. */
   refresh(): Promise<void>
@@ -370,8 +376,9 @@ export interface McpToolMappingContext {
  * `ToolDefinition`s named `<namePrefix><remote name>`. Rejects with `McpBridgeError` (a limit
  * out of range: `"<name> must be a positive safe integer <= <hard>"`; connect failures with
  * `code` `ERR_PRISM_MCP_CONNECT`, `ERR_PRISM_MCP_CONNECT_TIMEOUT`, `ERR_PRISM_MCP_NOT_PUBLIC`,
- * ...), `McpOAuthError` when `transport.auth` cannot authorize, `McpUnsupportedCapabilityError`
- * for `sessionId`, `resolveHostname` or `mcpApps`, or a TypeError (`ERR_INVALID_ARG_TYPE`) for a
+ * ...; with `mcpApps`, "MCP Apps extension was not negotiated" unless the server acknowledged
+ * it), `McpOAuthError` when `transport.auth` cannot authorize, `McpUnsupportedCapabilityError`
+ * for `sessionId` or `resolveHostname`, or a TypeError (`ERR_INVALID_ARG_TYPE`) for a
  * wrong-typed option. Aborting `signal` during
  * connect closes the bridge and rejects with its reason.
  */
@@ -510,7 +517,8 @@ export interface McpSdkCapabilityClient extends McpSdkBridgeClient {
  * client: its tools (when it has them) as `connectMcpTools` gives them, its resources,
  * resource templates and prompts, and its roots, sampling and elicitation requests answered by
  * the callbacks (each with a `signal` aborted when the server cancels or the session closes).
- * `mcpApps` is not supported here yet (`McpUnsupportedCapabilityError`).
+ * With `mcpApps`, a server with tools must acknowledge the MCP Apps extension, and the bridge
+ * then has `apps`.
  */
 export function connectMcpCapabilities(options: ConnectMcpCapabilitiesOptions): Promise<NativeMcpCapabilityBridge>
 /** What `connectMcpCapabilities` resolves to. */
