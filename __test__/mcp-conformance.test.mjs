@@ -1,6 +1,7 @@
 // The official MCP conformance suite (`@modelcontextprotocol/conformance`, client mode) with
 // the bridge as the client under test (fixtures/conformance-client.mjs; the capability
-// client, fixtures/conformance-capability-client.mjs, for elicitation). Its CLI needs Node 22
+// client, fixtures/conformance-capability-client.mjs, for elicitation; the OAuth client,
+// fixtures/conformance-auth-client.mjs, for the `auth/*` scenarios). Its CLI needs Node 22
 // or newer: the Node running these tests when it is one, else PRISM_CONFORMANCE_NODE.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -15,6 +16,8 @@ const CLI = join(dirname(require.resolve('@modelcontextprotocol/conformance/pack
 const CLIENT = join(here, 'fixtures', 'conformance-client.mjs')
 // The capability client (connectMcpCapabilities), answering elicitations.
 const CAPABILITY_CLIENT = join(here, 'fixtures', 'conformance-capability-client.mjs')
+// The OAuth client (connectMcpTools with transport.auth, finishAuth on the redirect).
+const AUTH_CLIENT = join(here, 'fixtures', 'conformance-auth-client.mjs')
 const { node, missing } = conformanceNode()
 
 const scenarios = [
@@ -22,6 +25,23 @@ const scenarios = [
   ['tools_call', CLIENT],
   ['sse-retry', CLIENT],
   ['elicitation-sep1034-client-defaults', CAPABILITY_CLIENT],
+  ...[
+    'metadata-default',
+    'metadata-var1',
+    'metadata-var2',
+    'metadata-var3',
+    'scope-from-www-authenticate',
+    'scope-from-scopes-supported',
+    'scope-omitted-when-undefined',
+    'scope-step-up',
+    'scope-retry-limit',
+    'token-endpoint-auth-basic',
+    'token-endpoint-auth-post',
+    'token-endpoint-auth-none',
+    'pre-registration',
+    '2025-03-26-oauth-metadata-backcompat',
+    '2025-03-26-oauth-endpoint-fallback',
+  ].map((name) => [`auth/${name}`, AUTH_CLIENT]),
 ]
 for (const [scenario, client] of scenarios) {
   optionalTest(`conformance client scenario ${scenario}: OVERALL PASSED`, missing, () => {
