@@ -30,6 +30,7 @@ const scenarios = [
     'metadata-var1',
     'metadata-var2',
     'metadata-var3',
+    'basic-cimd',
     'scope-from-www-authenticate',
     'scope-from-scopes-supported',
     'scope-omitted-when-undefined',

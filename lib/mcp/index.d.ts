@@ -55,7 +55,16 @@ export interface McpOAuthDiscoveryState {
 /** Host-chosen client registration: static credentials or RFC 7591 dynamic registration metadata. */
 export type McpOAuthRegistrationStrategy =
   | { readonly kind: 'static'; readonly clientId: string; readonly clientSecret?: string }
-  | { readonly kind: 'dcr'; readonly clientMetadata: Record<string, unknown> }
+  | {
+      readonly kind: 'dcr'
+      readonly clientMetadata: Record<string, unknown>
+      /**
+       * prism-native extension: a Client ID Metadata Document URL (https, with a path), used as
+       * the client id without registering when the authorization server advertises
+       * `client_id_metadata_document_supported`; otherwise the client registers as without it.
+       */
+      readonly clientMetadataUrl?: string | URL
+    }
 /** Persistence seam for OAuth session material (back it with an encrypted or keychain store). */
 export interface McpClientAuthState {
   loadTokens(): Promise<McpOAuthTokens | undefined>

@@ -44,7 +44,13 @@ async function call(fn) {
 
 function strategyOf(strategy) {
   if (strategy === null || typeof strategy !== 'object') return strategy
-  return { kind: strategy.kind, clientId: strategy.clientId, clientSecret: strategy.clientSecret, clientMetadata: strategy.clientMetadata }
+  return {
+    kind: strategy.kind,
+    clientId: strategy.clientId,
+    clientSecret: strategy.clientSecret,
+    clientMetadata: strategy.clientMetadata,
+    clientMetadataUrl: strategy.clientMetadataUrl === undefined ? undefined : String(strategy.clientMetadataUrl),
+  }
 }
 
 /**

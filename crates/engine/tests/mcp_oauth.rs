@@ -612,6 +612,7 @@ mod flow {
             ),
             scopes: Vec::new(),
             redirect_uri: Some("http://127.0.0.1/cb".into()),
+            client_metadata_url: None,
         })
     }
 
@@ -769,6 +770,52 @@ mod flow {
         assert!(after > before, "an expired cache discovers again");
         Ok(())
     }
+
+    const CIMD: &str = "https://client.example/prism.json";
+
+    async fn cimd_run(
+        supported: bool,
+    ) -> Result<(Fake, prism_engine::mcp::oauth::flow::Effects), Box<dyn std::error::Error>> {
+        let fake = serve(move |r, o| match r.path.as_str() {
+            "/.well-known/oauth-authorization-server" => {
+                let mut m = as_metadata(o);
+                m["client_id_metadata_document_supported"] = json!(supported);
+                ok(m)
+            }
+            "/register" => (201, Vec::new(), json!({ "client_id": "dyn" }).to_string()),
+            _ => not_found(),
+        })
+        .await;
+        let mut config = client_for(&fake, 60_000).config().clone();
+        config.client_metadata_url = Some(Url::parse(CIMD)?);
+        let fx = OAuthClient::new(config)
+            .authorize(
+                &Stored::default(),
+                &Request {
+                    can_redirect: true,
+                    ..Request::default()
+                },
+            )
+            .await?;
+        Ok((fake, fx))
+    }
+
+    #[tokio::test]
+    async fn a_client_metadata_document_url_is_the_client_id_where_the_server_takes_one() -> Res {
+        let (fake, fx) = cimd_run(true).await?;
+        assert_eq!(fx.client.map(|c| c.client_id).as_deref(), Some(CIMD));
+        let q = query(fx.redirect.as_deref().unwrap_or_default());
+        assert_eq!(q.get("client_id").map(String::as_str), Some(CIMD));
+        assert!(
+            !fake.paths().iter().any(|p| p == "/register"),
+            "no registration"
+        );
+        // A server that does not advertise it: dynamic registration, as the reference does.
+        let (fake, fx) = cimd_run(false).await?;
+        assert_eq!(fx.client.map(|c| c.client_id).as_deref(), Some("dyn"));
+        assert!(fake.paths().iter().any(|p| p == "/register"));
+        Ok(())
+    }
 }
 
 #[tokio::test]
@@ -793,6 +840,7 @@ async fn the_discovery_cache_ages_on_the_hosts_clock_when_it_has_one() -> Res {
         }),
         scopes: Vec::new(),
         redirect_uri: Some("http://127.0.0.1/cb".into()),
+        client_metadata_url: None,
     });
     let at = |now_ms: f64| Request {
         can_redirect: true,
@@ -811,4 +859,41 @@ async fn the_discovery_cache_ages_on_the_hosts_clock_when_it_has_one() -> Res {
     c.authorize(&Stored::default(), &at(1_060_000.0)).await?;
     assert_eq!(metadata_reads(), 2);
     Ok(())
+}
+
+#[test]
+fn a_client_metadata_document_url_must_be_https_with_a_path() {
+    use prism_engine::mcp::oauth::input::read_config;
+    let config = |url: &str| {
+        read_config(
+            &json!({
+                "serverUrl": "https://mcp.example/mcp",
+                "strategy": { "kind": "dcr", "clientMetadata": {}, "clientMetadataUrl": url },
+            })
+            .to_string(),
+        )
+    };
+    let ok = config("https://client.example/prism.json");
+    assert_eq!(
+        ok.ok()
+            .and_then(|c| c.client_metadata_url)
+            .map(String::from)
+            .as_deref(),
+        Some("https://client.example/prism.json")
+    );
+    for bad in [
+        "http://client.example/prism.json",
+        "https://client.example/",
+        "not a url",
+    ] {
+        let e = config(bad).err().map(|e| (e.code(), e.to_string()));
+        assert_eq!(
+            e,
+            Some((
+                "ERR_PRISM_MCP_OAUTH_STATE",
+                "auth.strategy.clientMetadataUrl must be an https URL with a path".to_owned()
+            )),
+            "{bad}"
+        );
+    }
 }

@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::authorize::{authorization_url, AuthorizationRequest};
 use super::discovery::discover;
 use super::fetch::OAuthHttp;
-use super::metadata::DiscoveryState;
+use super::metadata::{AuthServerMetadata, DiscoveryState};
 use super::options::OAuthLimits;
 use super::pkce::{code_challenge, code_verifier, new_state};
 use super::records::{json_bytes, ClientInformation, Tokens};
@@ -45,6 +45,10 @@ pub struct OAuthConfig {
     pub scopes: Vec<String>,
     /// Where the authorization code comes back.
     pub redirect_uri: Option<String>,
+    /// A Client ID Metadata Document URL (an extension of the reference's dynamic strategy):
+    /// used as the client id, without registering, when the authorization server advertises
+    /// `client_id_metadata_document_supported`.
+    pub client_metadata_url: Option<Url>,
 }
 
 /// What the host's state callbacks returned.
@@ -202,6 +206,21 @@ impl OAuthClient {
         self.lock().discovery = Some(Cached::new(d.clone(), now_ms));
     }
 
+    /// The client whose id is the Client ID Metadata Document URL, when there is one and the
+    /// authorization server (`metadata`) advertises `client_id_metadata_document_supported`.
+    fn metadata_document_client(
+        &self,
+        metadata: Option<&AuthServerMetadata>,
+    ) -> Option<ClientInformation> {
+        let url = self.config.client_metadata_url.as_ref()?;
+        metadata
+            .filter(|m| m.supports_client_id_metadata_documents())
+            .map(|_| ClientInformation {
+                client_id: url.to_string(),
+                ..ClientInformation::default()
+            })
+    }
+
     /// Forgets the cached discovery (after `clear`).
     pub fn forget_discovery(&self) {
         self.lock().discovery = None;
@@ -267,18 +286,23 @@ impl OAuthClient {
             Strategy::Dcr(_) if stored.client.is_some() => {
                 stored.client.clone().unwrap_or_default()
             }
-            Strategy::Dcr(metadata) => {
+            Strategy::Dcr(client_metadata) => {
                 if req.authorization_code.is_some() {
                     return Err(OAuthError::state(
                         "existing OAuth client information is required when exchanging an authorization code",
                     ));
                 }
-                let mut m = metadata.clone();
-                if let (Some(s), Some(obj)) = (&scope, m.as_object_mut()) {
-                    obj.entry("scope")
-                        .or_insert_with(|| Value::String(s.clone()));
-                }
-                let c = ep.register(&http, &m).await?;
+                let c = match self.metadata_document_client(metadata) {
+                    Some(c) => c,
+                    None => {
+                        let mut m = client_metadata.clone();
+                        if let (Some(s), Some(obj)) = (&scope, m.as_object_mut()) {
+                            obj.entry("scope")
+                                .or_insert_with(|| Value::String(s.clone()));
+                        }
+                        ep.register(&http, &m).await?
+                    }
+                };
                 fx.client = Some(c.clone());
                 c
             }

@@ -21,7 +21,8 @@ fn string(m: &Map<String, Value>, key: &str) -> Option<String> {
     m.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
-/// Reads `{ serverUrl, allowLoopbackHttp, strategy, scopes, redirectUri, limits }`. A limit
+/// Reads `{ serverUrl, allowLoopbackHttp, strategy, scopes, redirectUri, limits }` (a dynamic
+/// `strategy` may carry `clientMetadataUrl`, a Client ID Metadata Document URL). A limit
 /// that is not a number counts as `NaN` (refused by its check).
 ///
 /// # Errors
@@ -39,24 +40,24 @@ pub fn read_config(text: &str) -> Result<OAuthConfig, OAuthError> {
     let server_url = string(&m, "serverUrl")
         .and_then(|u| Url::parse(&u).ok())
         .ok_or_else(|| OAuthError::state("the MCP server URL is not a URL"))?;
-    let strategy = m
+    let strategy_object = m
         .get("strategy")
         .and_then(Value::as_object)
         .ok_or_else(|| {
             OAuthError::state("auth.strategy must be { kind: \"static\" } or { kind: \"dcr\" }")
         })?;
-    let strategy = match strategy.get("kind").and_then(Value::as_str) {
+    let strategy = match strategy_object.get("kind").and_then(Value::as_str) {
         Some("static") => Strategy::Static(ClientInformation {
-            client_id: string(strategy, "clientId")
+            client_id: string(strategy_object, "clientId")
                 .filter(|s| !s.is_empty())
                 .ok_or_else(|| {
                     OAuthError::state("auth.strategy.clientId must be a non-empty string")
                 })?,
-            client_secret: string(strategy, "clientSecret"),
+            client_secret: string(strategy_object, "clientSecret"),
             ..ClientInformation::default()
         }),
         Some("dcr") => Strategy::Dcr(
-            strategy
+            strategy_object
                 .get("clientMetadata")
                 .filter(|v| v.is_object())
                 .cloned()
@@ -69,6 +70,10 @@ pub fn read_config(text: &str) -> Result<OAuthConfig, OAuthError> {
                 "auth.strategy must be { kind: \"static\" } or { kind: \"dcr\" }",
             ))
         }
+    };
+    let client_metadata_url = match (&strategy, strategy_object.get("clientMetadataUrl")) {
+        (Strategy::Dcr(_), Some(v)) if !v.is_null() => Some(metadata_document_url(v)?),
+        _ => None,
     };
     let scopes = m
         .get("scopes")
@@ -90,7 +95,18 @@ pub fn read_config(text: &str) -> Result<OAuthConfig, OAuthError> {
         strategy,
         scopes,
         redirect_uri: string(&m, "redirectUri"),
+        client_metadata_url,
     })
+}
+
+/// A Client ID Metadata Document URL: https with a path (the document's own URL is the id).
+fn metadata_document_url(v: &Value) -> Result<Url, OAuthError> {
+    v.as_str()
+        .and_then(|u| Url::parse(u).ok())
+        .filter(|u| u.scheme() == "https" && u.path() != "/")
+        .ok_or_else(|| {
+            OAuthError::state("auth.strategy.clientMetadataUrl must be an https URL with a path")
+        })
 }
 
 fn record<T: serde::de::DeserializeOwned>(

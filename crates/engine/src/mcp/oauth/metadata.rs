@@ -57,6 +57,15 @@ pub struct AuthServerMetadata {
     pub extra: Map<String, Value>,
 }
 
+impl AuthServerMetadata {
+    /// Whether the server takes a Client ID Metadata Document URL as a client id
+    /// (`client_id_metadata_document_supported: true`).
+    #[must_use]
+    pub fn supports_client_id_metadata_documents(&self) -> bool {
+        self.extra.get("client_id_metadata_document_supported") == Some(&Value::Bool(true))
+    }
+}
+
 /// What discovery found: the reference's `OAuthDiscoveryState`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
