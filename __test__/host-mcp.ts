@@ -26,6 +26,7 @@ import {
   MCP_LIMITS,
   type ConnectMcpToolsOptions,
   type McpToolBridge,
+  type McpOAuthRegistrationStrategy,
 } from '../lib/mcp/index.js'
 
 export async function host(signal: AbortSignal): Promise<ToolResult> {
@@ -110,3 +111,13 @@ export async function hostWithOwnClient(client: Client, transport: Transport, si
   await bridge.close()
   return results
 }
+
+// The reference's registration strategies, and this package's extensions (a Client ID Metadata
+// Document URL on `dcr`; the client credentials grant with a secret or a signing key).
+export const strategies: McpOAuthRegistrationStrategy[] = [
+  { kind: 'static', clientId: 'my-agent' },
+  { kind: 'dcr', clientMetadata: { client_name: 'agent' } },
+  { kind: 'dcr', clientMetadata: { client_name: 'agent' }, clientMetadataUrl: 'https://agent.example/client.json' },
+  { kind: 'client_credentials', clientId: 'svc', clientSecret: 'secret' },
+  { kind: 'client_credentials', clientId: 'svc', privateKeyPem: '-----BEGIN PRIVATE KEY-----', signingAlgorithm: 'ES256' },
+]

@@ -42,6 +42,8 @@ const scenarios = [
     'pre-registration',
     '2025-03-26-oauth-metadata-backcompat',
     '2025-03-26-oauth-endpoint-fallback',
+    'client-credentials-basic',
+    'client-credentials-jwt',
   ].map((name) => [`auth/${name}`, AUTH_CLIENT]),
 ]
 for (const [scenario, client] of scenarios) {

@@ -1,7 +1,7 @@
 // createMcpClientAuth over the engine's OAuth client, against a fake authorization server on
 // loopback: the reference's seams (state callbacks, redirect, finishAuth, revoke) and errors.
 import assert from 'node:assert/strict'
-import { createHash } from 'node:crypto'
+import { createHash, generateKeyPairSync, verify } from 'node:crypto'
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import { after, test } from 'node:test'
@@ -127,6 +127,65 @@ test('interaction without onRedirectRequired fails closed, and no secret is in a
     return true
   })
   assert.equal(state.data.get('verifier'), undefined, 'no verifier saved for a flow that cannot redirect')
+})
+
+test('extension: a Client ID Metadata Document URL is the client id where the server advertises it', async () => {
+  const CIMD = 'https://agent.example/client.json'
+  const strategy = { kind: 'dcr', clientMetadata: { client_name: 'x', redirect_uris: [REDIRECT] }, clientMetadataUrl: CIMD }
+  for (const supported of [true, false]) {
+    const as = await fakeServer((m) => ({ ...m, client_id_metadata_document_supported: supported }))
+    const state = memoryState()
+    const urls = []
+    const auth = createMcpClientAuth({ state, strategy, redirectUri: REDIRECT, onRedirectRequired: (u) => void urls.push(u) }, { serverUrl: `${as.origin}/mcp`, allowLoopbackHttp: true })
+    assert.equal(await auth.ensureAuthorized(), 'REDIRECT')
+    const id = supported ? CIMD : 'dyn-1'
+    assert.equal(urls[0].searchParams.get('client_id'), id)
+    assert.equal(state.data.get('client').client_id, id)
+    assert.equal(as.seen.some((r) => r.path === '/register'), !supported)
+  }
+})
+
+test('extension: client credentials with a secret or an ES256 key, no user and no redirect', async () => {
+  const as = await fakeServer()
+  const state = memoryState()
+  const withSecret = createMcpClientAuth({ state, strategy: { kind: 'client_credentials', clientId: 'svc', clientSecret: SECRET } }, { serverUrl: `${as.origin}/mcp`, allowLoopbackHttp: true })
+  assert.equal(await withSecret.ensureAuthorized(), 'AUTHORIZED')
+  assert.equal(state.data.get('tokens').access_token, 'at-2')
+  let token = as.seen.at(-1)
+  let form = new URLSearchParams(token.body)
+  assert.equal(form.get('grant_type'), 'client_credentials')
+  assert.equal(form.get('resource'), `${as.origin}/mcp`)
+  assert.equal(form.get('scope'), 'mcp')
+  assert.equal(token.authorization, `Basic ${Buffer.from(`svc:${SECRET}`).toString('base64')}`)
+
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' })
+  const withKey = createMcpClientAuth({ state: memoryState(), strategy: { kind: 'client_credentials', clientId: 'svc', privateKeyPem: pem, signingAlgorithm: 'ES256' } }, { serverUrl: `${as.origin}/mcp`, allowLoopbackHttp: true })
+  assert.equal(await withKey.ensureAuthorized(), 'AUTHORIZED')
+  token = as.seen.at(-1)
+  form = new URLSearchParams(token.body)
+  assert.equal(token.authorization, undefined)
+  assert.equal(form.get('client_assertion_type'), 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer')
+  const [header, claims, signature] = form.get('client_assertion').split('.')
+  const decoded = (part) => JSON.parse(Buffer.from(part, 'base64url').toString())
+  assert.equal(decoded(header).alg, 'ES256')
+  const c = decoded(claims)
+  assert.deepEqual([c.iss, c.sub, c.aud, c.exp - c.iat], ['svc', 'svc', as.origin, 300])
+  assert.ok(verify('sha256', Buffer.from(`${header}.${claims}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url')))
+
+  // Exactly one of a secret and a key; only ES256; no key text in the message.
+  for (const strategy of [
+    { kind: 'client_credentials', clientId: 'svc' },
+    { kind: 'client_credentials', clientId: 'svc', clientSecret: SECRET, privateKeyPem: pem },
+    { kind: 'client_credentials', clientId: 'svc', privateKeyPem: pem, signingAlgorithm: 'RS256' },
+    { kind: 'client_credentials', clientId: 'svc', privateKeyPem: `${pem.slice(0, 80)}` },
+    { kind: 'dcr', clientMetadata: {}, clientMetadataUrl: 'http://agent.example/client.json' },
+  ]) {
+    assert.throws(
+      () => createMcpClientAuth({ state: memoryState(), strategy }, { serverUrl: `${as.origin}/mcp`, allowLoopbackHttp: true }),
+      (e) => e instanceof McpOAuthError && e.code === 'ERR_PRISM_MCP_OAUTH_STATE' && !e.message.includes(SECRET) && !e.message.includes(pem.split('\n')[1]),
+    )
+  }
 })
 
 test('createMcpOAuthFetch carries the loopback opt-in and refuses to fetch', async () => {

@@ -65,6 +65,19 @@ export type McpOAuthRegistrationStrategy =
        */
       readonly clientMetadataUrl?: string | URL
     }
+  | {
+      /**
+       * prism-native extension: the client credentials grant (no user, no redirect), the
+       * client authenticating with `clientSecret` (as the server's methods allow) or, with
+       * `privateKeyPem` (a PKCS#8 P-256 key), by an `ES256` `private_key_jwt` assertion.
+       * Exactly one of the two.
+       */
+      readonly kind: 'client_credentials'
+      readonly clientId: string
+      readonly clientSecret?: string
+      readonly privateKeyPem?: string
+      readonly signingAlgorithm?: 'ES256'
+    }
 /** Persistence seam for OAuth session material (back it with an encrypted or keychain store). */
 export interface McpClientAuthState {
   loadTokens(): Promise<McpOAuthTokens | undefined>

@@ -50,6 +50,8 @@ function strategyOf(strategy) {
     clientSecret: strategy.clientSecret,
     clientMetadata: strategy.clientMetadata,
     clientMetadataUrl: strategy.clientMetadataUrl === undefined ? undefined : String(strategy.clientMetadataUrl),
+    privateKeyPem: strategy.privateKeyPem,
+    signingAlgorithm: strategy.signingAlgorithm,
   }
 }
 
@@ -75,7 +77,8 @@ function createMcpClientAuth(options, context) {
   } catch (err) {
     throw fromNative(err)
   }
-  const isStatic = options.strategy.kind === 'static'
+  // Only a dynamic client keeps its registration in the host's state.
+  const isStatic = options.strategy.kind !== 'dcr'
 
   async function stored(withVerifier) {
     const tokens = await state.loadTokens()

@@ -451,6 +451,8 @@ limit! {
 }
 /// Bytes of a `WWW-Authenticate` header the OAuth client parses.
 pub const MCP_OAUTH_CHALLENGE_BYTES: usize = 8 * 1024;
+/// Bytes of the PEM private key a client-credentials client signs its assertions with.
+pub const MCP_OAUTH_PRIVATE_KEY_BYTES: usize = 16 * 1024;
 
 // --- Coding tools (API.md section 10) -----------------------------------------------------------
 

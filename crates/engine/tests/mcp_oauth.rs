@@ -801,6 +801,51 @@ mod flow {
     }
 
     #[tokio::test]
+    async fn client_credentials_get_tokens_without_a_user_or_a_redirect() -> Res {
+        use prism_engine::mcp::oauth::flow::ClientCredentials;
+        let fake = serve(|r, o| match r.path.as_str() {
+            "/.well-known/oauth-protected-resource/mcp" => ok(json!({
+                "resource": format!("{o}/mcp"),
+                "authorization_servers": [o],
+            })),
+            "/.well-known/oauth-authorization-server" => ok(as_metadata(o)),
+            "/token" if r.body.contains("grant_type=client_credentials") => {
+                ok(json!({ "access_token": "cc-token", "token_type": "Bearer" }))
+            }
+            _ => not_found(),
+        })
+        .await;
+        let mut config = client_for(&fake, 60_000).config().clone();
+        config.strategy = Strategy::ClientCredentials(ClientCredentials {
+            client: ClientInformation {
+                client_id: "svc".into(),
+                client_secret: Some(SECRET.into()),
+                ..ClientInformation::default()
+            },
+            key: None,
+        });
+        config.redirect_uri = None;
+        let fx = OAuthClient::new(config)
+            .authorize(&Stored::default(), &Request::default())
+            .await?;
+        assert_eq!(fx.redirect, None);
+        assert_eq!(
+            fx.tokens.map(|t| t.access_token).as_deref(),
+            Some("cc-token")
+        );
+        let token = fake.last();
+        let form = query(&format!("http://form/?{}", token.body));
+        assert_eq!(form.get("resource"), Some(&format!("{}/mcp", fake.origin)));
+        // The server lists client_secret_basic first: the secret goes in the header only.
+        assert!(token
+            .headers
+            .get("authorization")
+            .is_some_and(|h| h.starts_with("Basic ")));
+        assert!(!token.body.contains(SECRET));
+        Ok(())
+    }
+
+    #[tokio::test]
     async fn a_client_metadata_document_url_is_the_client_id_where_the_server_takes_one() -> Res {
         let (fake, fx) = cimd_run(true).await?;
         assert_eq!(fx.client.map(|c| c.client_id).as_deref(), Some(CIMD));

@@ -11,6 +11,7 @@ use reqwest::Url;
 use serde_json::Value;
 
 use super::authorize::{authorization_url, AuthorizationRequest};
+use super::client_assertion::SigningKey;
 use super::discovery::discover;
 use super::fetch::OAuthHttp;
 use super::metadata::{AuthServerMetadata, DiscoveryState};
@@ -28,6 +29,18 @@ pub enum Strategy {
     /// RFC 7591 dynamic registration with this client metadata (registered once, then the
     /// host's stored registration is used).
     Dcr(Value),
+    /// The client credentials grant (an extension of the reference's strategies): no user,
+    /// tokens straight from the token endpoint for this client.
+    ClientCredentials(ClientCredentials),
+}
+
+/// A client that authorizes with the client credentials grant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientCredentials {
+    /// Its id, and its secret when it authenticates with one.
+    pub client: ClientInformation,
+    /// Its key when it authenticates with `private_key_jwt`.
+    pub key: Option<SigningKey>,
 }
 
 /// One OAuth client's configuration.
@@ -133,6 +146,16 @@ impl Cached {
             (Some(at), Some(now)) => now - at < ttl.as_millis() as f64,
             _ => self.at.elapsed() < ttl,
         }
+    }
+}
+
+/// Seconds since the epoch: the host's clock when it has one, else the system's.
+fn now_secs(now_ms: Option<f64>) -> u64 {
+    match now_ms {
+        Some(ms) if ms.is_finite() && ms > 0.0 => (ms / 1000.0) as u64,
+        _ => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
     }
 }
 
@@ -282,6 +305,32 @@ impl OAuthClient {
             .or_else(|| (!self.config.scopes.is_empty()).then(|| self.config.scopes.join(" ")));
 
         let client = match &self.config.strategy {
+            Strategy::ClientCredentials(cc) => {
+                if req.authorization_code.is_some() {
+                    return Err(OAuthError::state(
+                        "a client credentials client has no authorization code to exchange",
+                    ));
+                }
+                let assertion = match &cc.key {
+                    Some(key) => Some(key.assertion(
+                        &cc.client.client_id,
+                        &ep.assertion_audience(),
+                        now_secs(req.now_ms),
+                    )?),
+                    None => None,
+                };
+                let t = ep
+                    .client_credentials(
+                        &http,
+                        &cc.client,
+                        assertion.as_deref(),
+                        scope.as_deref(),
+                        resource.as_deref(),
+                    )
+                    .await?;
+                fx.tokens = Some(t);
+                return Ok(fx);
+            }
             Strategy::Static(c) => c.clone(),
             Strategy::Dcr(_) if stored.client.is_some() => {
                 stored.client.clone().unwrap_or_default()
@@ -397,6 +446,7 @@ impl OAuthClient {
         };
         let client = match &self.config.strategy {
             Strategy::Static(c) => Some(c),
+            Strategy::ClientCredentials(cc) => Some(&cc.client),
             Strategy::Dcr(_) => stored.client.as_ref(),
         };
         ep.revoke(&self.http(), client, token, hint)

@@ -4,7 +4,8 @@
 use reqwest::Url;
 use serde_json::{Map, Value};
 
-use super::flow::{Effects, OAuthConfig, Request, Stored, Strategy};
+use super::client_assertion::SigningKey;
+use super::flow::{ClientCredentials, Effects, OAuthConfig, Request, Stored, Strategy};
 use super::metadata::DiscoveryState;
 use super::options::{OAuthLimits, OAuthLimitsInput};
 use super::records::{json_bytes, ClientInformation};
@@ -19,6 +20,37 @@ fn object(text: &str, what: &str) -> Result<Map<String, Value>, OAuthError> {
 
 fn string(m: &Map<String, Value>, key: &str) -> Option<String> {
     m.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// The strategies there are.
+const STRATEGY_KINDS: &str =
+    "auth.strategy must be { kind: \"static\" }, { kind: \"dcr\" } or { kind: \"client_credentials\" }";
+
+/// A client credentials strategy: `clientId`, and `clientSecret` or `privateKeyPem` (with
+/// `signingAlgorithm`, `ES256` only).
+fn client_credentials(m: &Map<String, Value>) -> Result<ClientCredentials, OAuthError> {
+    let client = ClientInformation {
+        client_id: string(m, "clientId")
+            .filter(|s| !s.is_empty())
+            .ok_or_else(|| {
+                OAuthError::state("auth.strategy.clientId must be a non-empty string")
+            })?,
+        client_secret: string(m, "clientSecret"),
+        ..ClientInformation::default()
+    };
+    let key = match string(m, "privateKeyPem") {
+        Some(pem) => Some(SigningKey::from_pem(
+            &pem,
+            string(m, "signingAlgorithm").as_deref(),
+        )?),
+        None => None,
+    };
+    if key.is_some() == client.client_secret.is_some() {
+        return Err(OAuthError::state(
+            "auth.strategy for client_credentials needs clientSecret or privateKeyPem (one of them)",
+        ));
+    }
+    Ok(ClientCredentials { client, key })
 }
 
 /// Reads `{ serverUrl, allowLoopbackHttp, strategy, scopes, redirectUri, limits }` (a dynamic
@@ -43,9 +75,7 @@ pub fn read_config(text: &str) -> Result<OAuthConfig, OAuthError> {
     let strategy_object = m
         .get("strategy")
         .and_then(Value::as_object)
-        .ok_or_else(|| {
-            OAuthError::state("auth.strategy must be { kind: \"static\" } or { kind: \"dcr\" }")
-        })?;
+        .ok_or_else(|| OAuthError::state(STRATEGY_KINDS))?;
     let strategy = match strategy_object.get("kind").and_then(Value::as_str) {
         Some("static") => Strategy::Static(ClientInformation {
             client_id: string(strategy_object, "clientId")
@@ -65,11 +95,10 @@ pub fn read_config(text: &str) -> Result<OAuthConfig, OAuthError> {
                     OAuthError::state("auth.strategy.clientMetadata must be an object")
                 })?,
         ),
-        _ => {
-            return Err(OAuthError::state(
-                "auth.strategy must be { kind: \"static\" } or { kind: \"dcr\" }",
-            ))
+        Some("client_credentials") => {
+            Strategy::ClientCredentials(client_credentials(strategy_object)?)
         }
+        _ => return Err(OAuthError::state(STRATEGY_KINDS)),
     };
     let client_metadata_url = match (&strategy, strategy_object.get("clientMetadataUrl")) {
         (Strategy::Dcr(_), Some(v)) if !v.is_null() => Some(metadata_document_url(v)?),

@@ -9,6 +9,7 @@
 //! - [`pkce`]: PKCE `S256` and `state`.
 //! - [`authorize`]: the authorization URL.
 //! - [`client_auth`]: `client_secret_basic`, `client_secret_post`, `none`.
+//! - [`client_assertion`]: `private_key_jwt` (RFC 7523), the `ES256` client assertion.
 //! - [`token`]: code exchange, refresh, dynamic registration, revocation.
 //! - [`step_up`]: what a request does when the server refuses its bearer (401, 403 scope).
 //! - [`records`]: tokens and client information, redacted in `Debug`.
@@ -19,6 +20,7 @@
 
 pub mod authorize;
 pub mod challenge;
+pub mod client_assertion;
 pub mod client_auth;
 pub mod discovery;
 pub mod error;

@@ -1,10 +1,12 @@
-//! The token endpoint (authorization code and refresh grants), dynamic client registration
+//! The token endpoint (authorization code, refresh and client credentials grants), dynamic client registration
 //! (RFC 7591) and revocation (RFC 7009). Every request goes through [`OAuthHttp`]; every record
 //! that comes back is bounded by `tokenRecordBytes`.
 
+use reqwest::header::HeaderValue;
 use reqwest::Url;
 use serde_json::Value;
 
+use super::client_assertion::JWT_BEARER_ASSERTION;
 use super::client_auth::{apply, select_method};
 use super::error::plain_error_code;
 use super::fetch::{Body, OAuthHttp, OAuthResponse};
@@ -54,14 +56,24 @@ impl Endpoints<'_> {
         client: &ClientInformation,
         mut form: Vec<(&'static str, &str)>,
     ) -> Result<Tokens, OAuthError> {
-        let url = self.endpoint(self.metadata.map(|m| m.token_endpoint.as_str()), "/token")?;
         let basic = apply(
             select_method(client, self.supported_methods()),
             client,
             &mut form,
         )?;
+        self.post_token(http, &form, basic.as_ref()).await
+    }
+
+    /// Sends a token request already carrying its client authentication.
+    async fn post_token(
+        &self,
+        http: &OAuthHttp,
+        form: &[(&'static str, &str)],
+        basic: Option<&HeaderValue>,
+    ) -> Result<Tokens, OAuthError> {
+        let url = self.endpoint(self.metadata.map(|m| m.token_endpoint.as_str()), "/token")?;
         let r = http
-            .send("token request", &url, Body::Form(&form), basic.as_ref())
+            .send("token request", &url, Body::Form(form), basic)
             .await?;
         let value = success_json("token request", &r)?;
         let tokens: Tokens = serde_json::from_value(value)
@@ -123,6 +135,46 @@ impl Endpoints<'_> {
             tokens.refresh_token = Some(refresh_token.to_owned());
         }
         Ok(tokens)
+    }
+
+    /// The audience of a client assertion: the authorization server's issuer (its URL when
+    /// it publishes no metadata).
+    #[must_use]
+    pub fn assertion_audience(&self) -> String {
+        self.metadata
+            .and_then(|m| m.issuer.clone())
+            .unwrap_or_else(|| self.as_url.to_string())
+    }
+
+    /// The client credentials grant (OAuth 2.1 section 4.2): with `assertion`, the client
+    /// authenticates by `private_key_jwt` (RFC 7523), else as the server's methods allow.
+    ///
+    /// # Errors
+    /// As [`Self::exchange_code`].
+    pub async fn client_credentials(
+        &self,
+        http: &OAuthHttp,
+        client: &ClientInformation,
+        assertion: Option<&str>,
+        scope: Option<&str>,
+        resource: Option<&str>,
+    ) -> Result<Tokens, OAuthError> {
+        let mut form = vec![("grant_type", "client_credentials")];
+        if let Some(s) = scope {
+            form.push(("scope", s));
+        }
+        if let Some(r) = resource {
+            form.push(("resource", r));
+        }
+        match assertion {
+            Some(a) => {
+                form.push(("client_id", &client.client_id));
+                form.push(("client_assertion_type", JWT_BEARER_ASSERTION));
+                form.push(("client_assertion", a));
+                self.post_token(http, &form, None).await
+            }
+            None => self.token_request(http, client, form).await,
+        }
     }
 
     /// Registers a client (RFC 7591) with `client_metadata`.
