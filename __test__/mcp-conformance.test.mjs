@@ -44,6 +44,10 @@ const scenarios = [
     '2025-03-26-oauth-endpoint-fallback',
     'client-credentials-basic',
     'client-credentials-jwt',
+    // Draft scenarios of the same release.
+    'resource-mismatch',
+    'offline-access-scope',
+    'offline-access-not-supported',
   ].map((name) => [`auth/${name}`, AUTH_CLIENT]),
 ]
 for (const [scenario, client] of scenarios) {
