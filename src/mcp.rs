@@ -68,7 +68,8 @@ pub struct McpNativeOptions {
     /// What the host answers for the server (`"roots"`, `"sampling"`, `"elicitation"`):
     /// declared in `initialize` and answered through `onServerRequest`; `"resourceUpdated"`:
     /// `notifications/resources/updated` go there too; `"authorize"`: the host's OAuth client
-    /// gives the HTTP requests' access token (`transport.auth`), asked through the same callback.
+    /// gives the HTTP requests' access token (`transport.auth`), asked through the same callback;
+    /// `"resolveHostname"`: the host resolves the server's host name (`transport.resolveHostname`).
     pub capabilities: Option<Vec<String>>,
     /// `mcpApps`: declare the MCP Apps extension (`io.modelcontextprotocol/ui`) in
     /// `initialize`, and keep each listed tool's `_meta` for the app judgement.
@@ -126,6 +127,7 @@ fn client_side_of(o: &McpNativeOptions, host: Option<Arc<JsHost>>) -> Result<Cli
         elicitation: selected(HostRequest::Elicitation.name()),
         resource_updates: selected(crate::mcp_server_requests::RESOURCE_UPDATED),
         oauth: selected(crate::mcp_server_requests::AUTHORIZE),
+        resolve_hostname: selected(crate::mcp_server_requests::RESOLVE_HOSTNAME),
         apps: o.mcp_apps.unwrap_or(false),
         max_bytes,
         host: host.map(|h| h as Arc<dyn HostCallbacks>),

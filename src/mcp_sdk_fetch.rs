@@ -6,9 +6,10 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use napi::bindgen_prelude::{Buffer, PromiseRaw};
+use napi::bindgen_prelude::{Buffer, Function, PromiseRaw};
 use napi::Env;
 use napi_derive::napi;
+use prism_engine::mcp::host_requests::HostCallbacks;
 use prism_engine::mcp::sdk_fetch::{FetchBody, FetchRequest, SdkFetch};
 use prism_engine::mcp::session::TransportConfig;
 use prism_engine::mcp::McpError;
@@ -17,6 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::errors::{spawn_coded, NativeError};
 use crate::mcp::{transport_of, McpNativeOptions};
+use crate::mcp_server_requests::JsHost;
 
 /// A request in flight: how to end it, and its body once the head came.
 struct Entry {
@@ -31,6 +33,8 @@ type Entries = Arc<Mutex<HashMap<u32, Entry>>>;
 pub struct NativeMcpFetch {
     fetch: Arc<SdkFetch>,
     entries: Entries,
+    /// The host's callbacks (its `resolveHostname`), if it gave any.
+    host: Option<Arc<JsHost>>,
 }
 
 fn lock(entries: &Entries) -> std::sync::MutexGuard<'_, HashMap<u32, Entry>> {
@@ -47,8 +51,18 @@ fn aborted() -> McpError {
 impl NativeMcpFetch {
     /// The fetch for the flattened transport options (as `connectMcpTools` reads them);
     /// throws the coded error for a transport that is not a valid Streamable HTTP one.
-    #[napi(constructor, ts_args_type = "options: McpNativeOptions")]
-    pub fn new(env: Env, options: napi::Unknown<'_>) -> napi::Result<Self> {
+    /// `onHostRequest([key, kind, paramsJson])`, when given, is asked for the endpoint's
+    /// addresses (kind `resolveHostname`, the host's `transport.resolveHostname`), answered with
+    /// `answerHostRequest`.
+    #[napi(
+        constructor,
+        ts_args_type = "options: McpNativeOptions, onHostRequest?: (request: [number, string, string]) => void"
+    )]
+    pub fn new(
+        env: Env,
+        options: napi::Unknown<'_>,
+        on_host_request: Option<Function<(u32, String, String), ()>>,
+    ) -> napi::Result<Self> {
         let options = McpNativeOptions::read(&env, &options, "createMcpTransport")?;
         let cfg = match transport_of(options).map_err(|e| e.into_js(&env))? {
             TransportConfig::Http(cfg) => cfg,
@@ -59,11 +73,32 @@ impl NativeMcpFetch {
                 .into_js(&env))
             }
         };
-        let fetch = SdkFetch::new(cfg).map_err(|e| NativeError::from(e).into_js(&env))?;
+        let host = match &on_host_request {
+            Some(f) => Some(Arc::new(JsHost::new(f)?)),
+            None => None,
+        };
+        let resolver = host.clone().map(|h| h as Arc<dyn HostCallbacks>);
+        let fetch = SdkFetch::new(cfg, resolver).map_err(|e| NativeError::from(e).into_js(&env))?;
         Ok(Self {
             fetch: Arc::new(fetch),
             entries: Arc::new(Mutex::new(HashMap::new())),
+            host,
         })
+    }
+
+    /// The host's answer to request `key` (from `onHostRequest`): its JSON text, the fault that
+    /// kept it from being JSON, or the message of what it threw.
+    #[napi]
+    pub fn answer_host_request(
+        &self,
+        key: u32,
+        json: Option<String>,
+        fault: Option<String>,
+        error: Option<String>,
+    ) {
+        if let Some(host) = &self.host {
+            host.answer(key, json, fault, error);
+        }
     }
 
     /// Sends request `key` (`headers` as `[name, value]` pairs); resolves with

@@ -117,6 +117,12 @@ impl HostCallbacks for JsHost {
         self.request(request.name(), params)
     }
 
+    fn resolve_hostname(&self, hostname: &str) -> HostAnswerFuture {
+        // A JSON string always serializes.
+        let params = serde_json::to_string(hostname).unwrap_or_default();
+        self.request(RESOLVE_HOSTNAME, params)
+    }
+
     fn authorize(&self, challenge: Option<Value>) -> HostAnswerFuture {
         // A JSON value always serializes (`null`: the stored token).
         let params = serde_json::to_string(&challenge).unwrap_or_default();
@@ -126,6 +132,9 @@ impl HostCallbacks for JsHost {
 
 /// The kind of the engine's request for the server's access token (`transport.auth`).
 pub(crate) const AUTHORIZE: &str = "authorize";
+
+/// The kind of the engine's request for the server's addresses (`transport.resolveHostname`).
+pub(crate) const RESOLVE_HOSTNAME: &str = "resolveHostname";
 
 impl JsHost {
     /// Hands request `kind` with `params` (JSON text) to the facade under a fresh key and

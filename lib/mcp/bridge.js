@@ -13,7 +13,8 @@ const { createCatalogue, autoRefreshDebounce } = require('./lifecycle.js')
 const { createNativeApps } = require('./native-apps.js')
 
 const { CONSTANTS, say } = require('../engine-words.js')
-const { AUTHORIZE, oauthBearer, routeHostRequests } = require('./oauth-bearer.js')
+const { oauthBearer } = require('./oauth-bearer.js')
+const { hostnameResolver, routeHostRequests } = require('./host-requests.js')
 const { mcpErrorSummaryBytes: ERROR_SUMMARY_BYTES, mcpAbortedMessage: ABORTED_MESSAGE } = CONSTANTS
 
 // A call's result arrives through the bridge's one threadsafe function, which does not keep
@@ -81,9 +82,6 @@ function nativeOptions(options) {
     Object.assign(out, { command: t.command, args: t.args ? [...t.args] : undefined, env: t.env ? { ...t.env } : undefined, cwd: t.cwd, stderr: t.stderr })
   } else if (t.type === 'streamable-http') {
     if (t.sessionId !== undefined) throw McpUnsupportedCapabilityError.fromMessage(say('mcpResumeUnsupported'))
-    if (t.resolveHostname !== undefined) {
-      throw McpUnsupportedCapabilityError.fromMessage(say('mcpResolveHostnameUnsupported'))
-    }
     Object.assign(out, {
       url: t.url,
       allowedOrigins: Array.isArray(t.allowedOrigins) ? [...t.allowedOrigins] : [],
@@ -136,16 +134,21 @@ async function connectNativeBridge(options, side = {}) {
   try {
     const opts = nativeOptions(options)
     bearer = oauthBearer(options.transport)
-    hostRequests = routeHostRequests(bearer, side.onServerRequest)
+    const resolver = hostnameResolver(options.transport)
+    const handlers = {}
+    if (bearer) handlers.authorize = bearer.authorize
+    if (resolver) handlers.resolveHostname = resolver
+    hostRequests = routeHostRequests(handlers, side.onServerRequest)
     if (side.capabilities) opts.capabilities = side.capabilities
-    if (bearer) opts.capabilities = [...(opts.capabilities ?? []), AUTHORIZE]
+    opts.capabilities = [...(opts.capabilities ?? []), ...Object.keys(handlers)]
     if (side.maxCapabilityBytes !== undefined) opts.limits.maxCapabilityBytes = side.maxCapabilityBytes
-    nativeBridge = new native.NativeMcpBridge(opts, listChangedRouter(catalogue), resultRouter(waiting), hostRequests.route)
+    const asksHost = side.onServerRequest !== undefined || Object.keys(handlers).length > 0
+    nativeBridge = new native.NativeMcpBridge(opts, listChangedRouter(catalogue), resultRouter(waiting), asksHost ? hostRequests.route : undefined)
   } catch (err) {
     throw fromNative(err)
   }
   side.bind?.(nativeBridge)
-  hostRequests.bind(nativeBridge)
+  hostRequests.bind(nativeBridge, 'answerServerRequest')
   installExitHook()
   // MCP Apps: the engine judges the negotiation, the app tools and their resources.
   const apps =

@@ -19,7 +19,7 @@ export interface MediaHostAddress {
   readonly address: string
   readonly family: 4 | 6
 }
-/** Not supported natively (pass nothing): DNS is resolved and pinned by the bridge. */
+/** A host's own DNS for the server's host name (`transport.resolveHostname`). */
 export type MediaHostnameResolver = (hostname: string, signal: AbortSignal) => Promise<readonly MediaHostAddress[]>
 /** OAuth limits (the reference's defaults and hard caps; out of range: `McpOAuthError` `ERR_PRISM_MCP_OAUTH_STATE`). */
 export interface McpOAuthLimitsInput {
@@ -155,9 +155,15 @@ export interface McpStreamableHttpTransport {
   readonly maxResponseBytes?: number
   /** Only `headers` is used. */
   readonly requestInit?: RequestInit
-  /** Not supported (throws `McpUnsupportedCapabilityError`). */
+  /**
+   * Resumes a session: `createMcpTransport` (the SDK's transport resumes it); not supported by
+   * the native connects (throws `McpUnsupportedCapabilityError`).
+   */
   readonly sessionId?: string
-  /** Not supported (throws `McpUnsupportedCapabilityError`). */
+  /**
+   * The host's DNS: asked once for the server's host name (with an AbortSignal ended at the
+   * connect timeout); its 1 to 32 answers are checked as DNS answers are, and pinned.
+   */
   readonly resolveHostname?: MediaHostnameResolver
   /**
    * OAuth: the stored access token goes on every request to the server; on a 401, or a 403
@@ -400,7 +406,7 @@ export interface McpToolMappingContext {
  * `code` `ERR_PRISM_MCP_CONNECT`, `ERR_PRISM_MCP_CONNECT_TIMEOUT`, `ERR_PRISM_MCP_NOT_PUBLIC`,
  * ...; with `mcpApps`, "MCP Apps extension was not negotiated" unless the server acknowledged
  * it), `McpOAuthError` when `transport.auth` cannot authorize, `McpUnsupportedCapabilityError`
- * for `sessionId` or `resolveHostname`, or a TypeError (`ERR_INVALID_ARG_TYPE`) for a
+ * for `sessionId`, or a TypeError (`ERR_INVALID_ARG_TYPE`) for a
  * wrong-typed option. Aborting `signal` during
  * connect closes the bridge and rejects with its reason.
  */

@@ -6,14 +6,11 @@
 // the flow and answers with the token.
 const { createMcpClientAuth, ensureAuthorizedOrFail } = require('./oauth.js')
 
-/** The engine's name for its token requests (and the capability that turns them on). */
-const AUTHORIZE = 'authorize'
-
 /**
  * The bearer source for `transport` (a Streamable HTTP transport with `auth`), or `undefined`
- * when it has none. `route(key, paramsJson, answer)` answers one request of the engine;
- * `failure()` is the last error the flow threw (the host's own OAuth error), which a failed
- * connect rethrows.
+ * when it has none. `authorize(paramsJson)` answers one request of the engine with
+ * `{ token }`; `failure()` is the last error the flow threw (the host's own OAuth error), which a
+ * failed connect rethrows.
  */
 function oauthBearer(transport) {
   if (transport?.type !== 'streamable-http' || transport.auth === undefined) return undefined
@@ -32,40 +29,20 @@ function oauthBearer(transport) {
       })
     }
     const tokens = await auth.getTokens()
-    return typeof tokens?.access_token === 'string' ? tokens.access_token : null
+    return { token: typeof tokens?.access_token === 'string' ? tokens.access_token : null }
   }
 
   return {
-    route(key, paramsJson, answer) {
-      Promise.resolve(paramsJson)
-        .then(token)
-        .then(
-          (value) => answer(key, JSON.stringify({ token: value }), undefined, undefined),
-          (err) => {
-            failure = err
-            answer(key, undefined, undefined, String(err?.message ?? err))
-          },
-        )
+    async authorize(paramsJson) {
+      try {
+        return await token(paramsJson)
+      } catch (err) {
+        failure = err
+        throw err
+      }
     },
     failure: () => failure,
   }
 }
 
-/**
- * The engine's requests to the host for a connect: token requests to `bearer`, the rest to
- * `onServerRequest` (the capability client's router, if any). `bind(nativeBridge)` gives the
- * bridge to answer through (held weakly, so that a bridge its host dropped can be collected).
- */
-function routeHostRequests(bearer, onServerRequest) {
-  if (bearer === undefined) return { route: onServerRequest, bind: () => {} }
-  let ref
-  const answer = (key, text, fault, error) => ref?.deref()?.answerServerRequest(key, text, fault, error)
-  const route = (request) => {
-    const [key, kind, paramsJson] = request
-    if (kind === AUTHORIZE) bearer.route(key, paramsJson, answer)
-    else onServerRequest?.(request)
-  }
-  return { route, bind: (nativeBridge) => (ref = new WeakRef(nativeBridge)) }
-}
-
-module.exports = { AUTHORIZE, oauthBearer, routeHostRequests }
+module.exports = { oauthBearer }

@@ -5,6 +5,7 @@
 // turns WHATWG fetch arguments into the engine's and its answer into a `Response`.
 const native = require('../native.js')
 const { fromNative } = require('../native-errors.js')
+const { hostnameResolver, routeHostRequests } = require('./host-requests.js')
 
 /** Statuses whose `Response` must have no body. */
 const NULL_BODY = new Set([204, 205, 304])
@@ -16,16 +17,20 @@ async function bodyBytes(body) {
 }
 
 /**
- * A fetch over the engine for `flat` (the transport flattened as `connectMcpTools` reads it).
+ * A fetch over the engine for `flat` (the transport flattened as `connectMcpTools` reads it);
+ * `transport.resolveHostname`, if the host gave one, resolves the endpoint's host name.
  * Throws the coded error for a transport the engine refuses.
  */
-function createNativeMcpFetch(flat) {
+function createNativeMcpFetch(flat, transport) {
+  const resolver = hostnameResolver(transport)
+  const hostRequests = routeHostRequests(resolver ? { resolveHostname: resolver } : {})
   let engine
   try {
-    engine = new native.NativeMcpFetch(flat)
+    engine = new native.NativeMcpFetch(flat, resolver ? hostRequests.route : undefined)
   } catch (err) {
     throw fromNative(err)
   }
+  hostRequests.bind(engine, 'answerHostRequest')
   let nextKey = 1
   return async function nativeMcpFetch(input, init = {}) {
     const url = input instanceof URL ? input.href : typeof input === 'string' ? input : input.url

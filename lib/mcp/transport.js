@@ -66,7 +66,7 @@ function createMcpTransport(config) {
     })
   }
   if (config.auth !== undefined) return createMcpOAuthTransport(config).transport
-  return httpTransport(sdk, config, createNativeMcpFetch(flat))
+  return httpTransport(sdk, config, createNativeMcpFetch(flat, config))
 }
 
 /**
@@ -78,7 +78,7 @@ function createMcpOAuthTransport(config) {
   const flat = checked(config)
   const sdk = loadSdkTransports()
   const auth = createMcpClientAuth(config.auth, { serverUrl: config.url, allowLoopbackHttp: config.allowLoopbackHttp === true })
-  return { transport: httpTransport(sdk, config, withOAuthBearer(createNativeMcpFetch(flat), auth)), auth }
+  return { transport: httpTransport(sdk, config, withOAuthBearer(createNativeMcpFetch(flat, config), auth)), auth }
 }
 
 module.exports = { createMcpTransport, createMcpOAuthTransport }

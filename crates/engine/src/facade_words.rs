@@ -137,10 +137,6 @@ pub const WORDS: &[(&str, &str)] = &[
         "resuming an MCP session (transport.sessionId) is not supported by prism-native",
     ),
     (
-        "mcpResolveHostnameUnsupported",
-        "transport.resolveHostname is not supported by prism-native (it resolves and pins DNS itself)",
-    ),
-    (
         "mcpNameCollision",
         "MCP tool name collision: {prefixedName} (remote tool {remoteName})",
     ),

@@ -420,6 +420,8 @@ pub const MCP_TASK_MAX_POLL_MS: u64 = 5_000;
 /// Milliseconds a `tasks/cancel` the bridge sends (on an abort, a timeout or a task that needs
 /// input) may wait for its answer; nothing waits for it, and its answer is ignored.
 pub const MCP_TASK_CANCEL_TIMEOUT_MS: u64 = 2_000;
+/// Addresses a host's `resolveHostname` may answer with for one host name (the reference's bound).
+pub const MCP_MAX_RESOLVED_ADDRESSES: usize = 32;
 /// Bytes of a task id a server may hand out (ids are echoed in every `tasks/*` request).
 pub const MCP_MAX_TASK_ID_BYTES: usize = 256;
 

@@ -72,7 +72,18 @@ pub trait HostCallbacks: Send + Sync {
         let _ = challenge;
         Box::pin(async { HostAnswer::Threw(NO_OAUTH.to_owned()) })
     }
+
+    /// Asks the host's `resolveHostname` for `hostname`'s addresses: JSON
+    /// `[{ "address", "family" }]`, read by [`super::host_resolver::read_answer`]. A host
+    /// without one answers that it has none.
+    fn resolve_hostname(&self, hostname: &str) -> HostAnswerFuture {
+        let _ = hostname;
+        Box::pin(async { HostAnswer::Threw(NO_RESOLVER.to_owned()) })
+    }
 }
+
+/// What a host without a resolver answers [`HostCallbacks::resolve_hostname`] with.
+pub const NO_RESOLVER: &str = "the host has no resolveHostname";
 
 /// What a host without an OAuth client answers [`HostCallbacks::authorize`] with.
 pub const NO_OAUTH: &str = "the host has no OAuth client for this server";
@@ -94,6 +105,8 @@ pub struct ClientSide {
     pub resource_updates: bool,
     /// The host's OAuth client authorizes the HTTP requests (`transport.auth`).
     pub oauth: bool,
+    /// The host resolves the server's host name (`transport.resolveHostname`).
+    pub resolve_hostname: bool,
     /// `maxCapabilityBytes`: the bound of every request and answer.
     pub max_bytes: u64,
 }
@@ -108,6 +121,7 @@ impl Default for ClientSide {
             elicitation: false,
             resource_updates: false,
             oauth: false,
+            resolve_hostname: false,
             max_bytes: l::MCP_MAX_CAPABILITY_BYTES.default,
         }
     }
@@ -121,6 +135,7 @@ impl std::fmt::Debug for ClientSide {
             .field("sampling", &self.sampling)
             .field("elicitation", &self.elicitation)
             .field("oauth", &self.oauth)
+            .field("resolve_hostname", &self.resolve_hostname)
             .field("max_bytes", &self.max_bytes)
             .finish_non_exhaustive()
     }
@@ -147,6 +162,12 @@ impl ClientSide {
     pub fn bearer(&self) -> Option<super::http_bearer::Bearer> {
         let host = self.host.as_ref().filter(|_| self.oauth)?;
         Some(super::http_bearer::Bearer::new(Arc::clone(host)))
+    }
+
+    /// The host's resolver, when it resolves the server's host name.
+    #[must_use]
+    pub fn resolver(&self) -> Option<Arc<dyn HostCallbacks>> {
+        self.host.clone().filter(|_| self.resolve_hostname)
     }
 
     fn selected(&self, request: HostRequest) -> bool {

@@ -206,21 +206,33 @@ pub fn validate_url(cfg: &HttpConfig) -> Result<Url, McpError> {
     Ok(url)
 }
 
-/// Resolves the host once, checks every address, and returns the addresses to pin.
+/// Resolves the host once (with the host's `resolver` when it gave one, else the system's),
+/// checks every address, and returns the addresses to pin.
 ///
 /// # Errors
 /// [`McpError::NotPublic`] for any private address, [`McpError::Connect`] if resolution fails.
-pub async fn resolve_and_check(url: &Url, cfg: &HttpConfig) -> Result<Vec<SocketAddr>, McpError> {
+pub async fn resolve_and_check(
+    url: &Url,
+    cfg: &HttpConfig,
+    resolver: Option<&dyn super::host_requests::HostCallbacks>,
+) -> Result<Vec<SocketAddr>, McpError> {
     let Some(url::Host::Domain(domain)) = url.host() else {
         return Ok(Vec::new());
     };
     let port = url.port_or_known_default().unwrap_or(443);
-    let addrs: Vec<SocketAddr> = tokio::net::lookup_host((domain, port))
-        .await
-        .map_err(|e| McpError::Connect {
-            message: format!("cannot resolve {domain}: {e}"),
-        })?
-        .collect();
+    let addrs: Vec<SocketAddr> = match resolver {
+        Some(host) => super::host_resolver::resolve(host, domain)
+            .await?
+            .into_iter()
+            .map(|ip| SocketAddr::new(ip, port))
+            .collect(),
+        None => tokio::net::lookup_host((domain, port))
+            .await
+            .map_err(|e| McpError::Connect {
+                message: format!("cannot resolve {domain}: {e}"),
+            })?
+            .collect(),
+    };
     if addrs.is_empty() {
         return Err(McpError::Connect {
             message: format!("{domain} has no addresses"),

@@ -16,6 +16,7 @@
 //! - [`apps`]: MCP Apps: app tools, `ui://` HTML resources and their metadata.
 //! - [`session_apps`]: MCP Apps' resource requests on a native session.
 //! - [`catalogue`]: `tools/list` pages within every bound.
+//! - [`host_resolver`]: the host's `resolveHostname` answer, bounded.
 //! - [`host_client`]: pages and results from a host's own MCP client, under the same rules.
 //! - [`call_result`]: a raw call result (or failure) as a prism `ToolResult`.
 //! - [`content`]: MCP content blocks as prism content blocks within a byte budget.
@@ -37,6 +38,7 @@ pub mod error;
 pub mod frame;
 pub mod host_client;
 pub mod host_requests;
+pub mod host_resolver;
 pub mod http;
 pub mod http_bearer;
 pub mod http_client;

@@ -12,6 +12,9 @@ use reqwest::header::{HeaderName, HeaderValue};
 use reqwest::{Method, Url};
 use tokio::sync::OnceCell;
 
+use std::sync::Arc;
+
+use super::host_requests::HostCallbacks;
 use super::http::{build_client, resolve_and_check, validate_url, HttpConfig};
 use super::McpError;
 
@@ -78,27 +81,41 @@ impl FetchBody {
 }
 
 /// The fetch of one transport configuration.
-#[derive(Debug)]
 pub struct SdkFetch {
     cfg: HttpConfig,
     endpoint: Url,
     client: OnceCell<reqwest::Client>,
+    /// The host's `resolveHostname`, if it gave one.
+    resolver: Option<Arc<dyn HostCallbacks>>,
+}
+
+impl std::fmt::Debug for SdkFetch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SdkFetch")
+            .field("endpoint", &self.endpoint.as_str())
+            .finish_non_exhaustive()
+    }
 }
 
 /// The methods the SDK's Streamable HTTP client uses.
 const METHODS: [&str; 3] = ["GET", "POST", "DELETE"];
 
 impl SdkFetch {
-    /// The fetch for `cfg`, whose endpoint is checked as `connectMcpTools` checks it.
+    /// The fetch for `cfg`, whose endpoint is checked as `connectMcpTools` checks it; the
+    /// endpoint's host name is resolved by `resolver` (the host's) when given.
     ///
     /// # Errors
     /// What [`validate_url`] refuses.
-    pub fn new(cfg: HttpConfig) -> Result<Self, McpError> {
+    pub fn new(
+        cfg: HttpConfig,
+        resolver: Option<Arc<dyn HostCallbacks>>,
+    ) -> Result<Self, McpError> {
         let endpoint = validate_url(&cfg)?;
         Ok(Self {
             cfg,
             endpoint,
             client: OnceCell::new(),
+            resolver,
         })
     }
 
@@ -125,7 +142,8 @@ impl SdkFetch {
     async fn client(&self) -> Result<&reqwest::Client, McpError> {
         self.client
             .get_or_try_init(|| async {
-                let pinned = resolve_and_check(&self.endpoint, &self.cfg).await?;
+                let pinned =
+                    resolve_and_check(&self.endpoint, &self.cfg, self.resolver.as_deref()).await?;
                 build_client(&self.endpoint, &pinned, &self.cfg)
             })
             .await

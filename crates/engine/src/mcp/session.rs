@@ -432,7 +432,14 @@ impl McpSession {
             }
             TransportConfig::Http(cfg) => {
                 let url = validate_url(cfg)?;
-                let pinned = resolve_and_check(&url, cfg).await?;
+                let resolver = client.resolver();
+                let resolving = resolve_and_check(&url, cfg, resolver.as_deref());
+                let pinned = tokio::select! {
+                    r = tokio::time::timeout(timeout, resolving) => r.map_err(|_| McpError::ConnectTimeout {
+                        timeout_ms: limits.call_timeout_ms,
+                    })??,
+                    () = cancel.cancelled() => return Err(McpError::Aborted),
+                };
                 let bearer = client.bearer();
                 let client = build_client(&url, &pinned, cfg)?;
                 let bytes = usize::try_from(cfg.max_response_bytes).unwrap_or(usize::MAX);
