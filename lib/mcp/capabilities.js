@@ -8,6 +8,7 @@ const native = require('../native.js')
 const { say } = require('../engine-words.js')
 const { McpBridgeError } = require('./errors.js')
 const { toJsonText } = require('./json-text.js')
+const { routeHostRequests } = require('./host-requests.js')
 const { engineCall } = require('./native-call.js')
 const { attachMcpToolBridge, RAW_RESULT } = require('./host-client.js')
 const { connectNativeBridge } = require('./bridge.js')
@@ -137,15 +138,14 @@ function createMcpCapabilityClient(options) {
  * native bridge is reached weakly, so that a bridge its host dropped can be collected.
  */
 function serverRequestRouter(options) {
-  let ref
-  const controllers = new Map()
-  const answer = (key, text, fault, error) => ref?.deref()?.answerServerRequest(key, text, fault, error)
-  const route = ([key, kind, paramsJson]) => {
-    if (kind === 'abort') {
-      controllers.get(key)?.abort()
-      controllers.delete(key)
-      return
-    }
+  const handlers = {}
+  if (typeof options.roots === 'function') handlers.roots = () => options.roots()
+  for (const kind of ['sampling', 'elicitation']) {
+    if (typeof options[kind] === 'function') handlers[kind] = (paramsJson, signal) => options[kind]({ params: JSON.parse(paramsJson), signal })
+  }
+  const requests = routeHostRequests(handlers)
+  const route = (request) => {
+    const [, kind, paramsJson] = request
     if (kind === 'resourceUpdated') {
       // A notification: nothing goes back, and what the callback throws stays here.
       Promise.resolve()
@@ -153,22 +153,9 @@ function serverRequestRouter(options) {
         .catch(() => {})
       return
     }
-    const controller = new AbortController()
-    controllers.set(key, controller)
-    const signal = controller.signal
-    const ask = () => (kind === 'roots' ? options.roots() : options[kind]({ params: JSON.parse(paramsJson), signal }))
-    Promise.resolve()
-      .then(ask)
-      .then(
-        (value) => {
-          const [text, fault] = toJsonText(value)
-          answer(key, text ?? undefined, fault ?? undefined, undefined)
-        },
-        (err) => answer(key, undefined, undefined, String(err?.message ?? err)),
-      )
-      .finally(() => controllers.delete(key))
+    requests.route(request)
   }
-  return { route, bind: (nativeBridge) => (ref = new WeakRef(nativeBridge)) }
+  return { route, bind: (nativeBridge) => requests.bind(nativeBridge, 'answerServerRequest') }
 }
 
 /**
