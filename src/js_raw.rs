@@ -88,8 +88,9 @@ impl Js {
     pub(crate) fn array(self, items: &[V]) -> Result<V> {
         let mut out = ptr::null_mut();
         check(unsafe { sys::napi_create_array_with_length(self.0, items.len(), &mut out) })?;
-        for (i, item) in items.iter().enumerate() {
-            let i = u32::try_from(i).map_err(|_| Error::from_reason("array too long"))?;
+        // Node-API indexes arrays by u32; the binding builds arrays only from bounded data
+        // (far below 2^32 items).
+        for (i, item) in (0u32..).zip(items) {
             check(unsafe { sys::napi_set_element(self.0, out, i, *item) })?;
         }
         Ok(out)

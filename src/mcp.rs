@@ -600,8 +600,8 @@ pub fn mcp_map_content(
         .map_err(|e| to_js(&env, McpError::from(e)))?;
     let content: Vec<Value> = serde_json::from_str(&content_json).unwrap_or_default();
     let m = map_content(&content, max);
-    serde_json::to_string(&serde_json::json!({"content": m.content, "truncated": m.truncated, "bytesUsed": m.bytes_used}))
-        .map_err(|e| napi::Error::from_reason(e.to_string()))
+    // A JSON value always has its text.
+    Ok(serde_json::json!({"content": m.content, "truncated": m.truncated, "bytesUsed": m.bytes_used}).to_string())
 }
 
 /// The longest prefix of `text` of at most `maxBytes` UTF-8 bytes, cut on a character

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::errors::to_js;
 use crate::mcp::{transport_of, McpNativeOptions};
+use crate::mcp_capabilities::{end_listing, open_listing, to_text};
 
 fn host_json<'a>(text: Option<&'a str>, fault: Option<&str>) -> HostJson<'a> {
     match (text, fault) {
@@ -22,10 +23,6 @@ fn host_json<'a>(text: Option<&'a str>, fault: Option<&str>) -> HostJson<'a> {
         (_, Some(f)) => HostJson::Fault(HostValueFault::from_name(f)),
         (None, None) => HostJson::Fault(HostValueFault::NotJson),
     }
-}
-
-fn to_text(v: &Value) -> napi::Result<String> {
-    serde_json::to_string(v).map_err(|e| napi::Error::from_reason(e.to_string()))
 }
 
 /// The engine side of one bridge over a host's client: its server id and resolved limits.
@@ -151,22 +148,15 @@ impl NativeMcpHostListing {
         page_json: Option<String>,
         fault: Option<String>,
     ) -> napi::Result<Option<String>> {
-        let listing = self
-            .inner
-            .as_mut()
-            .ok_or_else(|| napi::Error::from_reason("listing already finished"))?;
-        listing
+        open_listing(&env, &mut self.inner)?
             .add_page(host_json(page_json.as_deref(), fault.as_deref()))
             .map_err(|e| to_js(&env, e))
     }
 
     /// The accepted tools as JSON text (an array, in the server's order); ends the walk.
     #[napi]
-    pub fn finish(&mut self) -> napi::Result<String> {
-        let listing = self
-            .inner
-            .take()
-            .ok_or_else(|| napi::Error::from_reason("listing already finished"))?;
+    pub fn finish(&mut self, env: Env) -> napi::Result<String> {
+        let listing = end_listing(&env, &mut self.inner)?;
         to_text(&Value::Array(listing.finish()))
     }
 }

@@ -401,7 +401,8 @@ pub fn landlock_restrict_self(
 ) -> napi::Result<String> {
     let paths: Vec<&std::path::Path> = writable.iter().map(std::path::Path::new).collect();
     match prism_engine::policy::landlock::restrict_self(&paths, allow_network) {
-        Ok(g) => serde_json::to_string(&g).map_err(|e| napi::Error::from_reason(e.to_string())),
+        Ok(g) => serde_json::to_string(&g)
+            .map_err(|e| crate::errors::NativeError::internal(e.to_string()).into_js(&env)),
         Err(e) => Err(to_js(&env, e)),
     }
 }
