@@ -171,14 +171,16 @@ async function attachMcpToolBridge(client, transport, options) {
   assertValidServerId(options.serverId)
   const serverId = options.serverId
   const engine = engineFor(serverId, options)
-  // With MCP Apps the server must have acknowledged the extension, before anything else.
-  if (options.mcpApps) assertAppsNegotiated(engine, client)
+  // With MCP Apps (only `mcpApps: true`, as the reference reads it) the server must have
+  // acknowledged the extension, before anything else.
+  const withApps = options.mcpApps === true
+  if (withApps) assertAppsNegotiated(engine, client)
   assertClient(client)
   const prefix = options.namePrefix ?? defaultMcpNamePrefix(serverId)
   const effectPolicy = options.effect
   assertEffectPolicy(effectPolicy)
 
-  const apps = options.mcpApps
+  const apps = withApps
     ? createApps({
         serverId,
         engine,
