@@ -437,6 +437,22 @@ test('on 2026-07-28, list changes come on a subscriptions/listen stream the brid
   }
 })
 
+test('on 2026-07-28, connect resolves once the listen stream is acknowledged: a change right after it is seen', async () => {
+  for (let round = 0; round < 3; round++) {
+    const bridge = await connectMcpTools({ serverId: 'm', transport: misbehaving('modern'), autoRefresh: { debounceMs: 10 } })
+    try {
+      const before = bridge.tools
+      // No wait for the stream: the change is made as soon as connect has resolved.
+      await bridge.tools.find((t) => t.name === 'mcp:m:change-list').execute({}, ctx('lc'))
+      const end = Date.now() + 30_000 // a bound on the wait, not a speed claim
+      while (bridge.tools === before && Date.now() < end) await new Promise((r) => setTimeout(r, 10))
+      assert.ok(bridge.tools.some((t) => t.name === 'mcp:m:added'), `round ${round}: the change reached the bridge`)
+    } finally {
+      await bridge.close()
+    }
+  }
+})
+
 test('without autoRefresh, list_changed only invalidates: the next tools access refreshes in the background', async () => {
   await withBridge({}, async (bridge, tool) => {
     const before = bridge.tools

@@ -400,6 +400,9 @@ pub const MCP_LISTEN_MAX_REOPENS: u32 = 5;
 /// Milliseconds before the first reopen of a `subscriptions/listen` stream; each later one
 /// waits twice as long.
 pub const MCP_LISTEN_REOPEN_DELAY_MS: u64 = 500;
+/// Milliseconds connect waits for the server to acknowledge the first `subscriptions/listen`
+/// stream (2026-07-28) before it resolves without it (at most `callTimeoutMs`).
+pub const MCP_LISTEN_ACK_WAIT_MS: u64 = 5_000;
 /// Answers for requests the bridge never sent or already settled that a session ignores
 /// before it fails its waiting requests, naming the flood (the count then starts again).
 pub const MCP_MAX_STRAY_ANSWERS: u64 = 1_000;

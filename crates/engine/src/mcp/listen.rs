@@ -3,6 +3,9 @@
 //! announces `tools.listChanged` keeps one open (rmcp's [`Peer::listen`]) and rings the same
 //! hook the older revisions' notification rings.
 //!
+//! Connect waits (at most [`MCP_LISTEN_ACK_WAIT_MS`]) for the first stream's acknowledgement,
+//! so that a change the server makes once connect has resolved reaches the bridge.
+//!
 //! The stream lives until the session closes. One that ends or fails while the session is open
 //! is reopened after a doubling delay, at most [`MCP_LISTEN_MAX_REOPENS`] times in a row (a
 //! stream that delivered a change counts as working again).
@@ -12,9 +15,12 @@ use std::time::Duration;
 use rmcp::model::{ServerNotification, ServerPeerInfo, SubscriptionFilter};
 use rmcp::service::Peer;
 use rmcp::RoleClient;
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use super::session::ListChangedHook;
+#[cfg(doc)]
+use crate::limits::MCP_LISTEN_ACK_WAIT_MS;
 use crate::limits::{MCP_LISTEN_MAX_REOPENS, MCP_LISTEN_REOPEN_DELAY_MS};
 
 /// Whether a session with this server needs a listen stream to hear list changes: a revision
@@ -31,20 +37,26 @@ pub fn needs_stream(info: &ServerPeerInfo) -> bool {
 }
 
 /// Keeps a `subscriptions/listen` stream for tool list changes open on `peer` until `close`
-/// fires, ringing `hook` for each change (see the module's doc).
+/// fires, ringing `hook` for each change (see the module's doc). `first_opened` is told when
+/// the first stream was acknowledged by the server, or failed to open.
 pub fn spawn_tool_list_listener(
     peer: Peer<RoleClient>,
     hook: ListChangedHook,
     close: CancellationToken,
+    first_opened: oneshot::Sender<()>,
 ) {
     tokio::spawn(async move {
         let mut failures = 0u32;
+        let mut first_opened = Some(first_opened);
         loop {
             let filter = SubscriptionFilter::builder().tools_list_changed().build();
             let opened = tokio::select! {
                 opened = peer.listen(filter) => opened,
                 () = close.cancelled() => return,
             };
+            if let Some(told) = first_opened.take() {
+                let _ = told.send(());
+            }
             if let Ok(mut subscription) = opened {
                 loop {
                     let next = tokio::select! {

@@ -483,11 +483,17 @@ impl McpSession {
             .peer_info()
             .is_some_and(|p| listen::needs_stream(&p))
         {
+            let (opened, first_opened) = tokio::sync::oneshot::channel();
             listen::spawn_tool_list_listener(
                 service.peer().clone(),
                 Arc::clone(&on_list_changed),
                 close_token.clone(),
+                opened,
             );
+            // A change made once connect resolves must reach the bridge: wait (bounded) for the
+            // server to acknowledge the stream; without it, connect goes on as before.
+            let wait = timeout.min(Duration::from_millis(crate::limits::MCP_LISTEN_ACK_WAIT_MS));
+            let _ = tokio::time::timeout(wait, first_opened).await;
         }
         let writes_directly = direct.is_some();
         let spoken = service.peer().peer_info().map_or_else(
