@@ -13,9 +13,11 @@
 //! - [`policy`]: execution policy, command analysis, path containment and sandboxes.
 //! - [`limits`]: every default and hard cap, side by side.
 //! - [`facade_words`]: the messages a host language's facade raises about its own values.
+//! - [`js_number`]: numbers as JavaScript prints them, for messages that read as the reference's.
 
 pub mod coding;
 pub mod facade_words;
+pub mod js_number;
 pub mod limits;
 pub mod mcp;
 pub mod option_sets;

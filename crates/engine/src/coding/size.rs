@@ -1,7 +1,7 @@
 //! Human-readable byte sizes, as the reference's `formatSize` prints them: in floating point,
 //! with JavaScript's number formatting, so any number gives the reference's text.
 
-use crate::validation::errors::js_number;
+use crate::js_number::js_number;
 
 /// `<1024` → `"<b>B"`, below 1 MiB → `"<x.x>KB"`, otherwise `"<x.x>MB"`.
 #[must_use]

@@ -9,10 +9,11 @@ use jsonschema::{Draft, Retrieve, Uri, Validator};
 use serde_json::Value;
 
 use super::draft::select_draft;
-use super::errors::{errors_text, js_number};
+use super::errors::errors_text;
 use super::issue::Issue;
 use super::ordered::Ordered;
 use super::strict::{check_expansion, check_ref_cycles, check_strict};
+use crate::js_number::js_number;
 
 /// A compiled schema, and its text for error paths (parsed on the first failed validation
 /// only: most cached schemas never need it, and the parsed trees cost more memory than text).
