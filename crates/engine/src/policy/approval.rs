@@ -651,7 +651,7 @@ impl Check {
                     };
                     return Ok(self.at(Step::Deny(why)));
                 }
-                let needs_approval = if action == verdict::Action::RequireApproval {
+                let needs_approval = if action >= verdict::Action::RequireApproval {
                     true
                 } else if policy.allow_rules_skip_approval && covered {
                     false

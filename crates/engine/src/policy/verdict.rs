@@ -4,8 +4,9 @@
 //! command of the analysis and passes what matched here, as data; the order of the checks, the
 //! precedence deny > approval > allow and every reason the engine words live here.
 
-/// What a rule, or the verdict, says about a command.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a rule, or the verdict, says about a command, ordered by strictness:
+/// `Allow < RequireApproval < Deny`, so the precedence deny > approval > allow is `max`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Action {
     /// Runs without a person.
     Allow,
@@ -67,6 +68,17 @@ impl PartMatch {
             self,
             Self::Rule(Action::Deny) | Self::DefaultDeny | Self::OpenRule | Self::OpenDefaultDeny
         )
+    }
+
+    /// The action of the rule that matched the part as written: a host rule's, or a default
+    /// deny rule's (`Deny`); `None` for no match, an open word's or an option effect's.
+    #[must_use]
+    pub const fn written_action(self) -> Option<Action> {
+        match self {
+            Self::Rule(action) => Some(action),
+            Self::DefaultDeny => Some(Action::Deny),
+            _ => None,
+        }
     }
 
     /// The match whose code is `c`.
@@ -223,10 +235,14 @@ pub fn judge(parts: &[PartMatch], facts: &Facts) -> Verdict {
         covered_by_allow_rules: false,
     };
     let first = |want: PartMatch| parts.iter().position(|p| *p == want);
-    if let Some(i) = parts
+    // The strictest rule that matched a part as written (a default deny rule counts as a deny),
+    // and the first part it matched.
+    let strictest = parts
         .iter()
-        .position(|p| matches!(p, PartMatch::Rule(Action::Deny) | PartMatch::DefaultDeny))
-    {
+        .enumerate()
+        .filter_map(|(i, p)| p.written_action().map(|a| (a, i)))
+        .max_by(|(a, i), (b, j)| a.cmp(b).then(j.cmp(i)));
+    if let Some((Action::Deny, i)) = strictest {
         return match parts[i] {
             PartMatch::DefaultDeny => verdict(Action::Deny, Reason::DefaultDeny),
             _ => verdict(Action::Deny, Reason::Rule { part: i }),
@@ -243,7 +259,7 @@ pub fn judge(parts: &[PartMatch], facts: &Facts) -> Verdict {
     if facts.deny {
         return verdict(Action::Deny, Reason::DefaultDeny);
     }
-    if let Some(i) = first(PartMatch::Rule(Action::RequireApproval)) {
+    if let Some((Action::RequireApproval, i)) = strictest {
         return verdict(Action::RequireApproval, Reason::Rule { part: i });
     }
     // An allowed program's option does what the allow rule does not name.
@@ -285,6 +301,25 @@ mod tests {
             deny_metacharacters: true,
             ..Facts::default()
         }
+    }
+
+    #[test]
+    fn actions_are_ordered_by_strictness() {
+        assert!(Action::Allow < Action::RequireApproval && Action::RequireApproval < Action::Deny);
+        assert_eq!(
+            [Action::RequireApproval, Action::Deny, Action::Allow]
+                .iter()
+                .max(),
+            Some(&Action::Deny)
+        );
+        // The first part with the strictest rule is named.
+        let v = judge(&[ALLOW, ASK, ASK], &facts());
+        assert_eq!(
+            (v.action, v.reason),
+            (Action::RequireApproval, Reason::Rule { part: 1 })
+        );
+        let v = judge(&[ASK, PartMatch::DefaultDeny, DENY], &facts());
+        assert_eq!((v.action, v.reason), (Action::Deny, Reason::DefaultDeny));
     }
 
     #[test]
