@@ -44,6 +44,7 @@ const scenarios = [
     '2025-03-26-oauth-endpoint-fallback',
     'client-credentials-basic',
     'client-credentials-jwt',
+    'cross-app-access-complete-flow',
     // Draft scenarios of the same release.
     'resource-mismatch',
     'offline-access-scope',

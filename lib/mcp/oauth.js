@@ -52,7 +52,21 @@ function strategyOf(strategy) {
     clientMetadataUrl: strategy.clientMetadataUrl === undefined ? undefined : String(strategy.clientMetadataUrl),
     privateKeyPem: strategy.privateKeyPem,
     signingAlgorithm: strategy.signingAlgorithm,
+    idpTokenEndpoint: strategy.idpTokenEndpoint === undefined ? undefined : String(strategy.idpTokenEndpoint),
+    idpClientId: strategy.idpClientId,
+    idpClientSecret: strategy.idpClientSecret,
+    // Only the ID token's type: the token itself goes to the engine with each flow.
+    idTokenType: typeof strategy.idToken,
   }
+}
+
+/**
+ * The host's ID token for one flow (a cross-app access strategy's `idToken`: a string, or a
+ * function called per flow, since ID tokens are short-lived); the engine checks it.
+ */
+async function idTokenOf(strategy) {
+  const idToken = strategy?.idToken
+  return typeof idToken === 'function' ? await idToken() : idToken
 }
 
 /**
@@ -107,6 +121,7 @@ function createMcpClientAuth(options, context) {
       const storedJson = await stored(request.authorizationCode !== undefined)
       const requestJson = JSON.stringify({
         ...request,
+        idToken: request.authorizationCode === undefined ? await idTokenOf(options.strategy) : undefined,
         canRedirect: typeof options.onRedirectRequired === 'function',
         nowMs: typeof options.now === 'function' ? options.now() : undefined,
       })

@@ -19,6 +19,9 @@ use super::options::OAuthLimits;
 use super::pkce::{code_challenge, code_verifier, new_state};
 use super::records::{json_bytes, ClientInformation, Tokens};
 use super::token::Endpoints;
+use super::token_exchange::{
+    flow_id_token, request_id_jag, CrossAppAccess, GrantTarget, SecretText,
+};
 use super::OAuthError;
 
 /// How the client is registered.
@@ -32,6 +35,10 @@ pub enum Strategy {
     /// The client credentials grant (an extension of the reference's strategies): no user,
     /// tokens straight from the token endpoint for this client.
     ClientCredentials(ClientCredentials),
+    /// Cross-app access (SEP-990, an extension of the reference's strategies): no user, the
+    /// user's ID token from the enterprise identity provider exchanged there for an ID-JAG,
+    /// presented at the authorization server as a JWT bearer grant.
+    CrossAppAccess(Box<CrossAppAccess>),
 }
 
 /// A client that authorizes with the client credentials grant.
@@ -91,6 +98,8 @@ pub struct Request {
     /// The host's clock (`options.now()`, milliseconds), when it has one: the discovery
     /// cache's age is then measured on it instead of the monotonic clock.
     pub now_ms: Option<f64>,
+    /// The user's ID token for this flow (a cross-app access client), from the host.
+    pub id_token: Option<SecretText>,
 }
 
 /// What the host must do, in this order: save each record present, clear the tokens, then
@@ -331,6 +340,42 @@ impl OAuthClient {
                 fx.tokens = Some(t);
                 return Ok(fx);
             }
+            Strategy::CrossAppAccess(xaa) => {
+                if req.authorization_code.is_some() {
+                    return Err(OAuthError::state(
+                        "a cross-app access client has no authorization code to exchange",
+                    ));
+                }
+                let id_token = flow_id_token(req.id_token.as_ref(), limits.token_record_bytes)?;
+                let audience = ep.assertion_audience();
+                // The identity provider must name the MCP server: its resource identifier, or
+                // its URL when it publishes none.
+                let target_resource = resource
+                    .clone()
+                    .unwrap_or_else(|| self.config.server_url.to_string());
+                let jag = request_id_jag(
+                    &http,
+                    xaa,
+                    id_token,
+                    GrantTarget {
+                        audience: &audience,
+                        resource: &target_resource,
+                        scope: scope.as_deref(),
+                    },
+                )
+                .await?;
+                let t = ep
+                    .jwt_bearer(
+                        &http,
+                        &xaa.client,
+                        jag.expose(),
+                        scope.as_deref(),
+                        resource.as_deref(),
+                    )
+                    .await?;
+                fx.tokens = Some(t);
+                return Ok(fx);
+            }
             Strategy::Static(c) => c.clone(),
             Strategy::Dcr(_) if stored.client.is_some() => {
                 stored.client.clone().unwrap_or_default()
@@ -447,6 +492,7 @@ impl OAuthClient {
         let client = match &self.config.strategy {
             Strategy::Static(c) => Some(c),
             Strategy::ClientCredentials(cc) => Some(&cc.client),
+            Strategy::CrossAppAccess(xaa) => Some(&xaa.client),
             Strategy::Dcr(_) => stored.client.as_ref(),
         };
         ep.revoke(&self.http(), client, token, hint)

@@ -5,10 +5,12 @@ use reqwest::Url;
 use serde_json::{Map, Value};
 
 use super::client_assertion::SigningKey;
+use super::fetch::check_endpoint;
 use super::flow::{ClientCredentials, Effects, OAuthConfig, Request, Stored, Strategy};
 use super::metadata::DiscoveryState;
 use super::options::{OAuthLimits, OAuthLimitsInput};
 use super::records::{json_bytes, ClientInformation};
+use super::token_exchange::{CrossAppAccess, SecretText};
 use super::OAuthError;
 
 fn object(text: &str, what: &str) -> Result<Map<String, Value>, OAuthError> {
@@ -23,8 +25,7 @@ fn string(m: &Map<String, Value>, key: &str) -> Option<String> {
 }
 
 /// The strategies there are.
-const STRATEGY_KINDS: &str =
-    "auth.strategy must be { kind: \"static\" }, { kind: \"dcr\" } or { kind: \"client_credentials\" }";
+const STRATEGY_KINDS: &str = "auth.strategy must be { kind: \"static\" }, { kind: \"dcr\" }, { kind: \"client_credentials\" } or { kind: \"cross_app_access\" }";
 
 /// A client credentials strategy: `clientId`, and `clientSecret` or `privateKeyPem` (with
 /// `signingAlgorithm`, `ES256` only).
@@ -53,6 +54,50 @@ fn client_credentials(m: &Map<String, Value>) -> Result<ClientCredentials, OAuth
     Ok(ClientCredentials { client, key })
 }
 
+/// A cross-app access strategy: `clientId` (and `clientSecret`) at the authorization server,
+/// `idpTokenEndpoint` (checked as every OAuth endpoint is), `idpClientId` (and
+/// `idpClientSecret`) at the identity provider if it has one, and `idTokenType`, the type of
+/// the host's `idToken` (a string, or a function the facade calls per flow): the ID token
+/// itself comes with each request, never with the options.
+fn cross_app_access(
+    m: &Map<String, Value>,
+    allow_loopback_http: bool,
+) -> Result<CrossAppAccess, OAuthError> {
+    let client = ClientInformation {
+        client_id: string(m, "clientId")
+            .filter(|s| !s.is_empty())
+            .ok_or_else(|| {
+                OAuthError::state("auth.strategy.clientId must be a non-empty string")
+            })?,
+        client_secret: string(m, "clientSecret"),
+        ..ClientInformation::default()
+    };
+    let idp_token_endpoint = string(m, "idpTokenEndpoint")
+        .and_then(|u| Url::parse(&u).ok())
+        .ok_or_else(|| OAuthError::state("auth.strategy.idpTokenEndpoint must be a URL"))?;
+    check_endpoint(&idp_token_endpoint, allow_loopback_http)?;
+    if !matches!(
+        m.get("idTokenType").and_then(Value::as_str),
+        Some("string" | "function")
+    ) {
+        return Err(OAuthError::state(
+            "auth.strategy.idToken must be a string or a function returning a promise of one",
+        ));
+    }
+    let idp_client = string(m, "idpClientId")
+        .filter(|s| !s.is_empty())
+        .map(|client_id| ClientInformation {
+            client_id,
+            client_secret: string(m, "idpClientSecret"),
+            ..ClientInformation::default()
+        });
+    Ok(CrossAppAccess {
+        client,
+        idp_token_endpoint,
+        idp_client,
+    })
+}
+
 /// Reads `{ serverUrl, allowLoopbackHttp, strategy, scopes, redirectUri, limits }` (a dynamic
 /// `strategy` may carry `clientMetadataUrl`, a Client ID Metadata Document URL). A limit
 /// that is not a number counts as `NaN` (refused by its check).
@@ -72,6 +117,10 @@ pub fn read_config(text: &str) -> Result<OAuthConfig, OAuthError> {
     let server_url = string(&m, "serverUrl")
         .and_then(|u| Url::parse(&u).ok())
         .ok_or_else(|| OAuthError::state("the MCP server URL is not a URL"))?;
+    let allow_loopback_http = m
+        .get("allowLoopbackHttp")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     let strategy_object = m
         .get("strategy")
         .and_then(Value::as_object)
@@ -98,6 +147,10 @@ pub fn read_config(text: &str) -> Result<OAuthConfig, OAuthError> {
         Some("client_credentials") => {
             Strategy::ClientCredentials(client_credentials(strategy_object)?)
         }
+        Some("cross_app_access") => Strategy::CrossAppAccess(Box::new(cross_app_access(
+            strategy_object,
+            allow_loopback_http,
+        )?)),
         _ => return Err(OAuthError::state(STRATEGY_KINDS)),
     };
     let client_metadata_url = match (&strategy, strategy_object.get("clientMetadataUrl")) {
@@ -116,10 +169,7 @@ pub fn read_config(text: &str) -> Result<OAuthConfig, OAuthError> {
         .unwrap_or_default();
     Ok(OAuthConfig {
         server_url,
-        allow_loopback_http: m
-            .get("allowLoopbackHttp")
-            .and_then(Value::as_bool)
-            .unwrap_or(false),
+        allow_loopback_http,
         limits,
         strategy,
         scopes,
@@ -191,7 +241,8 @@ pub fn read_stored(text: &str, limits: &OAuthLimits) -> Result<Stored, OAuthErro
     })
 }
 
-/// Reads `{ authorizationCode, scope, resourceMetadataUrl, canRedirect, nowMs }`.
+/// Reads `{ authorizationCode, scope, resourceMetadataUrl, canRedirect, nowMs, idToken }`
+/// (`idToken`: a cross-app access client's ID token for this flow, if a string).
 ///
 /// # Errors
 /// [`OAuthError::State`] if the text is not an object.
@@ -209,6 +260,7 @@ pub fn read_request(text: &str) -> Result<Request, OAuthError> {
             .get("nowMs")
             .and_then(Value::as_f64)
             .filter(|v| v.is_finite()),
+        id_token: string(&m, "idToken").map(SecretText::new),
     })
 }
 

@@ -10,7 +10,9 @@
 //! - [`authorize`]: the authorization URL.
 //! - [`client_auth`]: `client_secret_basic`, `client_secret_post`, `none`.
 //! - [`client_assertion`]: `private_key_jwt` (RFC 7523), the `ES256` client assertion.
-//! - [`token`]: code exchange, refresh, dynamic registration, revocation.
+//! - [`token`]: code exchange, refresh, client credentials, JWT bearer, dynamic registration,
+//!   revocation.
+//! - [`token_exchange`]: cross-app access (SEP-990): the ID token exchanged for an ID-JAG.
 //! - [`step_up`]: what a request does when the server refuses its bearer (401, 403 scope).
 //! - [`records`]: tokens and client information, redacted in `Debug`.
 //! - [`flow`]: the authorization flow over the host's stored state, returning what to save.
@@ -34,6 +36,7 @@ pub mod pkce;
 pub mod records;
 pub mod step_up;
 pub mod token;
+pub mod token_exchange;
 
 pub use error::OAuthError;
 pub use options::{OAuthLimits, OAuthLimitsInput};

@@ -1,4 +1,5 @@
-//! The token endpoint (authorization code, refresh and client credentials grants), dynamic client registration
+//! The token endpoint (authorization code, refresh, client credentials and JWT bearer grants),
+//! dynamic client registration
 //! (RFC 7591) and revocation (RFC 7009). Every request goes through [`OAuthHttp`]; every record
 //! that comes back is bounded by `tokenRecordBytes`.
 
@@ -12,6 +13,7 @@ use super::error::plain_error_code;
 use super::fetch::{Body, OAuthHttp, OAuthResponse};
 use super::metadata::AuthServerMetadata;
 use super::records::{json_bytes, ClientInformation, Tokens};
+use super::token_exchange::JWT_BEARER_GRANT;
 use super::OAuthError;
 
 /// Where the token, registration and revocation requests go, and how the client authenticates.
@@ -177,6 +179,29 @@ impl Endpoints<'_> {
         }
     }
 
+    /// The JWT bearer grant (RFC 7523 section 2.1) with `assertion` (a cross-app access
+    /// ID-JAG), the client authenticating as the server's methods allow.
+    ///
+    /// # Errors
+    /// As [`Self::exchange_code`].
+    pub async fn jwt_bearer(
+        &self,
+        http: &OAuthHttp,
+        client: &ClientInformation,
+        assertion: &str,
+        scope: Option<&str>,
+        resource: Option<&str>,
+    ) -> Result<Tokens, OAuthError> {
+        let mut form = vec![("grant_type", JWT_BEARER_GRANT), ("assertion", assertion)];
+        if let Some(s) = scope {
+            form.push(("scope", s));
+        }
+        if let Some(r) = resource {
+            form.push(("resource", r));
+        }
+        self.token_request(http, client, form).await
+    }
+
     /// Registers a client (RFC 7591) with `client_metadata`.
     ///
     /// # Errors
@@ -248,7 +273,7 @@ impl Endpoints<'_> {
 
 /// The JSON object of a 2xx answer; otherwise [`OAuthError::Rejected`] with the OAuth `error`
 /// code of the body, if it has a plain one (the description is never echoed).
-fn success_json(what: &'static str, r: &OAuthResponse) -> Result<Value, OAuthError> {
+pub(crate) fn success_json(what: &'static str, r: &OAuthResponse) -> Result<Value, OAuthError> {
     let value: Option<Value> = serde_json::from_slice(&r.body).ok();
     if !(200..300).contains(&r.status) {
         let code = value
