@@ -942,3 +942,241 @@ fn a_client_metadata_document_url_must_be_https_with_a_path() {
         );
     }
 }
+
+mod cross_app_access {
+    use super::*;
+    use prism_engine::mcp::oauth::flow::{OAuthClient, Request, Stored, Strategy};
+    use prism_engine::mcp::oauth::input::{read_config, read_request};
+    use prism_engine::mcp::oauth::token_exchange::{
+        CrossAppAccess, SecretText, ID_JAG_TYPE, ID_TOKEN_TYPE, JWT_BEARER_GRANT,
+        TOKEN_EXCHANGE_GRANT,
+    };
+
+    const ID_TOKEN: &str = "eyJ.the-users-id-token.sig";
+    const JAG: &str = "eyJ.the-id-jag.sig";
+    const AS_SECRET: &str = "as-client-secret";
+
+    fn form(seen: &Seen) -> HashMap<String, String> {
+        url::form_urlencoded::parse(seen.body.as_bytes())
+            .into_owned()
+            .collect()
+    }
+
+    /// The MCP server and its authorization server (client_secret_basic only, as the suite's).
+    async fn mcp_and_as() -> Fake {
+        serve(|r, o| match r.path.as_str() {
+            "/.well-known/oauth-protected-resource/mcp" => ok(json!({
+                "resource": format!("{o}/mcp"),
+                "authorization_servers": [o],
+            })),
+            "/.well-known/oauth-authorization-server" => {
+                let mut m = as_metadata(o);
+                m["token_endpoint_auth_methods_supported"] = json!(["client_secret_basic"]);
+                m["grant_types_supported"] = json!([JWT_BEARER_GRANT]);
+                ok(m)
+            }
+            "/token" if r.body.contains("assertion=eyJ.the-id-jag.sig") => {
+                ok(json!({ "access_token": "xaa-token", "token_type": "Bearer" }))
+            }
+            "/token" => (
+                400,
+                Vec::new(),
+                json!({ "error": "invalid_grant" }).to_string(),
+            ),
+            _ => not_found(),
+        })
+        .await
+    }
+
+    /// The identity provider's token endpoint answering `answer`.
+    async fn idp(answer: Answer) -> Fake {
+        serve(move |r, _| match r.path.as_str() {
+            "/token" => answer.clone(),
+            _ => not_found(),
+        })
+        .await
+    }
+
+    fn id_jag_answer() -> Answer {
+        ok(json!({ "access_token": JAG, "issued_token_type": ID_JAG_TYPE, "token_type": "N_A" }))
+    }
+
+    fn client(mcp: &Fake, idp: &Fake) -> OAuthClient {
+        let config = read_config(
+            &json!({
+                "serverUrl": mcp.url("/mcp").to_string(),
+                "allowLoopbackHttp": true,
+                "strategy": {
+                    "kind": "cross_app_access",
+                    "clientId": "mcp-client",
+                    "clientSecret": AS_SECRET,
+                    "idpTokenEndpoint": idp.url("/token").to_string(),
+                    "idpClientId": "idp-client",
+                    "idTokenType": "function",
+                },
+            })
+            .to_string(),
+        );
+        match config {
+            Ok(c) => OAuthClient::new(c),
+            Err(e) => panic!("config: {e}"),
+        }
+    }
+
+    fn with_id_token() -> Request {
+        Request {
+            id_token: Some(SecretText::new(ID_TOKEN.into())),
+            ..Request::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn the_id_token_is_exchanged_for_an_id_jag_then_for_tokens() -> Res {
+        let mcp = mcp_and_as().await;
+        let idp = idp(id_jag_answer()).await;
+        let fx = client(&mcp, &idp)
+            .authorize(&Stored::default(), &with_id_token())
+            .await?;
+        assert_eq!(fx.redirect, None);
+        assert_eq!(
+            fx.tokens.map(|t| t.access_token).as_deref(),
+            Some("xaa-token")
+        );
+        let exchange = idp.last();
+        let f = form(&exchange);
+        let get = |k: &str| f.get(k).map(String::as_str);
+        assert_eq!(get("grant_type"), Some(TOKEN_EXCHANGE_GRANT));
+        assert_eq!(get("subject_token"), Some(ID_TOKEN));
+        assert_eq!(get("subject_token_type"), Some(ID_TOKEN_TYPE));
+        assert_eq!(get("requested_token_type"), Some(ID_JAG_TYPE));
+        assert_eq!(get("audience"), Some(mcp.origin.as_str()));
+        assert_eq!(
+            get("resource"),
+            Some(format!("{}/mcp", mcp.origin).as_str())
+        );
+        assert_eq!(get("client_id"), Some("idp-client"));
+        // The authorization server's secret never goes to the identity provider.
+        assert!(
+            !exchange.body.contains(AS_SECRET) && !exchange.headers.contains_key("authorization")
+        );
+
+        let grant = mcp.last();
+        let f = form(&grant);
+        assert_eq!(
+            f.get("grant_type").map(String::as_str),
+            Some(JWT_BEARER_GRANT)
+        );
+        assert_eq!(f.get("assertion").map(String::as_str), Some(JAG));
+        // client_secret_basic, as the server lists: the secret in the header only, and the
+        // ID token never reaches the authorization server.
+        assert!(grant
+            .headers
+            .get("authorization")
+            .is_some_and(|h| h.starts_with("Basic ")));
+        assert!(!grant.body.contains(AS_SECRET) && !grant.body.contains(ID_TOKEN));
+        Ok(())
+    }
+
+    #[tokio::test]
+    async fn refusals_and_answers_that_are_not_an_id_jag_fail_without_the_token() -> Res {
+        let mcp = mcp_and_as().await;
+        let refused = idp((
+            400,
+            Vec::new(),
+            json!({ "error": "invalid_grant", "error_description": ID_TOKEN }).to_string(),
+        ))
+        .await;
+        let e = client(&mcp, &refused)
+            .authorize(&Stored::default(), &with_id_token())
+            .await
+            .err();
+        assert_eq!(
+            e.as_ref().map(|e| (e.code(), e.to_string())),
+            Some((
+                "ERR_PRISM_MCP_OAUTH_DISCOVERY",
+                "token exchange returned HTTP 400 (invalid_grant)".to_owned()
+            ))
+        );
+        assert!(!format!("{e:?}").contains(ID_TOKEN));
+        assert!(!mcp.paths().iter().any(|p| p == "/token"), "no grant");
+
+        let wrong = idp(ok(
+            json!({ "access_token": JAG, "issued_token_type": ID_TOKEN_TYPE }),
+        ))
+        .await;
+        let e = client(&mcp, &wrong)
+            .authorize(&Stored::default(), &with_id_token())
+            .await
+            .err();
+        assert_eq!(
+            e.map(|e| e.to_string()).as_deref(),
+            Some("token exchange response is not an ID-JAG (issued_token_type)")
+        );
+
+        // No ID token for the flow: nothing is sent.
+        let idp = idp(id_jag_answer()).await;
+        let e = client(&mcp, &idp)
+            .authorize(&Stored::default(), &Request::default())
+            .await;
+        assert_eq!(code(e), "ERR_PRISM_MCP_OAUTH_STATE");
+        assert!(idp.paths().is_empty());
+        Ok(())
+    }
+
+    #[test]
+    fn the_strategy_is_checked_and_the_id_token_never_shown() {
+        let config = |strategy: Value| {
+            read_config(
+                &json!({ "serverUrl": "https://mcp.example/mcp", "strategy": strategy })
+                    .to_string(),
+            )
+        };
+        let good = json!({
+            "kind": "cross_app_access",
+            "clientId": "c",
+            "clientSecret": AS_SECRET,
+            "idpTokenEndpoint": "https://idp.example/token",
+            "idTokenType": "string",
+        });
+        match config(good.clone()).map(|c| c.strategy) {
+            Ok(Strategy::CrossAppAccess(x)) => {
+                let x: &CrossAppAccess = &x;
+                assert_eq!(x.idp_token_endpoint.as_str(), "https://idp.example/token");
+                assert!(x.idp_client.is_none());
+                assert!(!format!("{x:?}").contains(AS_SECRET));
+            }
+            other => panic!("not a cross-app access strategy: {other:?}"),
+        }
+        let bad = |key: &str, value: Value| {
+            let mut s = good.clone();
+            s[key] = value;
+            config(s).err().map(|e| (e.code(), e.to_string()))
+        };
+        assert_eq!(
+            bad("idTokenType", json!("undefined")),
+            Some((
+                "ERR_PRISM_MCP_OAUTH_STATE",
+                "auth.strategy.idToken must be a string or a function returning a promise of one"
+                    .to_owned()
+            ))
+        );
+        assert_eq!(
+            bad("idpTokenEndpoint", json!("not a url")).map(|e| e.0),
+            Some("ERR_PRISM_MCP_OAUTH_STATE")
+        );
+        assert_eq!(
+            bad("idpTokenEndpoint", json!("http://idp.example/token")).map(|e| e.0),
+            Some("ERR_PRISM_MCP_OAUTH_SSRF")
+        );
+        assert_eq!(
+            bad("clientId", json!("")).map(|e| e.0),
+            Some("ERR_PRISM_MCP_OAUTH_STATE")
+        );
+
+        let request = read_request(&json!({ "idToken": ID_TOKEN }).to_string());
+        assert!(request
+            .as_ref()
+            .is_ok_and(|r| r.id_token.as_ref().map(SecretText::expose) == Some(ID_TOKEN)));
+        assert!(!format!("{request:?}").contains(ID_TOKEN));
+    }
+}
