@@ -113,11 +113,21 @@ export async function hostWithOwnClient(client: Client, transport: Transport, si
 }
 
 // The reference's registration strategies, and this package's extensions (a Client ID Metadata
-// Document URL on `dcr`; the client credentials grant with a secret or a signing key).
+// Document URL on `dcr`; the client credentials grant with a secret or a signing key; cross-app
+// access with an ID token or a function for a current one).
 export const strategies: McpOAuthRegistrationStrategy[] = [
   { kind: 'static', clientId: 'my-agent' },
   { kind: 'dcr', clientMetadata: { client_name: 'agent' } },
   { kind: 'dcr', clientMetadata: { client_name: 'agent' }, clientMetadataUrl: 'https://agent.example/client.json' },
   { kind: 'client_credentials', clientId: 'svc', clientSecret: 'secret' },
   { kind: 'client_credentials', clientId: 'svc', privateKeyPem: '-----BEGIN PRIVATE KEY-----', signingAlgorithm: 'ES256' },
+  { kind: 'cross_app_access', clientId: 'agent', clientSecret: 'secret', idpTokenEndpoint: 'https://idp.example/token', idToken: 'eyJ...' },
+  {
+    kind: 'cross_app_access',
+    clientId: 'agent',
+    clientSecret: 'secret',
+    idpTokenEndpoint: new URL('https://idp.example/oauth2/token'),
+    idpClientId: 'agent-at-idp',
+    idToken: async () => 'eyJ...',
+  },
 ]

@@ -37,6 +37,7 @@ const ASSUMED = {
   oauthState: "import('prism-native/mcp').McpClientAuthState",
   openBrowser: '(url: URL) => void',
   waitForCode: '() => Promise<string>',
+  currentIdToken: '() => Promise<string>',
 }
 
 /** Every js/mjs/ts block of a Markdown text: `{ line, lang, code, fragment?: string[] }`. */

@@ -78,6 +78,29 @@ export type McpOAuthRegistrationStrategy =
       readonly privateKeyPem?: string
       readonly signingAlgorithm?: 'ES256'
     }
+  | {
+      /**
+       * prism-native extension: cross-app access (SEP-990, Enterprise-Managed Authorization),
+       * no user and no redirect. The user's ID token from the enterprise identity provider is
+       * exchanged at `idpTokenEndpoint` (RFC 8693, for an ID-JAG whose audience is the MCP
+       * server's authorization server and whose resource is the MCP server), then the ID-JAG
+       * at the authorization server (RFC 7523 JWT bearer grant), the client authenticating with
+       * `clientId` and `clientSecret` as the server's methods allow.
+       */
+      readonly kind: 'cross_app_access'
+      readonly clientId: string
+      readonly clientSecret?: string
+      /** The identity provider's token endpoint (https; loopback http with `allowLoopbackHttp`). */
+      readonly idpTokenEndpoint: string | URL
+      /**
+       * The user's ID token, or a function called at each flow for a current one (ID tokens
+       * are short-lived). It is sent only to `idpTokenEndpoint`, never kept or shown.
+       */
+      readonly idToken: string | (() => string | Promise<string>)
+      /** The client at the identity provider, when it has one (sent as `client_secret_post`). */
+      readonly idpClientId?: string
+      readonly idpClientSecret?: string
+    }
 /** Persistence seam for OAuth session material (back it with an encrypted or keychain store). */
 export interface McpClientAuthState {
   loadTokens(): Promise<McpOAuthTokens | undefined>
