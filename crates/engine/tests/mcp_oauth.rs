@@ -943,7 +943,7 @@ fn a_client_metadata_document_url_must_be_https_with_a_path() {
     }
 }
 
-mod cross_app_access {
+mod oauth_cross_app_access {
     use super::*;
     use prism_engine::mcp::oauth::flow::{OAuthClient, Request, Stored, Strategy};
     use prism_engine::mcp::oauth::input::{read_config, read_request};

@@ -27,10 +27,9 @@ fn string(m: &Map<String, Value>, key: &str) -> Option<String> {
 /// The strategies there are.
 const STRATEGY_KINDS: &str = "auth.strategy must be { kind: \"static\" }, { kind: \"dcr\" }, { kind: \"client_credentials\" } or { kind: \"cross_app_access\" }";
 
-/// A client credentials strategy: `clientId`, and `clientSecret` or `privateKeyPem` (with
-/// `signingAlgorithm`, `ES256` only).
-fn client_credentials(m: &Map<String, Value>) -> Result<ClientCredentials, OAuthError> {
-    let client = ClientInformation {
+/// The strategy's client: `clientId` (non-empty) and `clientSecret`, if any.
+fn strategy_client(m: &Map<String, Value>) -> Result<ClientInformation, OAuthError> {
+    Ok(ClientInformation {
         client_id: string(m, "clientId")
             .filter(|s| !s.is_empty())
             .ok_or_else(|| {
@@ -38,7 +37,13 @@ fn client_credentials(m: &Map<String, Value>) -> Result<ClientCredentials, OAuth
             })?,
         client_secret: string(m, "clientSecret"),
         ..ClientInformation::default()
-    };
+    })
+}
+
+/// A client credentials strategy: `clientId`, and `clientSecret` or `privateKeyPem` (with
+/// `signingAlgorithm`, `ES256` only).
+fn client_credentials(m: &Map<String, Value>) -> Result<ClientCredentials, OAuthError> {
+    let client = strategy_client(m)?;
     let key = match string(m, "privateKeyPem") {
         Some(pem) => Some(SigningKey::from_pem(
             &pem,
@@ -63,15 +68,7 @@ fn cross_app_access(
     m: &Map<String, Value>,
     allow_loopback_http: bool,
 ) -> Result<CrossAppAccess, OAuthError> {
-    let client = ClientInformation {
-        client_id: string(m, "clientId")
-            .filter(|s| !s.is_empty())
-            .ok_or_else(|| {
-                OAuthError::state("auth.strategy.clientId must be a non-empty string")
-            })?,
-        client_secret: string(m, "clientSecret"),
-        ..ClientInformation::default()
-    };
+    let client = strategy_client(m)?;
     let idp_token_endpoint = string(m, "idpTokenEndpoint")
         .and_then(|u| Url::parse(&u).ok())
         .ok_or_else(|| OAuthError::state("auth.strategy.idpTokenEndpoint must be a URL"))?;
@@ -126,15 +123,7 @@ pub fn read_config(text: &str) -> Result<OAuthConfig, OAuthError> {
         .and_then(Value::as_object)
         .ok_or_else(|| OAuthError::state(STRATEGY_KINDS))?;
     let strategy = match strategy_object.get("kind").and_then(Value::as_str) {
-        Some("static") => Strategy::Static(ClientInformation {
-            client_id: string(strategy_object, "clientId")
-                .filter(|s| !s.is_empty())
-                .ok_or_else(|| {
-                    OAuthError::state("auth.strategy.clientId must be a non-empty string")
-                })?,
-            client_secret: string(strategy_object, "clientSecret"),
-            ..ClientInformation::default()
-        }),
+        Some("static") => Strategy::Static(strategy_client(strategy_object)?),
         Some("dcr") => Strategy::Dcr(
             strategy_object
                 .get("clientMetadata")
