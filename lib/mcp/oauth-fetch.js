@@ -21,6 +21,9 @@ function withOAuthBearer(base, auth) {
       if (step.step === 'pass') return response
       await response.body?.cancel()
       if (step.step === 'refused') throw fromNative(Object.assign(new Error(step.message), { code: step.code }))
+      // Another request of the transport (the SDK's GET stream, a concurrent POST) may have
+      // authorized since this one was sent: its token is tried without a second flow.
+      if ((await auth.getTokens())?.access_token !== token) continue
       await ensureAuthorizedOrFail(auth, { scope: step.scope ?? undefined, resourceMetadataUrl: step.resourceMetadataUrl ?? undefined })
     }
   }
