@@ -127,6 +127,13 @@ impl LimitDialect {
     }
 }
 
+/// `<subject> is <bytes> bytes, exceeds <max> byte limit.`: the one wording of a byte bound
+/// on a call's input or on the file it targets.
+#[must_use]
+pub fn over_byte_limit(subject: &str, bytes: u64, max: u64) -> String {
+    format!("{subject} is {bytes} bytes, exceeds {max} byte limit.")
+}
+
 /// The message of a limit that is not a positive safe integer within `hard`, in `dialect`'s
 /// words. Every limit error of the package is worded here.
 #[must_use]

@@ -13,12 +13,9 @@ use crate::limits::{
 /// The result message of a coding call whose signal was aborted.
 pub const OPERATION_ABORTED_MESSAGE: &str = "Operation aborted";
 
-/// `<subject> is <bytes> bytes, exceeds <max> byte limit.`: the one wording of a byte bound
-/// on a call's input or on the file it targets.
-#[must_use]
-pub fn over_byte_limit(subject: &str, bytes: u64, max: u64) -> String {
-    format!("{subject} is {bytes} bytes, exceeds {max} byte limit.")
-}
+/// The one wording of a byte bound, kept at its old path (it lives with the other limit
+/// words in [`crate::limits`]).
+pub use crate::limits::over_byte_limit;
 
 /// One argument as the tool found it.
 #[derive(Debug, Clone, Copy, PartialEq)]

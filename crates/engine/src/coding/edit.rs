@@ -4,13 +4,13 @@
 
 use std::path::Path;
 
-use crate::coding::arguments::over_byte_limit;
 use crate::coding::confine::Confined;
 use crate::coding::diff::{edit_diff, EditDiff, Splice};
 use crate::coding::error::CodingError;
 use crate::coding::fsio::{open_regular, read_bounded, write_atomic};
 use crate::limits::{
-    NEARBY_LINE_CHARS, NEARBY_MAX_LINES, NEARBY_MIN_PROBE_CHARS, NEARBY_PROBE_CHARS,
+    over_byte_limit, NEARBY_LINE_CHARS, NEARBY_MAX_LINES, NEARBY_MIN_PROBE_CHARS,
+    NEARBY_PROBE_CHARS,
 };
 
 /// One replacement.

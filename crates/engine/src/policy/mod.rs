@@ -39,6 +39,7 @@ pub mod open_word;
 mod plain;
 pub mod shell;
 pub mod verdict;
+mod word;
 pub mod wrappers;
 
 /// The analysis of `command` as JSON text (what the binding hands to JavaScript when the

@@ -18,7 +18,7 @@
 
 use std::borrow::Cow;
 
-use super::shell::Word;
+use super::word::Word;
 use crate::limits::{POLICY_PLAIN_MAX_BYTES, POLICY_PLAIN_MAX_NESTING};
 
 /// The words that may not start a plain command: bash's reserved words and the builtins

@@ -37,6 +37,7 @@ use super::deny_rules::{self, is_block_device, is_download, is_shell, Matcher};
 use super::effects::{self, Found};
 use super::open_word;
 use super::plain;
+use super::word::Word;
 use super::wrappers::{self, is_dangerous_env, Inner, Shell};
 use crate::limits::{
     POLICY_ANALYSIS_MAX_BRACE_WORDS, POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES,
@@ -493,22 +494,6 @@ fn expand_leading_braces(src: &str, room: usize) -> Result<Option<String>, Cap> 
         return Err(Cap::Parsed);
     }
     Ok(Some(out))
-}
-
-/// One word of a simple command.
-#[derive(Clone)]
-pub(super) struct Word<'s> {
-    /// Its value when it has no expansion (borrowed from the source when it is spelled as
-    /// written).
-    pub(super) value: Option<Cow<'s, str>>,
-    /// Its source text (borrowed, except for the words of an expansion or a split).
-    pub(super) raw: Cow<'s, str>,
-    /// Byte offsets in the analysed source.
-    pub(super) start: usize,
-    pub(super) end: usize,
-    /// Whether bash may expand it into other words: an unquoted glob (`*`, `?`, `[`) or
-    /// brace (`{a,b}`) character.
-    pub(super) pattern: bool,
 }
 
 struct Walker<'s, 'o, 't> {

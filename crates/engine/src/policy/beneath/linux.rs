@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use rustix::fs::{self as rfs, Mode, ResolveFlags};
 use rustix::io::Errno;
 
-use super::unix::{io, DIR_FLAGS};
+use super::descriptor::{io, DIR_FLAGS};
 use super::BeneathError;
 
 /// The directory `dirs` beneath `root`, or `None` when the walk must decide (a component is

@@ -22,6 +22,8 @@ use std::ffi::OsStr;
 use std::fs::File;
 use std::path::{Component, Path};
 
+#[cfg(unix)]
+mod descriptor;
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(unix)]

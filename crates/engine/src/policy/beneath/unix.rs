@@ -11,22 +11,8 @@ use std::path::Path;
 use rustix::fs::{self as rfs, Mode, OFlags, CWD};
 use rustix::io::Errno;
 
+use super::descriptor::{io, DIR_FLAGS};
 use super::{split_leaf, temp_name, BeneathError, Resolve};
-
-pub(super) fn io(op: &'static str, path: &Path, e: Errno) -> BeneathError {
-    if e == Errno::XDEV {
-        return BeneathError::escape(path);
-    }
-    BeneathError::Io {
-        op,
-        path: path.display().to_string(),
-        source: e.into(),
-    }
-}
-
-pub(super) const DIR_FLAGS: OFlags = OFlags::DIRECTORY
-    .union(OFlags::CLOEXEC)
-    .union(OFlags::RDONLY);
 
 /// The kernel's own beneath-resolution, where there is one: `None` to fall back to the walk.
 #[cfg(target_os = "linux")]
