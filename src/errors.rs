@@ -19,10 +19,10 @@ use prism_engine::mcp::apps::AppsError;
 use prism_engine::mcp::capability::CapabilityError;
 use prism_engine::mcp::oauth::OAuthError;
 use prism_engine::mcp::McpError;
+use prism_engine::os::beneath::BeneathError;
+use prism_engine::os::landlock::LandlockError;
 use prism_engine::parallel::turn::TurnError;
 use prism_engine::policy::approval::ApprovalError;
-use prism_engine::policy::beneath::BeneathError;
-use prism_engine::policy::landlock::LandlockError;
 use prism_engine::tools::registry::RegistryError;
 
 /// An engine error that crosses to JavaScript: a stable code and a message.

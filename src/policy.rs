@@ -377,14 +377,14 @@ pub fn containing_root(
 /// The kernel's Landlock ABI version (0 without Landlock), from the version query.
 #[napi]
 pub fn landlock_abi_version() -> i32 {
-    prism_engine::policy::landlock::abi_version()
+    prism_engine::os::landlock::abi_version()
 }
 
 /// Why this kernel's Landlock cannot give the sandbox asked for (TCP denied unless
 /// `allowNetwork`), or nothing when it can.
 #[napi]
 pub fn landlock_unsupported(allow_network: bool) -> Option<String> {
-    use prism_engine::policy::landlock::{abi_version, check_support};
+    use prism_engine::os::landlock::{abi_version, check_support};
     check_support(abi_version(), allow_network)
         .err()
         .map(|e| e.to_string())
@@ -400,7 +400,7 @@ pub fn landlock_restrict_self(
     allow_network: bool,
 ) -> napi::Result<String> {
     let paths: Vec<&std::path::Path> = writable.iter().map(std::path::Path::new).collect();
-    match prism_engine::policy::landlock::restrict_self(&paths, allow_network) {
+    match prism_engine::os::landlock::restrict_self(&paths, allow_network) {
         Ok(g) => serde_json::to_string(&g)
             .map_err(|e| crate::errors::NativeError::internal(e.to_string()).into_js(&env)),
         Err(e) => Err(to_js(&env, e)),
@@ -418,8 +418,7 @@ pub fn landlock_exec(
     command: String,
 ) -> napi::Result<()> {
     let paths: Vec<&std::path::Path> = writable.iter().map(std::path::Path::new).collect();
-    let e =
-        prism_engine::policy::landlock::exec_restricted(&paths, allow_network, &shell, &command);
+    let e = prism_engine::os::landlock::exec_restricted(&paths, allow_network, &shell, &command);
     Err(to_js(&env, e))
 }
 

@@ -1,13 +1,13 @@
 //! Confined file access for the write and edit tools: once an execution policy has approved a
 //! path beneath a trusted root, the file is opened and replaced through a handle of that root
-//! (`policy::beneath`), so a directory swapped for a symlink after the check cannot redirect
+//! (`os::beneath`), so a directory swapped for a symlink after the check cannot redirect
 //! the read or the write.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use crate::coding::error::CodingError;
-use crate::policy::beneath::{open_beneath, write_beneath, BeneathError};
+use crate::os::beneath::{open_beneath, write_beneath, BeneathError};
 
 /// A target path held beneath a real root directory.
 #[derive(Debug, Clone, PartialEq, Eq)]

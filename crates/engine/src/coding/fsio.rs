@@ -94,7 +94,7 @@ pub fn read_bounded(file: &mut File, limit: u64, path: &Path) -> Result<Vec<u8>,
 }
 
 /// Writes `data` to `path` atomically: creates the parent directories, then replaces the file
-/// through [`crate::policy::beneath::replace_in_dir`] in its directory (the project's one atomic
+/// through [`crate::os::beneath::replace_in_dir`] in its directory (the project's one atomic
 /// writer: a temp file `.prism-write-<16hex>` keeping the old file's permissions, renamed over
 /// the name). A symlink to an existing file is written through: its target is replaced. On any
 /// failure the temp file is removed and `path` is untouched.
@@ -116,7 +116,7 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), CodingError> {
         return Err(CodingError::io(&files::is_a_directory(), "open", path));
     };
     fs::create_dir_all(dir).map_err(|e| CodingError::io(&e, "mkdir", dir))?;
-    crate::policy::beneath::replace_in_dir(dir, leaf, data).map_err(|(op, e)| {
+    crate::os::beneath::replace_in_dir(dir, leaf, data).map_err(|(op, e)| {
         let at = if op == "open" { dir } else { path };
         CodingError::io(&e, op, at)
     })

@@ -9,8 +9,6 @@
 //!   code, discard work, set a setuid mode), one table per program, with examples.
 //! - [`wrappers`]: one option table per wrapper (`env`, `timeout`, `sudo`, `xargs`, `script`,
 //!   ...), read like GNU `getopt_long`, and where the inner command starts; shell invocations.
-//! - [`beneath`]: opening and writing files beneath a root directory so that no symlink, even
-//!   one swapped in after a path check, can redirect the write outside it.
 //!
 //! - [`containment`]: where a path really is and which approved root holds it.
 //! - [`layout`]: the analysis written as numbers into a caller's buffer, its strings as spans
@@ -28,12 +26,10 @@
 
 pub mod approval;
 mod arith;
-pub mod beneath;
 pub mod brace;
 pub mod containment;
 pub mod deny_rules;
 pub mod effects;
-pub mod landlock;
 pub mod layout;
 pub mod open_word;
 mod plain;
