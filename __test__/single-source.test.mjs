@@ -25,9 +25,14 @@ function sourceFiles(dir, exts) {
   return out
 }
 
-/** `text` without comments (line and block) and, for Rust, without its `#[cfg(test)]` tail. */
+/**
+ * `text` without comments (line and block) and, for Rust, without its `#[cfg(test)]` tail; a
+ * `tests.rs` file is such a tail moved out of its `mod.rs` (declared there last, as
+ * `#[cfg(test)] mod tests;`), so it has no code here.
+ */
 function code(path, text) {
   let t = text
+  if (path.endsWith('/tests.rs')) return ''
   if (path.endsWith('.rs')) {
     const tests = t.indexOf('#[cfg(test)]')
     if (tests !== -1) t = t.slice(0, tests)

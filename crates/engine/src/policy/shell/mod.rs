@@ -48,8 +48,6 @@ use crate::limits::{
 mod account;
 mod command;
 mod syntax;
-#[cfg(test)]
-pub(super) mod tests;
 mod walk;
 
 /// One simple command the command line runs.
@@ -449,3 +447,6 @@ struct Walker<'s, 'o, 't> {
     /// comes back as one command `c { sudo id`): bash ends the command at each of them.
     misread_newlines: Vec<usize>,
 }
+
+#[cfg(test)]
+pub(super) mod tests;

@@ -18,8 +18,6 @@ mod env;
 mod inner;
 mod invocations;
 mod table;
-#[cfg(test)]
-mod tests;
 
 pub use env::{is_dangerous_env, is_name};
 pub use inner::{unwrap, Inner};
@@ -207,3 +205,6 @@ pub fn tables_hold() -> bool {
         })
     })
 }
+
+#[cfg(test)]
+mod tests;
