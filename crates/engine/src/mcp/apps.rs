@@ -10,8 +10,7 @@ use super::capability::{parse_incoming, CapabilityError, Incoming};
 use super::measure::{measure_bounded_json, JsonBound, JsonBounds};
 use super::McpLimits;
 
-/// The extension's key in `capabilities.extensions`.
-pub const MCP_APPS_EXTENSION: &str = "io.modelcontextprotocol/ui";
+pub use super::capability::MCP_APPS_EXTENSION;
 /// The MIME type of an app's HTML resource.
 pub const MCP_APP_MIME_TYPE: &str = "text/html;profile=mcp-app";
 use crate::limits::{

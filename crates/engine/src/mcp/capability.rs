@@ -7,6 +7,10 @@
 
 use std::collections::HashSet;
 
+/// The MCP Apps extension's key in `capabilities.extensions` (declared by the client,
+/// acknowledged by the server).
+pub const MCP_APPS_EXTENSION: &str = "io.modelcontextprotocol/ui";
+
 use serde_json::{Map, Value};
 
 use super::host_client::HostValueFault;
@@ -242,10 +246,7 @@ pub fn client_capabilities(apps: bool, roots: bool, sampling: bool, elicitation:
     let mut caps = Map::new();
     if apps {
         let mut ext = Map::new();
-        ext.insert(
-            super::apps::MCP_APPS_EXTENSION.into(),
-            Value::Object(Map::new()),
-        );
+        ext.insert(MCP_APPS_EXTENSION.into(), Value::Object(Map::new()));
         caps.insert("extensions".into(), Value::Object(ext));
     }
     if roots {

@@ -4,6 +4,16 @@
 
 use std::collections::HashSet;
 
+/// Whether a tool's listing requires it to be called as a task (`execution.taskSupport` is
+/// `"required"`; `"optional"`, `"forbidden"` and none are called plainly).
+#[must_use]
+pub fn requires_task(tool: &Value) -> bool {
+    tool.get("execution")
+        .and_then(|e| e.get("taskSupport"))
+        .and_then(Value::as_str)
+        == Some("required")
+}
+
 use serde_json::{Map, Value};
 
 use super::measure::{measure_bounded_json, JsonBounds};
@@ -265,7 +275,7 @@ impl CatalogueBuilder {
             description,
             input_schema: tool.get("inputSchema").cloned(),
             output_schema: tool.get("outputSchema").cloned(),
-            task_required: super::tasks::requires_task(tool),
+            task_required: requires_task(tool),
             meta: if self.keep_meta {
                 tool.get("_meta").filter(|m| !m.is_null()).cloned()
             } else {

@@ -157,11 +157,10 @@ impl ClientSide {
         serde_json::from_value(caps).unwrap_or_default()
     }
 
-    /// The bearer of the session's HTTP requests, when the host's OAuth client authorizes them.
+    /// The host's OAuth client, when it authorizes the session's HTTP requests.
     #[must_use]
-    pub fn bearer(&self) -> Option<super::http_bearer::Bearer> {
-        let host = self.host.as_ref().filter(|_| self.oauth)?;
-        Some(super::http_bearer::Bearer::new(Arc::clone(host)))
+    pub fn oauth_host(&self) -> Option<Arc<dyn HostCallbacks>> {
+        self.host.clone().filter(|_| self.oauth)
     }
 
     /// The host's resolver, when it resolves the server's host name.

@@ -15,13 +15,17 @@ use std::time::Duration;
 use rmcp::model::{ServerNotification, ServerPeerInfo, SubscriptionFilter};
 use rmcp::service::Peer;
 use rmcp::RoleClient;
+use std::sync::Arc;
+
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use super::session::ListChangedHook;
 #[cfg(doc)]
 use crate::limits::MCP_LISTEN_ACK_WAIT_MS;
 use crate::limits::{MCP_LISTEN_MAX_REOPENS, MCP_LISTEN_REOPEN_DELAY_MS};
+
+/// Called (on a runtime thread) when the server sends `notifications/tools/list_changed`.
+pub type ListChangedHook = Arc<dyn Fn() + Send + Sync>;
 
 /// Whether a session with this server needs a listen stream to hear list changes: a revision
 /// without `initialize` whose server announces `tools.listChanged`.

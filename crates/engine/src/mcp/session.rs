@@ -90,8 +90,7 @@ impl TransportConfig {
     }
 }
 
-/// Called (on a runtime thread) when the server sends `notifications/tools/list_changed`.
-pub type ListChangedHook = Arc<dyn Fn() + Send + Sync>;
+pub use super::listen::ListChangedHook;
 
 struct BridgeHandler {
     info: ClientConfig,
@@ -440,7 +439,7 @@ impl McpSession {
                     })??,
                     () = cancel.cancelled() => return Err(McpError::Aborted),
                 };
-                let bearer = client.bearer();
+                let bearer = client.oauth_host().map(super::http_bearer::Bearer::new);
                 let client = build_client(&url, &pinned, cfg)?;
                 let bytes = usize::try_from(cfg.max_response_bytes).unwrap_or(usize::MAX);
                 let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str())

@@ -33,15 +33,7 @@ use crate::limits::{
     MCP_TASK_MIN_POLL_MS,
 };
 
-/// Whether a tool's listing requires it to be called as a task (`execution.taskSupport` is
-/// `"required"`; `"optional"`, `"forbidden"` and none are called plainly).
-#[must_use]
-pub fn requires_task(tool: &Value) -> bool {
-    tool.get("execution")
-        .and_then(|e| e.get("taskSupport"))
-        .and_then(Value::as_str)
-        == Some("required")
-}
+pub use super::catalogue::requires_task;
 
 /// The tools of one session's last listing that are called as tasks.
 #[derive(Debug, Default)]

@@ -13,8 +13,10 @@ use super::error::plain_error_code;
 use super::fetch::{Body, OAuthHttp, OAuthResponse};
 use super::metadata::AuthServerMetadata;
 use super::records::{json_bytes, ClientInformation, Tokens};
-use super::token_exchange::JWT_BEARER_GRANT;
 use super::OAuthError;
+
+/// RFC 7523's authorization grant type (an ID-JAG presented at the authorization server).
+pub const JWT_BEARER_GRANT: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 /// Where the token, registration and revocation requests go, and how the client authenticates.
 #[derive(Debug, Clone, Copy)]

@@ -23,8 +23,6 @@ pub const TOKEN_EXCHANGE_GRANT: &str = "urn:ietf:params:oauth:grant-type:token-e
 pub const ID_TOKEN_TYPE: &str = "urn:ietf:params:oauth:token-type:id_token";
 /// The requested token's type: an Identity Assertion JWT Authorization Grant.
 pub const ID_JAG_TYPE: &str = "urn:ietf:params:oauth:token-type:id-jag";
-/// RFC 7523's authorization grant type (the ID-JAG presented at the authorization server).
-pub const JWT_BEARER_GRANT: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 /// The message of a flow without a usable ID token.
 const NO_ID_TOKEN: &str =
