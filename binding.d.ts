@@ -207,10 +207,11 @@ export declare class NativeMcpCapabilities {
   /** The host's roots (JSON text) as the `roots/list` result (JSON text). */
   rootsAnswer(json?: string | undefined | null, fault?: string | undefined | null): string
   /**
-   * The host's elicitation answer (JSON text) as the protocol result (JSON text, without
-   * the human-interaction mark).
+   * The host's elicitation answer (JSON text) to the request's bounded `params` (JSON
+   * text) as the protocol result (JSON text, without the human-interaction mark, with the
+   * form's defaults).
    */
-  elicitationAnswer(json?: string | undefined | null, fault?: string | undefined | null): string
+  elicitationAnswer(paramsJson: string, json?: string | undefined | null, fault?: string | undefined | null): string
 }
 
 /** One resources, resource-templates or prompts listing, page by page. */
@@ -221,6 +222,50 @@ export declare class NativeMcpCapabilityListing {
   addPage(json?: string | undefined | null, fault?: string | undefined | null): string | null
   /** Every item (JSON text of an array); ends the listing. */
   finish(): string
+}
+
+/**
+ * What one request of a JS SDK transport remembers of the server's refusals
+ * (`oauth::step_up`), for the facade's OAuth fetch.
+ */
+export declare class NativeMcpChallengeMemory {
+  /** A request that met no refusal yet. */
+  constructor()
+  /**
+   * The step for a response with `status` and its `WWW-Authenticate` value, as JSON:
+   * `{ "step": "pass" }`, `{ "step": "authorize", "scope"?, "resourceMetadataUrl"? }` or
+   * `{ "step": "refused", "code", "message" }` (the request's error).
+   */
+  step(status: number, header?: string | undefined | null): string
+}
+
+/** The engine's fetch for one Streamable HTTP transport configuration. */
+export declare class NativeMcpFetch {
+  /**
+   * The fetch for the flattened transport options (as `connectMcpTools` reads them);
+   * throws the coded error for a transport that is not a valid Streamable HTTP one.
+   * `onHostRequest([key, kind, paramsJson])`, when given, is asked for the endpoint's
+   * addresses (kind `resolveHostname`, the host's `transport.resolveHostname`), answered with
+   * `answerHostRequest`.
+   */
+  constructor(options: McpNativeOptions, onHostRequest?: (request: [number, string, string]) => void)
+  /**
+   * The host's answer to request `key` (from `onHostRequest`): its JSON text, the fault that
+   * kept it from being JSON, or the message of what it threw.
+   */
+  answerHostRequest(key: number, json?: string | undefined | null, fault?: string | undefined | null, error?: string | undefined | null): void
+  /**
+   * Sends request `key` (`headers` as `[name, value]` pairs); resolves with
+   * `{ status, headers }` as JSON text, the body then read with `read(key)`.
+   */
+  send(key: number, method: string, url: string, headers: Array<Array<string>>, body?: Buffer | undefined | null): Promise<string>
+  /**
+   * The next chunk of request `key`'s body; `null` at its end (or for a request that is
+   * no longer open).
+   */
+  read(key: number): Promise<Buffer | null>
+  /** Ends request `key` (its send or its body) and forgets it. */
+  cancel(key: number): void
 }
 
 /** The engine side of one bridge over a host's client: its server id and resolved limits. */
@@ -300,9 +345,10 @@ export declare class NativeMcpHostListing {
 export declare class NativeMcpOAuth {
   /**
    * Reads and checks the options (JSON: `serverUrl`, `allowLoopbackHttp`, `strategy`,
-   * `scopes`, `redirectUri`, `limits`); throws the coded OAuth error for a bad one.
+   * `scopes`, `redirectUri`, `limits`) and the names of the host state's members that are
+   * functions; throws the coded OAuth error for a bad one.
    */
-  constructor(optionsJson: string)
+  constructor(optionsJson: string, stateFunctions: Array<string>)
   /**
    * Runs the flow once over the stored state (JSON) for a request (JSON); resolves with the
    * effects as JSON text.
@@ -310,6 +356,11 @@ export declare class NativeMcpOAuth {
   authorize(storedJson: string, requestJson: string): Promise<string>
   /** Revokes the stored tokens at the discovered revocation endpoint, if there is one. */
   revoke(storedJson: string): Promise<void>
+  /**
+   * Throws the error of a request whose authorization needs the user (the flow ended in
+   * a redirect): the facade raises it after `onRedirectRequired`.
+   */
+  failRedirected(): void
   /** Forgets the cached discovery (after the host cleared its state). */
   forgetDiscovery(): void
 }
@@ -971,7 +1022,9 @@ export interface McpNativeOptions {
   /**
    * What the host answers for the server (`"roots"`, `"sampling"`, `"elicitation"`):
    * declared in `initialize` and answered through `onServerRequest`; `"resourceUpdated"`:
-   * `notifications/resources/updated` go there too.
+   * `notifications/resources/updated` go there too; `"authorize"`: the host's OAuth client
+   * gives the HTTP requests' access token (`transport.auth`), asked through the same callback;
+   * `"resolveHostname"`: the host resolves the server's host name (`transport.resolveHostname`).
    */
   capabilities?: Array<string>
   /**
@@ -1028,6 +1081,8 @@ export interface NativeAnalysisLayoutWords {
   openIndexShift: number
   /** ... with this bit set when any value may stand there. */
   openAny: number
+  /** The option effects' names by code (`writes`, `code`, `destroys`, `privilege`). */
+  effects: Array<string>
 }
 
 /** The words of the approval machine's crossing (read once at load). */
