@@ -947,9 +947,9 @@ mod oauth_cross_app_access {
     use super::*;
     use prism_engine::mcp::oauth::flow::{OAuthClient, Request, Stored, Strategy};
     use prism_engine::mcp::oauth::input::{read_config, read_request};
+    use prism_engine::mcp::oauth::token::JWT_BEARER_GRANT;
     use prism_engine::mcp::oauth::token_exchange::{
-        CrossAppAccess, SecretText, ID_JAG_TYPE, ID_TOKEN_TYPE, JWT_BEARER_GRANT,
-        TOKEN_EXCHANGE_GRANT,
+        CrossAppAccess, SecretText, ID_JAG_TYPE, ID_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT,
     };
 
     const ID_TOKEN: &str = "eyJ.the-users-id-token.sig";
