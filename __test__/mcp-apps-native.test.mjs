@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import * as mcp from '../lib/mcp/index.mjs'
 import { freePort, startHttpServer, waitGone } from './fixtures/mcp-helpers.mjs'
 import { scriptCommand } from './fixtures/runtime.mjs'
@@ -34,7 +33,9 @@ async function withServers(env, fn) {
   try {
     await fn({
       stdio: { native: stdio(env), host: () => new StdioClientTransport({ ...scriptCommand(SERVER), env: { ...process.env, ...env }, stderr: 'ignore' }) },
-      http: { native: http(server), host: () => new StreamableHTTPClientTransport(new URL(server.url)) },
+      // The host's SDK client over the SDK's HTTP transport from createMcpTransport (the
+      // engine's fetch under it): Node's own fetch to loopback fails under Wine.
+      http: { native: http(server), host: () => mcp.createMcpTransport(http(server)) },
     })
   } finally {
     await server.stop()

@@ -8,7 +8,9 @@ import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { test } from 'node:test'
 import { conformanceNode, optionalTest } from './fixtures/optional-tools.mjs'
+import { underWine, WINE_NO_LOOPBACK_FETCH } from './fixtures/platform.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const require = createRequire(import.meta.url)
@@ -51,8 +53,24 @@ const scenarios = [
     'offline-access-not-supported',
   ].map((name) => [`auth/${name}`, AUTH_CLIENT]),
 ]
+// The OAuth scenarios without a user (machine clients, and one refused before any redirect);
+// in every other one the fixture plays the user's browser with Node's own fetch, which fails
+// against a loopback server under Wine.
+const WITHOUT_BROWSER = new Set([
+  'auth/client-credentials-basic',
+  'auth/client-credentials-jwt',
+  'auth/cross-app-access-complete-flow',
+  'auth/resource-mismatch',
+])
 for (const [scenario, client] of scenarios) {
-  optionalTest(`conformance client scenario ${scenario}: OVERALL PASSED`, missing, () => {
+  const name = `conformance client scenario ${scenario}: OVERALL PASSED`
+  const browser = scenario.startsWith('auth/') && !WITHOUT_BROWSER.has(scenario)
+  const wine = browser && underWine(`${WINE_NO_LOOPBACK_FETCH} (the fixture plays the user's browser with it)`)
+  if (wine) {
+    test(name, { skip: wine }, () => {})
+    continue
+  }
+  optionalTest(name, missing, () => {
     const command = `${JSON.stringify(node)} ${JSON.stringify(client)}`
     const run = spawnSync(node, [CLI, 'client', '--command', command, '--scenario', scenario], {
       encoding: 'utf8',
