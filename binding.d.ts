@@ -34,32 +34,27 @@ export declare class CodingOutputSink {
 }
 
 /**
- * One approval policy's machine and its approval cache: the facade's
- * `createCodingApprovalPolicy` drives a check through `begin` and the steps it names; each
- * call returns the next state (`approvalWords()` reads it).
+ * One approval policy: its facts, roots and command rules, and its approval cache. The
+ * facade's `createCodingApprovalPolicy` checks an action with one `decide`, then drives the
+ * steps only it can perform (`lookUp`, `answer`) from the state that returns
+ * (`approvalWords()` reads it).
  */
 export declare class NativeApprovalPolicy {
   /**
-   * The policy's facts: how many roots, `readOnly`, whether `approve` is given,
-   * `allowRulesSkipApproval`, and `approvalCacheScope` (one of `approvalWords().cacheScopes`).
+   * The policy's options: its `roots`, `readOnly`, whether `approve` is given,
+   * `allowRulesSkipApproval`, `approvalCacheScope` (one of `approvalWords().cacheScopes`),
+   * its command rules and `denyMetacharacters` (default true).
    */
-  constructor(roots: number, readOnly: boolean, hasApprove: boolean, allowRulesSkipApproval: boolean, cacheScope: string)
+  constructor(roots: Array<string>, readOnly: boolean, hasApprove: boolean, allowRulesSkipApproval: boolean, cacheScope: string, rules: NativeCommandRules, denyMetacharacters: boolean)
   /**
-   * The first state of a check: the action's `kind` (a string, else no known kind), how
-   * many paths it names, whether its `command` is present (truthy) and, for a string
-   * command, its length in UTF-16 code units.
+   * Checks an action on the blocking pool, up to its decision or a step only the facade
+   * performs: its `kind` (a string, else no known kind), its paths resolved with
+   * `path.resolve` (`null` for one that is not a string), whether its `command` is present
+   * (truthy) and the command when it is a string, the directory a relative redirection
+   * target starts from and the home directory, and the answers of the rules' `RegExp`s
+   * when a first decision asked for them.
    */
-  begin(kind: unknown, paths: number, command: boolean, commandLength: number): number
-  /**
-   * After `containPath` or `containRedirect`: where the path or target is
-   * (`approvalWords().locations`).
-   */
-  feed(state: number, location: number): number
-  /**
-   * After `analyze`: the number `commandVerdict` returned, whether the verdict has a reason
-   * (not `undefined` or `null`), and how many redirections the analysis found.
-   */
-  verdict(state: number, verdict: number, hasReason: boolean, redirects: number): number
+  decide(kind: unknown, paths: Array<string | undefined | null>, commandPresent: boolean, command: string | undefined | null, base: string, home: string, matches?: Uint8Array | undefined | null): Promise<NativeDecision>
   /**
    * `lookUpCache` performed: the value of the scope's `metadata` id field, and the JSON
    * texts of the action's `operation`, `paths` and `command` (`undefined` when the field is
@@ -72,6 +67,34 @@ export declare class NativeApprovalPolicy {
    * next state.
    */
   answer(state: number, approved: boolean, id: unknown, operation?: string | undefined | null, paths?: string | undefined | null, command?: string | undefined | null): number
+}
+
+/** A host's command rules, read once (the facade has checked their shape). */
+export declare class NativeCommandRules {
+  /**
+   * The rules in order: each one's `pattern` (a string, or `null` for a `RegExp`), its
+   * `String(pattern)`, its `action`, its `reason` as text when truthy (else `null`) and
+   * whether it has a `reason` at all (not `undefined` or `null`).
+   */
+  constructor(patterns: Array<string | undefined | null>, displays: Array<string>, actions: Array<string>, notes: Array<string | undefined | null>, hasReasons: Array<boolean>)
+  /**
+   * The texts the rules' `RegExp`s are tested against for `command` (three per simple
+   * command: as written, normalised, without its option effect), or `null` when the rules
+   * have no `RegExp` or the command is not a string.
+   */
+  subjects(command: unknown): Array<string> | null
+  /**
+   * The verdict on `command` (`denyMetacharacters`: the host's option, default true), with
+   * `matches` the answers to `subjects` (pattern-major: `matches[p * subjects + s]`).
+   */
+  evaluate(command: unknown, denyMetacharacters: boolean, matches?: Uint8Array | undefined | null): NativeRuleVerdict
+  /**
+   * Which simple command of `command` matched which rule, and the verdict, as JSON:
+   * `{action, reason?, rule?, parts: [{text, argv, derived, verdict, rule?, defaultDeny?,
+   * open?: {index, text}, effect?: {effect, option}}], redirects, metacharacters,
+   * unsupported?, defaultDeny?}` (`rule`: a host rule's index).
+   */
+  explain(command: unknown, denyMetacharacters: boolean, matches?: Uint8Array | undefined | null): string
 }
 
 /**
@@ -382,9 +405,6 @@ export declare function analysisLayoutWords(): NativeAnalysisLayoutWords
  * false `derived` and an empty `redirects` are left out).
  */
 export declare function analyzeShellCommand(command: string): string
-
-/** [`analyze_shell_command`] on the blocking pool (for long commands). */
-export declare function analyzeShellCommandAsync(command: string): Promise<string>
 
 /**
  * The shell analysis of `command` written into `layout` as numbers, its strings as spans of
@@ -770,18 +790,8 @@ export declare function codingWrite(path: string, content: string, beneath?: Cod
 /** `Successfully wrote <bytes> bytes (<lines> lines) to <path>`. */
 export declare function codingWriteSummary(bytes: number, lines: number, path: string): string
 
-/**
- * The verdict on an analysed command, in one cheap crossing: `parts` holds one code per
- * simple command (`commandVerdictWords().partCodes`), `flags` the analysis's facts
- * (`commandVerdictWords().flags`). Returns the action, reason, `covered` bit and deciding part
- * packed as `commandVerdictWords().layout` says:
- * the action and reason codes index `actions` and `reasons`, `covered` is 1 when host allow
- * rules alone cover the command, and `part` is the index of the part whose host rule decided.
- */
-export declare function commandVerdict(parts: string, flags: number): number
-
-/** The words of the `commandVerdict` crossing. */
-export declare function commandVerdictWords(): NativeVerdictWords
+/** The actions a command rule may name, in the engine's spelling. */
+export declare function commandRuleActions(): Array<string>
 
 /**
  * The real root among `roots` that holds where `target` (absolute, normalised) really is, on
@@ -854,13 +864,6 @@ export interface FacadeWords {
   /** Each closed list of values the facade checks a host's value against, by name. */
   vocabularies: Record<string, Array<string>>
 }
-
-/**
- * Whether a command word that is a glob (`tou?h`, `/usr/bin/sud[o]`) could expand to the
- * literal `word` of a host rule: for the program word (`program` true) its last path
- * component may meet the word's. Cautious: a "no" is certain, a "yes" may not be.
- */
-export declare function globWordCouldBe(glob: string, word: string, program: boolean): boolean
 
 /**
  * Whether `target` is `root` or beneath it; both absolute and lexically normalised (the facade
@@ -1101,11 +1104,6 @@ export interface NativeApprovalWords {
   detailShift: number
   /** The flag bits of an allow's detail, by name (`exclusive`, `writeBeneath`). */
   allowFlags: Record<string, number>
-  /**
-   * The code of each location `feed` takes after a contain step, by name (`outside`,
-   * `inside`, `noTarget`).
-   */
-  locations: Record<string, number>
   /** Each denial's text, by denial code. */
   denialTexts: Array<string>
   /**
@@ -1128,6 +1126,29 @@ export interface NativeContainment {
   root: string
   /** Where the path really is. */
   target: string
+}
+
+/** Where a check stopped (`decide`). */
+export interface NativeDecision {
+  /** The machine's state: allowed, denied, or a step only the facade performs. */
+  state: number
+  /**
+   * When the rules have `RegExp`s: the texts to test them against; decide again with the
+   * answers (the state is then meaningless).
+   */
+  subjects?: Array<string>
+  /** The root that holds the action's first path (for `writeBeneath`). */
+  root?: string
+  /** Where the first path really is (for `writeBeneath`). */
+  target?: string
+  /** The index of the path contained last (a denial outside the roots names it). */
+  path?: number
+  /** The redirection target contained last, as the command wrote it. */
+  redirect?: string
+  /** The command verdict's reason in the engine's words. */
+  reason?: string
+  /** The index of the host rule whose own `reason` is the verdict's. */
+  rule?: number
 }
 
 /**
@@ -1201,6 +1222,16 @@ export interface NativePermissionTable {
   allowsUnlisted: boolean
 }
 
+/** A verdict on one command. */
+export interface NativeRuleVerdict {
+  /** `allow`, `requireApproval` or `deny`. */
+  action: string
+  /** The engine's words for the reason, when the reason is not a host rule's. */
+  reason?: string
+  /** The index of the host rule whose own `reason` is the verdict's, when it is. */
+  rule?: number
+}
+
 /**
  * One filter as hosts write it (`{ allow?, deny? }`): the TypeScript type of the crossing;
  * the binding reads it field by field (`crate::fields`).
@@ -1236,52 +1267,6 @@ export interface NativeTurnStepWords {
 export interface NativeValidationIssue {
   path?: string
   message: string
-}
-
-/** The fields of a `commandVerdict` number: `(v >>> shift) & mask` for each. */
-export interface NativeVerdictLayout {
-  /** Shift of the action code (an index into `actions`). */
-  actionShift: number
-  /** Mask of the action code. */
-  actionMask: number
-  /** Shift of the reason code (an index into `reasons`). */
-  reasonShift: number
-  /** Mask of the reason code. */
-  reasonMask: number
-  /** Shift of the bit that says host allow rules alone cover the command. */
-  coveredShift: number
-  /** Shift of the index of the part whose rule decided (no mask: the rest of the number). */
-  partShift: number
-}
-
-/** The words of the compact `commandVerdict` crossing (read once at load). */
-export interface NativeVerdictWords {
-  /**
-   * The one-character code of each part match, by name (`unmatched`, `allow`,
-   * `requireApproval`, `deny`, `defaultDeny`, `openDeny`, `openDefaultDeny`, `effect`).
-   */
-  partCodes: Record<string, string>
-  /**
-   * The bit of each fact in `commandVerdict`'s `flags`, by name (`refused`, `deny`,
-   * `unsupported`, `fileRedirects`, `metacharacters`, `denyMetacharacters`).
-   */
-  flags: Record<string, number>
-  /** The actions by code. */
-  actions: Array<string>
-  /**
-   * The reason kinds by code: `rule`, `defaultDeny`, `refused`, `unanalyzed`,
-   * `metacharacters`, `redirect`, `none`, `open`, `effect`.
-   */
-  reasons: Array<string>
-  /**
-   * The engine's fixed text of each reason code (empty where the text is the host rule's or
-   * the analysis's own; for `unanalyzed`, the start the analysis's `unsupported` follows).
-   */
-  reasonTexts: Array<string>
-  /** How a `commandVerdict` number is laid out: its fields, their shifts and masks. */
-  layout: NativeVerdictLayout
-  /** What each option effect does, by its code, as the `effect` reason words it. */
-  effectTexts: Array<string>
 }
 
 /** `"Tool <name> must have an execute function"`. */

@@ -103,8 +103,8 @@ test('coding failures carry ERR_PRISM_CODING_* codes on the native result', asyn
 test('a value outside the facade-binding contract is ERR_PRISM_INTERNAL with the engine words, never a Node-API status', () => {
   const native = require('../binding.js')
   for (const [f, words] of [
-    [() => native.commandVerdict('Z', 0), /^no part match code 'Z'$/],
-    [() => new native.NativeApprovalPolicy(1, false, false, false, 'bogus'), /^no approval cache scope "bogus"$/],
+    [() => new native.NativeCommandRules(['x'], ['x'], ['bogus'], [null], [false]), /^no rule action "bogus"$/],
+    [() => new native.NativeApprovalPolicy(['/'], false, false, false, 'bogus', new native.NativeCommandRules([], [], [], [], []), true), /^no approval cache scope "bogus"$/],
   ]) {
     assert.throws(f, (e) => e.code === 'ERR_PRISM_INTERNAL' && words.test(e.message))
   }

@@ -9,7 +9,7 @@ import { evaluateCommandRules } from '../lib/coding-tools/security.mjs'
 import { policyCorpus } from '../__test__/fixtures/command-corpora.mjs'
 
 const require = createRequire(import.meta.url)
-const { analyzeCommand } = require('../lib/coding-tools/security/command-rules.js')
+const { analyzeIntoBuffer: analyzeCommand } = require('../lib/coding-tools/security/analysis-layout.js')
 
 const corpus = policyCorpus().map((c) => c.command)
 

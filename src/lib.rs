@@ -23,6 +23,7 @@ mod mcp_oauth;
 mod mcp_sdk_fetch;
 mod mcp_server_requests;
 mod policy;
+mod policy_rules;
 mod tools;
 mod turn;
 mod validation;

@@ -1,28 +1,61 @@
 //! Node-API glue for the engine's `policy` module.
 //!
-//! One call per policy check: the command line goes in as a string, the analysis (every simple
-//! command, redirections, flags) comes back as numbers in the facade's buffer, its strings
-//! spans of the command or of one short string of extras (JSON when it does not fit, and
-//! from the blocking pool). A typical command takes microseconds, so it runs on the calling
-//! thread; the approval machine sends commands longer than `POLICY_ANALYSIS_ASYNC_BYTES` to
-//! the blocking pool instead, so a long hostile command never holds the JavaScript thread.
+//! The shell analysis crosses as numbers in the facade's buffer, its strings spans of the
+//! command or of one short string of extras (JSON when it does not fit).
 //!
-//! `NativeApprovalPolicy` carries the approval machine (`prism_engine::policy::approval`): each
-//! call takes the state as a number and returns the next one, so a check builds no objects
-//! across Node-API.
+//! `NativeApprovalPolicy` checks an action in one call (`prism_engine::policy::decide`) on
+//! the blocking pool; the steps only the facade performs (`lookUp`, `answer`) take the
+//! approval machine's state as a number and return the next one.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use napi::bindgen_prelude::{Uint32ArraySlice, Unknown};
+use napi::bindgen_prelude::{PromiseRaw, Uint32ArraySlice, Uint8Array, Unknown};
 use napi::{Env, ValueType};
 use napi_derive::napi;
 use prism_engine::policy::approval::{
-    Action as ApprovalAction, ApprovalCache, ApprovalError, CacheMaterial, CacheScope, Check,
-    Command, Denial, Input, Kind, Location, Policy, Step, Tail, ALLOW_EXCLUSIVE,
-    ALLOW_WRITE_BENEATH,
+    ApprovalCache, ApprovalError, CacheMaterial, CacheScope, Check, Denial, Kind, Policy, Step,
+    Tail, ALLOW_EXCLUSIVE, ALLOW_WRITE_BENEATH,
 };
 
+use prism_engine::policy::decide::{decide, CommandText, Decided, Request};
+
 use crate::errors::{facade_bug, spawn_coded, to_js, NativeError};
+use crate::policy_rules::{split_said, NativeCommandRules};
+
+/// A check's stop as it crosses.
+fn decision(d: Decided) -> NativeDecision {
+    let lossy = |p: PathBuf| p.to_string_lossy().into_owned();
+    match d {
+        Decided::NeedsHost(subjects) => NativeDecision {
+            state: 0.0,
+            subjects: Some(subjects),
+            root: None,
+            target: None,
+            path: None,
+            redirect: None,
+            reason: None,
+            rule: None,
+        },
+        Decided::At(out) => {
+            let (reason, rule) = split_said(out.reason);
+            let (root, target) = out
+                .first
+                .map_or((None, None), |(r, t)| (Some(lossy(r)), Some(lossy(t))));
+            NativeDecision {
+                state: number(out.check),
+                subjects: None,
+                root,
+                target,
+                path: out.path.and_then(|p| u32::try_from(p).ok()),
+                redirect: out.redirect,
+                reason,
+                rule,
+            }
+        }
+    }
+}
 
 /// The shell analysis of `command` as JSON: `{parts: [{text, argv, name, derived?, deny?}],
 /// redirects?: [{op, target, write}], metacharacters, unsupported?, deny?, refused?}` (a
@@ -110,225 +143,6 @@ pub fn analysis_layout_words() -> NativeAnalysisLayoutWords {
         open_index_shift: l::OPEN_INDEX_SHIFT,
         open_any: l::OPEN_ANY,
     }
-}
-
-/// [`analyze_shell_command`] on the blocking pool (for long commands).
-#[napi(ts_return_type = "Promise<string>")]
-pub fn analyze_shell_command_async(
-    env: &napi::Env,
-    command: String,
-) -> napi::Result<napi::bindgen_prelude::PromiseRaw<'_, String>> {
-    spawn_coded(env, async move {
-        tokio::task::spawn_blocking(move || prism_engine::policy::analyze_json(&command))
-            .await
-            .map_err(|e| NativeError::internal(format!("shell analysis failed: {e}")))
-    })
-}
-
-/// The words of the compact `commandVerdict` crossing (read once at load).
-#[napi(object)]
-pub struct NativeVerdictWords {
-    /// The one-character code of each part match, by name (`unmatched`, `allow`,
-    /// `requireApproval`, `deny`, `defaultDeny`, `openDeny`, `openDefaultDeny`, `effect`).
-    pub part_codes: HashMap<String, String>,
-    /// The bit of each fact in `commandVerdict`'s `flags`, by name (`refused`, `deny`,
-    /// `unsupported`, `fileRedirects`, `metacharacters`, `denyMetacharacters`).
-    pub flags: HashMap<String, u32>,
-    /// The actions by code.
-    pub actions: Vec<String>,
-    /// The reason kinds by code: `rule`, `defaultDeny`, `refused`, `unanalyzed`,
-    /// `metacharacters`, `redirect`, `none`, `open`, `effect`.
-    pub reasons: Vec<String>,
-    /// The engine's fixed text of each reason code (empty where the text is the host rule's or
-    /// the analysis's own; for `unanalyzed`, the start the analysis's `unsupported` follows).
-    pub reason_texts: Vec<String>,
-    /// How a `commandVerdict` number is laid out: its fields, their shifts and masks.
-    pub layout: NativeVerdictLayout,
-    /// What each option effect does, by its code, as the `effect` reason words it.
-    pub effect_texts: Vec<String>,
-}
-
-/// The fields of a `commandVerdict` number: `(v >>> shift) & mask` for each.
-#[napi(object)]
-pub struct NativeVerdictLayout {
-    /// Shift of the action code (an index into `actions`).
-    pub action_shift: u32,
-    /// Mask of the action code.
-    pub action_mask: u32,
-    /// Shift of the reason code (an index into `reasons`).
-    pub reason_shift: u32,
-    /// Mask of the reason code.
-    pub reason_mask: u32,
-    /// Shift of the bit that says host allow rules alone cover the command.
-    pub covered_shift: u32,
-    /// Shift of the index of the part whose rule decided (no mask: the rest of the number).
-    pub part_shift: u32,
-}
-
-const FLAG_NAMES: [&str; 6] = [
-    "refused",
-    "deny",
-    "unsupported",
-    "fileRedirects",
-    "metacharacters",
-    "denyMetacharacters",
-];
-
-/// The words of the `commandVerdict` crossing.
-#[napi]
-pub fn command_verdict_words() -> NativeVerdictWords {
-    use prism_engine::policy::verdict::{PartMatch, Reason};
-    let name = |m: PartMatch| match m {
-        PartMatch::Unmatched => "unmatched",
-        PartMatch::DefaultDeny => "defaultDeny",
-        PartMatch::OpenRule => "openDeny",
-        PartMatch::OpenDefaultDeny => "openDefaultDeny",
-        PartMatch::Effect => "effect",
-        PartMatch::Rule(a) => a.as_str(),
-    };
-    let reason_name = |r: Reason| match r {
-        Reason::Rule { .. } => "rule",
-        Reason::DefaultDeny => "defaultDeny",
-        Reason::Refused => "refused",
-        Reason::Unanalyzed => "unanalyzed",
-        Reason::Metacharacters => "metacharacters",
-        Reason::Redirect => "redirect",
-        Reason::None => "none",
-        Reason::Open { .. } => "open",
-        Reason::Effect { .. } => "effect",
-    };
-    let all_reasons: Vec<Reason> = std::iter::once(Reason::Rule { part: 0 })
-        .chain(Reason::FIXED)
-        .chain(std::iter::once(Reason::Open { part: 0 }))
-        .chain(std::iter::once(Reason::Effect { part: 0 }))
-        .collect();
-    NativeVerdictWords {
-        part_codes: PartMatch::CODES
-            .iter()
-            .map(|(m, c)| (name(*m).to_owned(), c.to_string()))
-            .collect(),
-        flags: FLAG_NAMES
-            .iter()
-            .enumerate()
-            .map(|(i, n)| ((*n).to_owned(), 1 << i))
-            .collect(),
-        actions: VERDICT_ACTIONS
-            .iter()
-            .map(|a| a.as_str().to_owned())
-            .collect(),
-        reasons: all_reasons
-            .iter()
-            .map(|r| reason_name(*r).to_owned())
-            .collect(),
-        reason_texts: all_reasons
-            .iter()
-            .map(|r| r.fixed_text().unwrap_or_default().to_owned())
-            .collect(),
-        layout: NativeVerdictLayout {
-            action_shift: VERDICT_ACTION_SHIFT,
-            action_mask: VERDICT_ACTION_MASK,
-            reason_shift: VERDICT_REASON_SHIFT,
-            reason_mask: VERDICT_REASON_MASK,
-            covered_shift: VERDICT_COVERED_SHIFT,
-            part_shift: VERDICT_PART_SHIFT,
-        },
-        effect_texts: prism_engine::policy::effects::Effect::ALL
-            .iter()
-            .map(|e| e.describes().to_owned())
-            .collect(),
-    }
-}
-
-/// The verdict on an analysed command, in one cheap crossing: `parts` holds one code per
-/// simple command (`commandVerdictWords().partCodes`), `flags` the analysis's facts
-/// (`commandVerdictWords().flags`). Returns the action, reason, `covered` bit and deciding part
-/// packed as `commandVerdictWords().layout` says:
-/// the action and reason codes index `actions` and `reasons`, `covered` is 1 when host allow
-/// rules alone cover the command, and `part` is the index of the part whose host rule decided.
-#[napi]
-pub fn command_verdict(env: Env, parts: String, flags: u32) -> napi::Result<u32> {
-    use prism_engine::policy::verdict::{judge, Facts, PartMatch, Reason};
-    let parts = parts
-        .chars()
-        .map(|c| {
-            PartMatch::from_code(c)
-                .ok_or_else(|| facade_bug(&env, format!("no part match code {c:?}")))
-        })
-        .collect::<napi::Result<Vec<_>>>()?;
-    let bit = |name: &str| {
-        FLAG_NAMES
-            .iter()
-            .position(|n| *n == name)
-            .is_some_and(|i| flags & (1 << i) != 0)
-    };
-    let v = judge(
-        &parts,
-        &Facts {
-            refused: bit("refused"),
-            deny: bit("deny"),
-            unsupported: bit("unsupported"),
-            file_redirects: bit("fileRedirects"),
-            metacharacters: bit("metacharacters"),
-            deny_metacharacters: bit("denyMetacharacters"),
-        },
-    );
-    let action = VERDICT_ACTIONS
-        .iter()
-        .position(|a| *a == v.action)
-        .and_then(|i| u32::try_from(i).ok())
-        .unwrap_or(0);
-    let part = match v.reason {
-        Reason::Rule { part } | Reason::Open { part } | Reason::Effect { part } => {
-            u32::try_from(part).unwrap_or(0).min(0x00ff_ffff)
-        }
-        _ => 0,
-    };
-    Ok(action << VERDICT_ACTION_SHIFT
-        | (v.reason.code() & VERDICT_REASON_MASK) << VERDICT_REASON_SHIFT
-        | u32::from(v.covered_by_allow_rules) << VERDICT_COVERED_SHIFT
-        | part << VERDICT_PART_SHIFT)
-}
-
-/// Whether a command word that is a glob (`tou?h`, `/usr/bin/sud[o]`) could expand to the
-/// literal `word` of a host rule: for the program word (`program` true) its last path
-/// component may meet the word's. Cautious: a "no" is certain, a "yes" may not be.
-#[napi]
-pub fn glob_word_could_be(glob: String, word: String, program: bool) -> bool {
-    use prism_engine::policy::open_word::{glob_could_be, program_could_be};
-    if program {
-        program_could_be(&glob, &word)
-    } else {
-        glob_could_be(&glob, &word)
-    }
-}
-
-/// Where `command_verdict` puts its action code, and the code's mask.
-const VERDICT_ACTION_SHIFT: u32 = 0;
-const VERDICT_ACTION_MASK: u32 = 3;
-/// Where `command_verdict` puts its reason code, and the code's mask.
-const VERDICT_REASON_SHIFT: u32 = 2;
-const VERDICT_REASON_MASK: u32 = 15;
-// Every reason code fits its field.
-const _: () = assert!(prism_engine::policy::verdict::Reason::OPEN_CODE <= VERDICT_REASON_MASK);
-const _: () = assert!(prism_engine::policy::verdict::Reason::EFFECT_CODE <= VERDICT_REASON_MASK);
-/// Where `command_verdict` puts its `covered` bit.
-const VERDICT_COVERED_SHIFT: u32 = 6;
-/// Where `command_verdict` puts the deciding part's index.
-const VERDICT_PART_SHIFT: u32 = 8;
-
-/// The action of a `command_verdict` number, by its low two bits (packed and unpacked here,
-/// and named in this order by `command_verdict_words`).
-const VERDICT_ACTIONS: [prism_engine::policy::verdict::Action; 3] = [
-    prism_engine::policy::verdict::Action::Allow,
-    prism_engine::policy::verdict::Action::RequireApproval,
-    prism_engine::policy::verdict::Action::Deny,
-];
-
-/// The action and the `covered` bit of a number `command_verdict` returned.
-fn unpack_verdict(v: u32) -> Option<(prism_engine::policy::verdict::Action, bool)> {
-    let code = (v >> VERDICT_ACTION_SHIFT) & VERDICT_ACTION_MASK;
-    let action = *VERDICT_ACTIONS.get(usize::try_from(code).ok()?)?;
-    Some((action, (v >> VERDICT_COVERED_SHIFT) & 1 != 0))
 }
 
 /// Whether `target` is `root` or beneath it; both absolute and lexically normalised (the facade
@@ -446,9 +260,6 @@ pub struct NativeApprovalWords {
     pub detail_shift: u32,
     /// The flag bits of an allow's detail, by name (`exclusive`, `writeBeneath`).
     pub allow_flags: HashMap<String, u32>,
-    /// The code of each location `feed` takes after a contain step, by name (`outside`,
-    /// `inside`, `noTarget`).
-    pub locations: HashMap<String, u32>,
     /// Each denial's text, by denial code.
     pub denial_texts: Vec<String>,
     /// What follows each denial's text, by denial code: `""` (nothing), `subject` (the path or
@@ -486,10 +297,6 @@ pub fn approval_words() -> NativeApprovalWords {
         .iter()
         .map(|(n, b)| ((*n).to_owned(), u32::try_from(*b).unwrap_or(0)))
         .collect(),
-        locations: Location::ALL
-            .iter()
-            .map(|l| (l.name().to_owned(), l.code()))
-            .collect(),
         denial_texts: Denial::ALL.iter().map(|d| d.text().to_owned()).collect(),
         denial_tails: Denial::ALL
             .iter()
@@ -511,7 +318,7 @@ pub fn approval_words() -> NativeApprovalWords {
 }
 
 /// `v` as a string when it is one (anything else reads as missing).
-fn string_of(v: Unknown<'_>) -> napi::Result<Option<String>> {
+pub(crate) fn string_of(v: Unknown<'_>) -> napi::Result<Option<String>> {
     if v.get_type()? == ValueType::String {
         // The type was checked just above.
         Ok(Some(unsafe { v.cast::<String>() }?))
@@ -520,8 +327,6 @@ fn string_of(v: Unknown<'_>) -> napi::Result<Option<String>> {
     }
 }
 
-/// A state as the JavaScript number that carries it.
-#[allow(clippy::cast_precision_loss)] // states stay below 2^53: exact
 /// The cache key's pieces as they cross: the id field's value (only a string counts) and the
 /// JSON texts of `operation`, `paths` and `command`.
 struct Material {
@@ -556,6 +361,8 @@ impl Material {
     }
 }
 
+/// A state as the JavaScript number that carries it.
+#[allow(clippy::cast_precision_loss)] // states stay below 2^53: exact
 fn number(c: Check) -> f64 {
     c.to_bits() as f64
 }
@@ -571,98 +378,129 @@ fn next(env: &Env, step: Result<Check, ApprovalError>) -> napi::Result<f64> {
     step.map(number).map_err(|e| to_js(env, e))
 }
 
-/// One approval policy's machine and its approval cache: the facade's
-/// `createCodingApprovalPolicy` drives a check through `begin` and the steps it names; each
-/// call returns the next state (`approvalWords()` reads it).
+/// One approval policy: its facts, roots and command rules, and its approval cache. The
+/// facade's `createCodingApprovalPolicy` checks an action with one `decide`, then drives the
+/// steps only it can perform (`lookUp`, `answer`) from the state that returns
+/// (`approvalWords()` reads it).
 #[napi]
 pub struct NativeApprovalPolicy {
     policy: Policy,
     cache: ApprovalCache,
+    roots: Arc<Vec<String>>,
+    rules: Arc<Vec<prism_engine::policy::rules::Rule>>,
+    deny_metacharacters: bool,
+}
+
+/// Where a check stopped (`decide`).
+#[napi(object)]
+pub struct NativeDecision {
+    /// The machine's state: allowed, denied, or a step only the facade performs.
+    pub state: f64,
+    /// When the rules have `RegExp`s: the texts to test them against; decide again with the
+    /// answers (the state is then meaningless).
+    pub subjects: Option<Vec<String>>,
+    /// The root that holds the action's first path (for `writeBeneath`).
+    pub root: Option<String>,
+    /// Where the first path really is (for `writeBeneath`).
+    pub target: Option<String>,
+    /// The index of the path contained last (a denial outside the roots names it).
+    pub path: Option<u32>,
+    /// The redirection target contained last, as the command wrote it.
+    pub redirect: Option<String>,
+    /// The command verdict's reason in the engine's words.
+    pub reason: Option<String>,
+    /// The index of the host rule whose own `reason` is the verdict's.
+    pub rule: Option<u32>,
 }
 
 #[napi]
 impl NativeApprovalPolicy {
-    /// The policy's facts: how many roots, `readOnly`, whether `approve` is given,
-    /// `allowRulesSkipApproval`, and `approvalCacheScope` (one of `approvalWords().cacheScopes`).
+    /// The policy's options: its `roots`, `readOnly`, whether `approve` is given,
+    /// `allowRulesSkipApproval`, `approvalCacheScope` (one of `approvalWords().cacheScopes`),
+    /// its command rules and `denyMetacharacters` (default true).
     #[napi(constructor)]
+    // Flat arguments on purpose: the facade has read and checked each option.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         env: Env,
-        roots: u32,
+        roots: Vec<String>,
         read_only: bool,
         has_approve: bool,
         allow_rules_skip_approval: bool,
         cache_scope: String,
+        rules: &NativeCommandRules,
+        deny_metacharacters: bool,
     ) -> napi::Result<Self> {
         let cache = CacheScope::from_name(&cache_scope)
             .ok_or_else(|| facade_bug(&env, format!("no approval cache scope {cache_scope:?}")))?;
         Ok(Self {
             policy: Policy {
-                roots: roots as usize,
+                roots: roots.len(),
                 read_only,
                 has_approve,
                 allow_rules_skip_approval,
                 cache,
             },
             cache: ApprovalCache::new(cache),
+            roots: Arc::new(roots),
+            rules: Arc::clone(&rules.rules),
+            deny_metacharacters,
         })
     }
 
-    /// The first state of a check: the action's `kind` (a string, else no known kind), how
-    /// many paths it names, whether its `command` is present (truthy) and, for a string
-    /// command, its length in UTF-16 code units.
-    #[napi]
-    pub fn begin(
+    /// Checks an action on the blocking pool, up to its decision or a step only the facade
+    /// performs: its `kind` (a string, else no known kind), its paths resolved with
+    /// `path.resolve` (`null` for one that is not a string), whether its `command` is present
+    /// (truthy) and the command when it is a string, the directory a relative redirection
+    /// target starts from and the home directory, and the answers of the rules' `RegExp`s
+    /// when a first decision asked for them.
+    #[napi(ts_return_type = "Promise<NativeDecision>")]
+    // Flat arguments on purpose: strings and flags cross without building an object.
+    #[allow(clippy::too_many_arguments)]
+    pub fn decide<'env>(
         &self,
+        env: &'env Env,
         kind: Unknown<'_>,
-        paths: u32,
-        command: bool,
-        command_length: u32,
-    ) -> napi::Result<f64> {
+        paths: Vec<Option<String>>,
+        command_present: bool,
+        command: Option<String>,
+        base: String,
+        home: String,
+        matches: Option<Uint8Array>,
+    ) -> napi::Result<PromiseRaw<'env, NativeDecision>> {
         let kind = string_of(kind)?.map_or(Kind::Other, |k| Kind::from_name(&k));
-        let action = ApprovalAction {
-            kind,
-            paths,
-            command: Command::from_facts(command, command_length as usize),
-        };
-        Ok(number(Check::begin(&self.policy, &action)))
-    }
-
-    /// After `containPath` or `containRedirect`: where the path or target is
-    /// (`approvalWords().locations`).
-    #[napi]
-    pub fn feed(&self, env: Env, state: f64, location: u32) -> napi::Result<f64> {
-        let check = state_of(&env, state)?;
-        let location = Location::from_code(location)
-            .ok_or_else(|| facade_bug(&env, format!("no location code {location}")))?;
-        next(&env, check.feed(&self.policy, Input::Location(location)))
-    }
-
-    /// After `analyze`: the number `commandVerdict` returned, whether the verdict has a reason
-    /// (not `undefined` or `null`), and how many redirections the analysis found.
-    #[napi]
-    pub fn verdict(
-        &self,
-        env: Env,
-        state: f64,
-        verdict: u32,
-        has_reason: bool,
-        redirects: u32,
-    ) -> napi::Result<f64> {
-        let check = state_of(&env, state)?;
-        let (action, covered) = unpack_verdict(verdict)
-            .ok_or_else(|| facade_bug(&env, format!("no command verdict {verdict}")))?;
-        next(
-            &env,
-            check.feed(
-                &self.policy,
-                Input::Verdict {
-                    action,
-                    has_reason,
-                    covered,
-                    redirects,
-                },
-            ),
-        )
+        let matches = matches.map(|m| m.to_vec());
+        let policy = self.policy;
+        let roots = Arc::clone(&self.roots);
+        let rules = Arc::clone(&self.rules);
+        let deny_metacharacters = self.deny_metacharacters;
+        spawn_coded(env, async move {
+            tokio::task::spawn_blocking(move || {
+                let paths: Vec<Option<PathBuf>> =
+                    paths.into_iter().map(|p| p.map(PathBuf::from)).collect();
+                let request = Request {
+                    kind,
+                    paths: &paths,
+                    command: match (&command, command_present) {
+                        (Some(c), true) => CommandText::Text(c),
+                        (None, true) => CommandText::NotAString,
+                        (_, false) => CommandText::Absent,
+                    },
+                    base: Path::new(&base),
+                    home: Path::new(&home),
+                };
+                decision(decide(
+                    &policy,
+                    &roots,
+                    &rules,
+                    deny_metacharacters,
+                    &request,
+                    matches.as_deref(),
+                ))
+            })
+            .await
+            .map_err(|e| NativeError::internal(format!("approval check failed: {e}")))
+        })
     }
 
     /// `lookUpCache` performed: the value of the scope's `metadata` id field, and the JSON

@@ -73,7 +73,6 @@ pub const WORDS: &[(&str, &str)] = &[
     ),
     // --- command rules, approval and sandboxes ----------------------------------------------
     ("commandRulesArray", "commandRules must be an array"),
-    ("commandNotAString", "the command is not a string"),
     (
         "commandRuleShape",
         "each command rule needs a string or RegExp pattern and an action of allow, deny or requireApproval",

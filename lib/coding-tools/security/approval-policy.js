@@ -1,17 +1,17 @@
 'use strict'
-// createCodingApprovalPolicy: a driver of the engine's approval machine
-// (crates/engine/src/policy/approval.rs). The engine decides the order of the checks, which
-// kinds need approval or are confined, when a command is analysed off this thread, the
-// approval cache (its key material, SHA-256 keys and FIFO eviction) and every reason; this
-// file performs the steps it names that only JavaScript can: resolving paths with Node's
-// `path.resolve` and `os.homedir()`, matching the host's command rules (they may be RegExps),
-// awaiting the engine's containment, and calling the host's `approve`.
+// createCodingApprovalPolicy: a driver of the engine's approval policy
+// (crates/engine/src/policy/decide.rs over approval.rs). One `decide` crossing contains every
+// path, analyses the command, matches the command rules, contains every redirection target and
+// returns the decision or the first step only JavaScript can perform: answering the RegExp
+// rules (then `decide` again with the answers), the approval cache's key material (the JSON
+// texts of the action's fields, read as JavaScript reads them) and the host's `approve`. The
+// engine owns the order of the checks, the cache and every reason; paths are resolved here
+// with Node's `path.resolve` and `os.homedir()` first.
 const os = require('node:os')
 const path = require('node:path')
 const native = require('../../native.js')
 const { say } = require('../../engine-words.js')
-const { analyzeCommand, analyzeCommandAsync, judge, validateRules } = require('./command-rules.js')
-const { assertPathInsideRoots, containingRoot } = require('./paths.js')
+const { validateRules, hostMatches, reasonOf } = require('./command-rules.js')
 
 // The words of the machine's crossing, from the engine (read once).
 const WORDS = native.approvalWords()
@@ -19,7 +19,6 @@ const STEP = WORDS.steps
 const MASK = WORDS.stepMask
 const SHIFT = WORDS.detailShift
 const ALLOW = WORDS.allowFlags
-const AT = WORDS.locations
 // 30,000 ms and 1,000 entries, from the engine's limits (crates/engine/src/limits.rs).
 const [DEFAULT_APPROVAL_TIMEOUT_MS, CACHE_ENTRIES] = native.policyApprovalLimits()
 
@@ -52,11 +51,12 @@ function waitForApproval(approve, request, timeoutMs) {
   })
 }
 
-/** Where a redirection target of a shell action points. */
-function redirectPath(target, action) {
-  const cwd = typeof action.metadata?.cwd === 'string' ? action.metadata.cwd : action.paths?.[0] ?? process.cwd()
-  if (target === '~' || target.startsWith('~/')) return path.join(os.homedir(), target.slice(1))
-  return path.resolve(cwd, target)
+/** The directory a relative redirection target of a shell action starts from. */
+function redirectBase(action) {
+  const cwd = action.metadata?.cwd
+  if (typeof cwd === 'string') return path.resolve(cwd)
+  const first = action.paths?.[0]
+  return typeof first === 'string' ? path.resolve(first) : process.cwd()
 }
 
 /** A field's JSON text as an array element reads it, or undefined when it is missing. */
@@ -66,46 +66,25 @@ const NO_PATHS = Object.freeze([])
 
 function createCodingApprovalPolicy(options) {
   const { approvalCacheScope, approvalTimeoutMs, rules } = validateOptions(options)
-  const roots = [...options.roots]
   const { approve, readOnly, denyMetacharacters, allowRulesSkipApproval } = options
-  const machine = new native.NativeApprovalPolicy(roots.length, Boolean(readOnly), approve !== undefined, allowRulesSkipApproval === true, approvalCacheScope)
+  const machine = new native.NativeApprovalPolicy([...options.roots], Boolean(readOnly), approve !== undefined, allowRulesSkipApproval === true, approvalCacheScope, rules.engine, denyMetacharacters !== false)
   const idField = WORDS.cacheIds[approvalCacheScope]
 
   async function check(action) {
     const given = action.paths ?? NO_PATHS
     const paths = Array.isArray(given) ? given : [...given]
     const { command } = action
-    let s = machine.begin(action.kind, paths.length, Boolean(command), typeof command === 'string' ? command.length : 0)
-    let next = 0 // the next path, then the next redirection, the machine asks for
-    let subject // the path or redirection target contained last
-    let first // where the first path is, and the root that holds it
-    let analysis
-    let evaluation
+    const resolved = paths.map((p) => (typeof p === 'string' ? path.resolve(p) : null))
+    const text = typeof command === 'string' ? command : null
+    // Where a redirection target of the command starts from (only a command has one).
+    const base = command ? redirectBase(action) : ''
+    const home = command ? os.homedir() : ''
+    let d = await machine.decide(action.kind, resolved, Boolean(command), text, base, home, null)
+    if (d.subjects) d = await machine.decide(action.kind, resolved, Boolean(command), text, base, home, hostMatches(rules.regexps, d.subjects))
+    let s = d.state
     let material // [id, operation, paths, command] for the cache
     for (;;) {
       switch (s & MASK) {
-        case STEP.containPath: {
-          subject = paths[next++]
-          const found = await containingRoot(roots, subject)
-          if (next === 1) first = found
-          s = machine.feed(s, found === undefined ? AT.outside : AT.inside)
-          break
-        }
-        case STEP.analyze:
-        case STEP.analyzeOffThread: {
-          analysis = (s & MASK) === STEP.analyze ? analyzeCommand(command) : await analyzeCommandAsync(command)
-          const judged = judge(analysis, rules, denyMetacharacters)
-          evaluation = judged.evaluation
-          s = machine.verdict(s, judged.verdict, evaluation.reason != null, analysis.redirects.length)
-          next = 0
-          break
-        }
-        case STEP.containRedirect: {
-          subject = analysis.redirects[next++].target
-          const at = subject == null ? AT.noTarget : (await assertPathInsideRoots(roots, redirectPath(subject, action))) ? AT.inside : AT.outside
-          s = machine.feed(s, at)
-          break
-        }
         case STEP.lookUpCache:
           material = [action.metadata?.[idField], json(action.operation), json(action.paths), json(action.command)]
           s = machine.lookUp(s, ...material)
@@ -117,9 +96,9 @@ function createCodingApprovalPolicy(options) {
           break
         }
         case STEP.allow:
-          return allowed(s, first)
+          return allowed(s, d)
         default: // STEP.deny
-          return denied(s, subject, evaluation)
+          return denied(s, d, paths, rules)
       }
     }
   }
@@ -128,25 +107,28 @@ function createCodingApprovalPolicy(options) {
 }
 
 /** The allowed decision the machine's final state describes. */
-function allowed(s, first) {
+function allowed(s, d) {
   const flags = (s >> SHIFT) & MASK
   const decision = { allowed: true, exclusive: (flags & ALLOW.exclusive) !== 0 }
   if ((flags & ALLOW.writeBeneath) !== 0) {
     // Not enumerable: the decision keeps the reference's shape; the coding read, write and
     // edit tools read it to open the file through the root's directory handle.
-    Object.defineProperty(decision, 'writeBeneath', { value: Object.freeze({ root: first.root, path: first.target }) })
+    Object.defineProperty(decision, 'writeBeneath', { value: Object.freeze({ root: d.root, path: d.target }) })
   }
   return decision
 }
 
 /** The denial the machine's final state describes, worded by the engine. */
-function denied(s, subject, evaluation) {
+function denied(s, d, paths, rules) {
   const code = (s >> SHIFT) & MASK
   switch (WORDS.denialTails[code]) {
-    case 'subject':
+    case 'subject': {
+      // The path as the action gave it, or the redirection target as the command wrote it.
+      const subject = d.redirect ?? paths[d.path]
       return { allowed: false, reason: `${WORDS.denialTexts[code]}${subject}` }
+    }
     case 'verdict':
-      return { allowed: false, reason: evaluation.reason }
+      return { allowed: false, reason: reasonOf(rules, d) }
     default:
       return { allowed: false, reason: WORDS.denialTexts[code] }
   }

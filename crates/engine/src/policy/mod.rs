@@ -13,26 +13,31 @@
 //! - [`containment`]: where a path really is and which approved root holds it.
 //! - [`layout`]: the analysis written as numbers into a caller's buffer, its strings as spans
 //!   of the command, for the binding's crossing.
+//! - [`rules`]: the host's command rules matched against each simple command (strings here,
+//!   `RegExp`s answered by the host), and the verdict's reason worded.
 //! - [`verdict`]: the order of the command-rule checks and their reasons, over what the
 //!   host's rules matched.
 //! - [`approval`]: the approval flow of `policy.check(action)` as a sans-IO machine (the order
 //!   of the checks, which kinds need approval or are confined, every denial's reason) and the
 //!   policy's approval cache.
+//! - [`decide`]: the machine driven in the engine from the start of a check to its decision
+//!   or to the first step only the host performs.
 //!
-//! The facade drives [`approval`]: it performs the steps the machine names that only it can
-//! (resolving paths with Node's `path.resolve`, matching host rules, which may be JavaScript
-//! `RegExp`s, and calling the host's `approve`), crossing into Rust for [`containment`],
-//! [`shell::analyze`] and [`verdict::judge`].
+//! The facade resolves the action's paths with Node's `path.resolve` and calls [`decide`]
+//! once; it is asked again only for what only it has: the answers of `RegExp` rules, the
+//! approval cache's key material and the host's `approve`.
 
 pub mod approval;
 mod arith;
 pub mod brace;
 pub mod containment;
+pub mod decide;
 pub mod deny_rules;
 pub mod effects;
 pub mod layout;
 pub mod open_word;
 mod plain;
+pub mod rules;
 pub mod shell;
 pub mod verdict;
 mod word;
