@@ -375,7 +375,7 @@ test('the engine words every reason, and the machine refuses a state it never ga
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'prism-machine-'))
   const m = new native.NativeApprovalPolicy([root], false, true, false, 'none', rules, true)
   // One decide contains the path and stops at the host's step.
-  const d = await m.decide('write', [path.join(root, 'f.txt')], false, null, '', '', null)
+  const d = await m.decide({ kind: 'write', paths: [path.join(root, 'f.txt')], commandPresent: false, base: '', home: '' }, null)
   const asked = d.state
   assert.equal(asked & words.stepMask, words.steps.ask)
   assert.throws(() => m.answer(0.5, true), { code: 'ERR_PRISM_INTERNAL' })

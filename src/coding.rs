@@ -1,11 +1,11 @@
-//! Node-API glue for the engine's `coding` module: read, write, edit and shell.
+//! Node-API glue for the engine's `coding` module: read, write and edit (the shell's runs are
+//! `coding_shell.rs`).
 //!
 //! Each tool call makes one call here after its arguments have passed the engine's checks
 //! (`coding_arguments.rs`) and the execution policy has allowed it. The file and process work runs on the tokio blocking pool,
 //! never on the JS thread. Expected failures come back as data (`error`), since the tools
 //! return error results instead of throwing.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 use napi::bindgen_prelude::Buffer;
@@ -14,16 +14,11 @@ use napi::Env;
 use napi_derive::napi;
 
 use crate::args::non_negative;
-use crate::errors::{spawn_coded, to_js, NativeError};
-use prism_engine::coding::accumulator::AccumulatorConfig;
-use prism_engine::coding::accumulator::{OutputAccumulator, Push};
+use crate::errors::{spawn_coded, NativeError};
 use prism_engine::coding::edit::{edit_file, edit_text, Replacement};
 use prism_engine::coding::image::sniff_image_mime;
 use prism_engine::coding::read::{find_step, page_from_backend, FindStep, PageFacts, TextPage};
 use prism_engine::coding::read::{read_path, FindText, ReadOutcome, ReadRequest, Truncation};
-use prism_engine::coding::shell::{finish_outcome, ShellOutcome};
-use prism_engine::coding::shell::{run_shell, ShellRequest, ShellStatus};
-use prism_engine::coding::shell_jobs;
 use prism_engine::coding::{format_size_js, CodingError};
 
 /// `formatSize(bytes)`: `"<b>B"`, `"<x.x>KB"` or `"<x.x>MB"`, in floating point as the
@@ -35,7 +30,7 @@ pub fn coding_format_size(env: napi::Env, bytes: napi::Unknown<'_>) -> napi::Res
 }
 
 /// Runs `work` on the blocking pool (a task that panicked is `ERR_PRISM_INTERNAL`).
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, NativeError> {
     tokio::task::spawn_blocking(work)
@@ -556,260 +551,4 @@ fn to_replacements(edits: Vec<CodingReplacement>) -> Vec<Replacement> {
             new_text: e.new_text,
         })
         .collect()
-}
-
-// --- shell ---------------------------------------------------------------------------------
-
-/// Registers a shell job and returns its id (pass it to `codingShell` and `codingShellAbort`).
-#[napi]
-pub fn coding_shell_job() -> u32 {
-    shell_jobs::register()
-}
-
-/// Aborts shell job `id`: its process group is killed within 50 ms.
-#[napi]
-pub fn coding_shell_abort(id: u32) {
-    shell_jobs::abort(id);
-}
-
-/// Kills the process group of every shell command still running (the facade calls it when
-/// the host process exits). Returns how many groups were signalled.
-#[napi]
-pub fn coding_shell_kill_all() -> u32 {
-    u32::try_from(prism_engine::coding::shell::kill_running_groups()).unwrap_or(u32::MAX)
-}
-
-/// One shell command.
-#[napi(object)]
-pub struct CodingShellRequest {
-    /// The full command (prefix joined).
-    pub command: String,
-    /// Working directory.
-    pub cwd: String,
-    /// The child's whole environment.
-    pub env: HashMap<String, String>,
-    /// `shellPath`.
-    pub shell_path: Option<String>,
-    /// The host's `$SHELL`.
-    pub env_shell: Option<String>,
-    /// Timeout in seconds.
-    pub timeout: f64,
-    /// Tail line cap.
-    pub max_lines: f64,
-    /// Tail byte cap.
-    pub max_bytes: f64,
-    /// Output bound.
-    pub max_total_output_bytes: f64,
-    /// Spill file prefix.
-    pub temp_file_prefix: String,
-    /// Spill directory.
-    pub temp_dir: String,
-}
-
-/// How the command ended and what it printed.
-#[napi(object)]
-pub struct CodingShellResult {
-    /// A spawn failure (shell or cwd missing): the message.
-    pub error: Option<String>,
-    /// The spawn failure's `ERR_PRISM_CODING_*` code.
-    pub error_code: Option<String>,
-    /// A bounded failure (timeout, abort, output limit, spill): the message.
-    pub failure: Option<String>,
-    /// The text the model sees.
-    pub text: String,
-    /// The exit code (null on failure).
-    pub exit_code: Option<i32>,
-    /// The tail record.
-    pub truncation: Option<CodingTruncation>,
-    /// The kept spill file.
-    pub full_output_path: Option<String>,
-    /// Bytes the command wrote.
-    pub total_output_bytes: f64,
-    /// The output bound ended it.
-    pub output_limit_exceeded: bool,
-    /// The spill file failed.
-    pub output_storage_failed: bool,
-}
-
-/// Checks the shell tool's output options when the tool is created: `maxTotalOutputBytes` at
-/// least `maxBytes`, and a `tempFilePrefix` of `[A-Za-z0-9._-]+`. Throws the engine's coded
-/// error otherwise.
-#[napi]
-pub fn coding_check_shell_output(
-    env: &Env,
-    max_bytes: f64,
-    max_total_output_bytes: f64,
-    temp_file_prefix: String,
-) -> napi::Result<()> {
-    prism_engine::coding::accumulator::check_output_options(
-        non_negative(max_bytes),
-        non_negative(max_total_output_bytes),
-        &temp_file_prefix,
-    )
-    .map_err(|e| to_js(env, e))
-}
-
-/// Runs shell job `id` off the JS thread (the command's own process group; timeout, abort and
-/// the output bound kill the group).
-#[napi(ts_return_type = "Promise<CodingShellResult>")]
-pub fn coding_shell<'env>(
-    env: &'env Env,
-    id: u32,
-    req: CodingShellRequest,
-) -> napi::Result<PromiseRaw<'env, CodingShellResult>> {
-    spawn_coded(env, async move {
-        let flag = shell_jobs::flag(id);
-        let max_lines = non_negative(req.max_lines);
-        let max_bytes = non_negative(req.max_bytes);
-        let engine_req = ShellRequest {
-            command: req.command,
-            cwd: PathBuf::from(req.cwd),
-            env: req.env,
-            shell_path: req.shell_path.map(PathBuf::from),
-            env_shell: req.env_shell.map(PathBuf::from),
-            timeout_secs: non_negative(req.timeout),
-            output: AccumulatorConfig {
-                max_lines,
-                max_bytes,
-                max_total_bytes: non_negative(req.max_total_output_bytes),
-                temp_prefix: req.temp_file_prefix,
-                temp_dir: PathBuf::from(req.temp_dir),
-            },
-        };
-        let outcome = blocking(move || run_shell(&engine_req, &flag)).await?;
-        shell_jobs::end(id);
-        let o = match outcome {
-            Err(e) => {
-                return Ok(CodingShellResult {
-                    error: Some(e.to_string()),
-                    error_code: Some(e.code().to_owned()),
-                    failure: None,
-                    text: String::new(),
-                    exit_code: None,
-                    truncation: None,
-                    full_output_path: None,
-                    total_output_bytes: 0.0,
-                    output_limit_exceeded: false,
-                    output_storage_failed: false,
-                })
-            }
-            Ok(o) => o,
-        };
-        Ok(shell_result(o, max_lines, max_bytes))
-    })
-}
-
-fn shell_result(o: ShellOutcome, max_lines: u64, max_bytes: u64) -> CodingShellResult {
-    let s = &o.snapshot;
-    let truncation = CodingTruncation {
-        truncated: s.truncated,
-        truncated_by: s.truncated_by.map(str::to_owned),
-        total_lines: s.total_lines as f64,
-        total_lines_known: true,
-        total_bytes: s.total_bytes as f64,
-        total_bytes_known: s.total_bytes_known,
-        output_lines: s.output_lines as f64,
-        output_bytes: s.output_bytes as f64,
-        last_line_partial: s.last_line_partial,
-        first_line_exceeds_limit: false,
-        max_lines: max_lines as f64,
-        max_bytes: max_bytes as f64,
-    };
-    CodingShellResult {
-        error: None,
-        error_code: None,
-        failure: o.status.failure(),
-        exit_code: match o.status {
-            ShellStatus::Exited(c) => Some(c),
-            _ => None,
-        },
-        output_limit_exceeded: matches!(o.status, ShellStatus::OutputLimit(_)),
-        output_storage_failed: matches!(o.status, ShellStatus::SpillFailed),
-        text: o.text,
-        truncation: Some(truncation),
-        full_output_path: o.full_output_path,
-        total_output_bytes: o.total_output_bytes as f64,
-    }
-}
-
-/// The output accumulator for host `BashOperations` backends: the facade pushes each chunk
-/// of `onData` here and finishes with how the command ended. Same bounds and spill file as
-/// the native shell.
-#[napi]
-pub struct CodingOutputSink {
-    acc: Option<OutputAccumulator>,
-    max_lines: u64,
-    max_bytes: u64,
-    max_total: u64,
-}
-
-#[napi]
-impl CodingOutputSink {
-    /// A sink with the shell tool's bounds.
-    #[napi(constructor)]
-    pub fn new(
-        max_lines: f64,
-        max_bytes: f64,
-        max_total_output_bytes: f64,
-        temp_file_prefix: String,
-        temp_dir: String,
-    ) -> Self {
-        let (max_lines, max_bytes, max_total) = (
-            non_negative(max_lines),
-            non_negative(max_bytes),
-            non_negative(max_total_output_bytes),
-        );
-        Self {
-            acc: Some(OutputAccumulator::new(AccumulatorConfig {
-                max_lines,
-                max_bytes,
-                max_total_bytes: max_total,
-                temp_prefix: temp_file_prefix,
-                temp_dir: PathBuf::from(temp_dir),
-            })),
-            max_lines,
-            max_bytes,
-            max_total,
-        }
-    }
-
-    /// Adds one chunk: `"stored"`, `"limit"` (abort the command) or `"spill_failed"` (abort).
-    #[napi]
-    pub fn push(&mut self, chunk: &[u8]) -> &'static str {
-        match self.acc.as_mut().map(|a| a.push(chunk)) {
-            Some(Push::Stored) => "stored",
-            Some(Push::LimitExceeded) => "limit",
-            Some(Push::SpillFailed) | None => "spill_failed",
-        }
-    }
-
-    /// Ends the record. `ending` is `"exit"` (with `exitCode`), `"timeout"` (with
-    /// `timeoutSecs`), `"aborted"`, `"limit"`, `"spill_failed"` or `"failed"` (with `message`).
-    #[napi]
-    pub fn finish(
-        &mut self,
-        ending: String,
-        exit_code: Option<i32>,
-        timeout_secs: Option<f64>,
-        message: Option<String>,
-    ) -> CodingShellResult {
-        let status = match ending.as_str() {
-            "exit" => ShellStatus::Exited(exit_code.unwrap_or(0)),
-            "timeout" => ShellStatus::TimedOut(non_negative(timeout_secs.unwrap_or(0.0))),
-            "aborted" => ShellStatus::Aborted,
-            "limit" => ShellStatus::OutputLimit(self.max_total),
-            "spill_failed" => ShellStatus::SpillFailed,
-            _ => ShellStatus::Failed(message.unwrap_or_default()),
-        };
-        let acc = self.acc.take().unwrap_or_else(|| {
-            OutputAccumulator::new(AccumulatorConfig {
-                max_lines: self.max_lines,
-                max_bytes: self.max_bytes,
-                max_total_bytes: self.max_total,
-                temp_prefix: "prism-shell".to_owned(),
-                temp_dir: std::env::temp_dir(),
-            })
-        });
-        shell_result(finish_outcome(status, acc), self.max_lines, self.max_bytes)
-    }
 }

@@ -78,13 +78,12 @@ pub struct CodingRefusal {
 }
 
 /// The shell tool's argument error (`command`, then `timeout`), or nothing.
-#[napi]
-pub fn coding_check_shell(
-    command: Unknown<'_>,
-    timeout: Unknown<'_>,
+pub(crate) fn shell_refusal(
+    command: &Unknown<'_>,
+    timeout: &Unknown<'_>,
 ) -> napi::Result<Option<CodingRefusal>> {
-    let command = arg_string(&command)?;
-    Ok(check_shell(as_ref(&command), arg_number(&timeout)?)
+    let command = arg_string(command)?;
+    Ok(check_shell(as_ref(&command), arg_number(timeout)?)
         .err()
         .map(|e| CodingRefusal {
             message: e.to_string(),

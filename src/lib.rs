@@ -8,6 +8,7 @@
 mod args;
 mod coding;
 mod coding_arguments;
+mod coding_shell;
 mod dispatch;
 mod errors;
 mod fields;
@@ -23,6 +24,7 @@ mod mcp_oauth;
 mod mcp_sdk_fetch;
 mod mcp_server_requests;
 mod policy;
+mod policy_check;
 mod policy_rules;
 mod tools;
 mod turn;

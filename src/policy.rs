@@ -8,54 +8,19 @@
 //! approval machine's state as a number and return the next one.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use napi::bindgen_prelude::{PromiseRaw, Uint32ArraySlice, Uint8Array, Unknown};
 use napi::{Env, ValueType};
 use napi_derive::napi;
 use prism_engine::policy::approval::{
-    ApprovalCache, ApprovalError, CacheMaterial, CacheScope, Check, Denial, Kind, Policy, Step,
-    Tail, ALLOW_EXCLUSIVE, ALLOW_WRITE_BENEATH,
+    ApprovalCache, ApprovalError, CacheMaterial, CacheScope, Check, Denial, Policy, Step, Tail,
+    ALLOW_EXCLUSIVE, ALLOW_WRITE_BENEATH,
 };
 
-use prism_engine::policy::decide::{decide, CommandText, Decided, Request};
-
 use crate::errors::{facade_bug, spawn_coded, to_js, NativeError};
-use crate::policy_rules::{split_said, NativeCommandRules};
-
-/// A check's stop as it crosses.
-fn decision(d: Decided) -> NativeDecision {
-    let lossy = |p: PathBuf| p.to_string_lossy().into_owned();
-    match d {
-        Decided::NeedsHost(subjects) => NativeDecision {
-            state: 0.0,
-            subjects: Some(subjects),
-            root: None,
-            target: None,
-            path: None,
-            redirect: None,
-            reason: None,
-            rule: None,
-        },
-        Decided::At(out) => {
-            let (reason, rule) = split_said(out.reason);
-            let (root, target) = out
-                .first
-                .map_or((None, None), |(r, t)| (Some(lossy(r)), Some(lossy(t))));
-            NativeDecision {
-                state: number(out.check),
-                subjects: None,
-                root,
-                target,
-                path: out.path.and_then(|p| u32::try_from(p).ok()),
-                redirect: out.redirect,
-                reason,
-                rule,
-            }
-        }
-    }
-}
+use crate::policy_check::{state_number, Decider, NativeDecision, NativePolicyCheck};
+use crate::policy_rules::NativeCommandRules;
 
 /// The shell analysis of `command` as JSON: `{parts: [{text, argv, name, derived?, deny?}],
 /// redirects?: [{op, target, write}], metacharacters, unsupported?, deny?, refused?}` (a
@@ -361,12 +326,6 @@ impl Material {
     }
 }
 
-/// A state as the JavaScript number that carries it.
-#[allow(clippy::cast_precision_loss)] // states stay below 2^53: exact
-fn number(c: Check) -> f64 {
-    c.to_bits() as f64
-}
-
 /// The check a state number names (a number the facade did not get from the machine is an
 /// error).
 fn state_of(env: &Env, state: f64) -> napi::Result<Check> {
@@ -375,7 +334,7 @@ fn state_of(env: &Env, state: f64) -> napi::Result<Check> {
 
 /// A step's outcome as the next state number.
 fn next(env: &Env, step: Result<Check, ApprovalError>) -> napi::Result<f64> {
-    step.map(number).map_err(|e| to_js(env, e))
+    step.map(state_number).map_err(|e| to_js(env, e))
 }
 
 /// One approval policy: its facts, roots and command rules, and its approval cache. The
@@ -391,26 +350,16 @@ pub struct NativeApprovalPolicy {
     deny_metacharacters: bool,
 }
 
-/// Where a check stopped (`decide`).
-#[napi(object)]
-pub struct NativeDecision {
-    /// The machine's state: allowed, denied, or a step only the facade performs.
-    pub state: f64,
-    /// When the rules have `RegExp`s: the texts to test them against; decide again with the
-    /// answers (the state is then meaningless).
-    pub subjects: Option<Vec<String>>,
-    /// The root that holds the action's first path (for `writeBeneath`).
-    pub root: Option<String>,
-    /// Where the first path really is (for `writeBeneath`).
-    pub target: Option<String>,
-    /// The index of the path contained last (a denial outside the roots names it).
-    pub path: Option<u32>,
-    /// The redirection target contained last, as the command wrote it.
-    pub redirect: Option<String>,
-    /// The command verdict's reason in the engine's words.
-    pub reason: Option<String>,
-    /// The index of the host rule whose own `reason` is the verdict's.
-    pub rule: Option<u32>,
+impl NativeApprovalPolicy {
+    /// What a check needs of the policy, to run off the JavaScript thread.
+    pub(crate) fn decider(&self) -> Decider {
+        Decider {
+            policy: self.policy,
+            roots: Arc::clone(&self.roots),
+            rules: Arc::clone(&self.rules),
+            deny_metacharacters: self.deny_metacharacters,
+        }
+    }
 }
 
 #[napi]
@@ -449,57 +398,21 @@ impl NativeApprovalPolicy {
     }
 
     /// Checks an action on the blocking pool, up to its decision or a step only the facade
-    /// performs: its `kind` (a string, else no known kind), its paths resolved with
-    /// `path.resolve` (`null` for one that is not a string), whether its `command` is present
-    /// (truthy) and the command when it is a string, the directory a relative redirection
-    /// target starts from and the home directory, and the answers of the rules' `RegExp`s
-    /// when a first decision asked for them.
+    /// performs, with the answers of the rules' `RegExp`s when a first decision asked for
+    /// them.
     #[napi(ts_return_type = "Promise<NativeDecision>")]
-    // Flat arguments on purpose: strings and flags cross without building an object.
-    #[allow(clippy::too_many_arguments)]
     pub fn decide<'env>(
         &self,
         env: &'env Env,
-        kind: Unknown<'_>,
-        paths: Vec<Option<String>>,
-        command_present: bool,
-        command: Option<String>,
-        base: String,
-        home: String,
+        check: NativePolicyCheck,
         matches: Option<Uint8Array>,
     ) -> napi::Result<PromiseRaw<'env, NativeDecision>> {
-        let kind = string_of(kind)?.map_or(Kind::Other, |k| Kind::from_name(&k));
         let matches = matches.map(|m| m.to_vec());
-        let policy = self.policy;
-        let roots = Arc::clone(&self.roots);
-        let rules = Arc::clone(&self.rules);
-        let deny_metacharacters = self.deny_metacharacters;
+        let decider = self.decider();
         spawn_coded(env, async move {
-            tokio::task::spawn_blocking(move || {
-                let paths: Vec<Option<PathBuf>> =
-                    paths.into_iter().map(|p| p.map(PathBuf::from)).collect();
-                let request = Request {
-                    kind,
-                    paths: &paths,
-                    command: match (&command, command_present) {
-                        (Some(c), true) => CommandText::Text(c),
-                        (None, true) => CommandText::NotAString,
-                        (_, false) => CommandText::Absent,
-                    },
-                    base: Path::new(&base),
-                    home: Path::new(&home),
-                };
-                decision(decide(
-                    &policy,
-                    &roots,
-                    &rules,
-                    deny_metacharacters,
-                    &request,
-                    matches.as_deref(),
-                ))
-            })
-            .await
-            .map_err(|e| NativeError::internal(format!("approval check failed: {e}")))
+            tokio::task::spawn_blocking(move || decider.decide(&check, matches.as_deref()))
+                .await
+                .map_err(|e| NativeError::internal(format!("approval check failed: {e}")))
         })
     }
 

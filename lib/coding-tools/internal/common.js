@@ -55,9 +55,18 @@ function limitOption(options, key, limitKey) {
  */
 async function enforceExecutionPolicy(policy, action, toolCallId, toolName) {
   if (!policy) return { action }
+  return settleDecision(() => policy.check(action), action, toolCallId, toolName)
+}
+
+/**
+ * The outcome of a policy's decision, which `decide()` resolves to: `{ action }` (with
+ * `modified` laid over it) or `{ denied: ToolResult }`. A throwing policy denies with its
+ * message.
+ */
+async function settleDecision(decide, action, toolCallId, toolName) {
   let decision
   try {
-    decision = await policy.check(action)
+    decision = await decide()
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err)
     return { denied: errorResult(toolCallId, toolName, message) }
@@ -125,6 +134,7 @@ module.exports = {
   validateCodingLimit,
   limitOption,
   enforceExecutionPolicy,
+  settleDecision,
   contextMetadata,
   snapshotContext,
 }

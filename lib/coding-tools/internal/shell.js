@@ -2,7 +2,8 @@
 // The shell tool: argument checks, command prefix, environment, spawnHook, execution policy,
 // then one native call that runs the command in its own process group with bounded output.
 const os = require('node:os')
-const { native, LIMITS, errorResult, limitOption, enforceExecutionPolicy, contextMetadata, snapshotContext } = require('./common.js')
+const { native, LIMITS, errorResult, limitOption, enforceExecutionPolicy, settleDecision, contextMetadata, snapshotContext } = require('./common.js')
+const { ENGINE_POLICY } = require('../security/approval-policy.js')
 const { argTypeError, say, typeWord } = require('../../engine-words.js')
 
 const SHELL_PARAMETERS = Object.freeze({
@@ -54,11 +55,13 @@ function createShellTool(cwd, options = {}) {
       if (snap.denied) return snap.denied
       const context = snap.ctx
       const toolCallId = context.toolCallId
+      let job
       try {
         const a = args ?? {}
-        // The engine checks the command, then the timeout.
-        const refused = native.codingCheckShell(a.command, a.timeout)
-        if (refused) return errorResult(toolCallId, 'shell', refused.message, refused.text)
+        // The engine checks the command, then the timeout, and opens the call's job.
+        const started = native.codingShellStart(a.command, a.timeout)
+        if (typeof started !== 'number') return errorResult(toolCallId, 'shell', started.message, started.text)
+        job = { id: started, ran: false }
         if (context?.signal?.aborted) {
           const aborted = native.codingShellAborted()
           return errorResult(toolCallId, 'shell', aborted.message, aborted.text)
@@ -81,15 +84,33 @@ function createShellTool(cwd, options = {}) {
           risk: 'high',
           metadata: { timeout, ...contextMetadata(context) },
         }
-        const decided = await enforceExecutionPolicy(options.executionPolicy, action, toolCallId, 'shell')
+        const policy = options.executionPolicy
+        // Only while the policy's `check` is its own (a host may have wrapped it).
+        const own = options.operations ? undefined : policy?.[ENGINE_POLICY]
+        const engine = own !== undefined && policy.check === own.check ? own : undefined
+        let decided
+        if (engine) {
+          // The engine's own policy: one call checks the command and, when the check allows it
+          // outright, runs it; otherwise the check is finished here (approve, RegExp rules).
+          const facts = engine.facts(action)
+          const r = await runNative(job, { ...spawn, timeout }, cfg, options.shellPath, context?.signal, engine.machine, facts.check)
+          if (!r.decision) return shellToolResult(r, toolCallId)
+          decided = await settleDecision(() => engine.finish(action, facts, r.decision), action, toolCallId, 'shell')
+          // The engine closed the call's job: an allowed run takes a new one.
+          if (!decided.denied) job = { id: native.codingShellJob(), ran: false }
+        } else {
+          decided = await enforceExecutionPolicy(policy, action, toolCallId, 'shell')
+        }
         if (decided.denied) return decided.denied
         const run = { ...spawn, command: decided.action.command, timeout }
         const r = options.operations
           ? await runWithOperations(options.operations, run, cfg, context?.signal)
-          : await runNative(run, cfg, options.shellPath, context?.signal)
+          : await runNative(job, run, cfg, options.shellPath, context?.signal)
         return shellToolResult(r, toolCallId)
       } catch (err) {
         return errorResult(toolCallId, 'shell', err instanceof Error ? err.message : String(err))
+      } finally {
+        if (job !== undefined && !job.ran) native.codingShellForget(job.id)
       }
     },
   }
@@ -103,15 +124,24 @@ function killGroupsOnExit() {
   process.once('exit', () => native.codingShellKillAll())
 }
 
-/** One native run; the signal's abort kills the command's process group. */
-async function runNative(run, cfg, shellPath, signal) {
+/**
+ * One native run of `job`; the signal's abort kills the command's process group. With the
+ * engine's approval `machine` and the action's `check`, the engine checks the command first
+ * and runs it only when the check allows it outright (else the result's `decision` says where
+ * the check stopped, and nothing ran).
+ */
+async function runNative(job, run, cfg, shellPath, signal, machine, check) {
   killGroupsOnExit()
-  const id = native.codingShellJob()
+  const id = job.id
   const onAbort = () => native.codingShellAbort(id)
   signal?.addEventListener('abort', onAbort, { once: true })
   try {
     if (signal?.aborted) onAbort()
-    return await native.codingShell(id, {
+    // From here the engine closes the job, whether the command runs or not.
+    job.ran = true
+    const r = await native.codingShell(
+      id,
+      {
       command: run.command,
       cwd: run.cwd,
       env: run.env,
@@ -123,7 +153,11 @@ async function runNative(run, cfg, shellPath, signal) {
       maxTotalOutputBytes: cfg.maxTotalOutputBytes,
       tempFilePrefix: cfg.tempFilePrefix,
       tempDir: os.tmpdir(),
-    })
+      },
+      machine,
+      check,
+    )
+    return r
   } finally {
     signal?.removeEventListener('abort', onAbort)
   }

@@ -64,23 +64,35 @@ const json = (v) => (v === undefined || v === null ? undefined : (JSON.stringify
 
 const NO_PATHS = Object.freeze([])
 
+/** Where a policy of this file keeps its engine handle (not enumerable: the shape stays `{ check }`). */
+const ENGINE_POLICY = Symbol('prism-native approval policy')
+
 function createCodingApprovalPolicy(options) {
   const { approvalCacheScope, approvalTimeoutMs, rules } = validateOptions(options)
   const { approve, readOnly, denyMetacharacters, allowRulesSkipApproval } = options
   const machine = new native.NativeApprovalPolicy([...options.roots], Boolean(readOnly), approve !== undefined, allowRulesSkipApproval === true, approvalCacheScope, rules.engine, denyMetacharacters !== false)
   const idField = WORDS.cacheIds[approvalCacheScope]
 
-  async function check(action) {
+  /** What the engine checks of `action`: `{ paths, check }` (`paths`: as the action gave them). */
+  function facts(action) {
     const given = action.paths ?? NO_PATHS
     const paths = Array.isArray(given) ? given : [...given]
     const { command } = action
-    const resolved = paths.map((p) => (typeof p === 'string' ? path.resolve(p) : null))
-    const text = typeof command === 'string' ? command : null
-    // Where a redirection target of the command starts from (only a command has one).
-    const base = command ? redirectBase(action) : ''
-    const home = command ? os.homedir() : ''
-    let d = await machine.decide(action.kind, resolved, Boolean(command), text, base, home, null)
-    if (d.subjects) d = await machine.decide(action.kind, resolved, Boolean(command), text, base, home, hostMatches(rules.regexps, d.subjects))
+    const check = {
+      kind: typeof action.kind === 'string' ? action.kind : undefined,
+      paths: paths.map((p) => (typeof p === 'string' ? path.resolve(p) : null)),
+      commandPresent: Boolean(command),
+      command: typeof command === 'string' ? command : undefined,
+      // Where a redirection target of the command starts from (only a command has one).
+      base: command ? redirectBase(action) : '',
+      home: command ? os.homedir() : '',
+    }
+    return { paths, check }
+  }
+
+  /** The decision on `action`, from where the engine's check `d` of its `facts` stopped. */
+  async function finish(action, { paths, check }, d) {
+    if (d.subjects) d = await machine.decide(check, hostMatches(rules.regexps, d.subjects))
     let s = d.state
     let material // [id, operation, paths, command] for the cache
     for (;;) {
@@ -103,7 +115,15 @@ function createCodingApprovalPolicy(options) {
     }
   }
 
-  return { check }
+  async function check(action) {
+    const f = facts(action)
+    return finish(action, f, await machine.decide(f.check, null))
+  }
+
+  const policy = { check }
+  // For this package's shell tool, which checks and runs a command in one engine call.
+  Object.defineProperty(policy, ENGINE_POLICY, { value: Object.freeze({ machine, facts, finish, check }) })
+  return policy
 }
 
 /** The allowed decision the machine's final state describes. */
@@ -134,4 +154,4 @@ function denied(s, d, paths, rules) {
   }
 }
 
-module.exports = { createCodingApprovalPolicy, DEFAULT_APPROVAL_TIMEOUT_MS, CACHE_ENTRIES }
+module.exports = { createCodingApprovalPolicy, ENGINE_POLICY, DEFAULT_APPROVAL_TIMEOUT_MS, CACHE_ENTRIES }
