@@ -135,6 +135,23 @@ impl BoundedHttpClient {
         }
     }
 
+    /// [`with_bearer_token`](Self::with_bearer_token) for a request with nothing to judge in
+    /// what comes back (a notification, the GET stream): the authorization's own failure is
+    /// read as rmcp reads a failed request.
+    async fn send_with_bearer<T, F, Fut>(
+        &self,
+        auth_header: Option<String>,
+        send: F,
+    ) -> Result<T, HttpError>
+    where
+        F: Fn(Option<String>) -> Fut,
+        Fut: std::future::Future<Output = Result<T, HttpError>>,
+    {
+        self.with_bearer_token(auth_header, send)
+            .await
+            .unwrap_or_else(|e| Err(unauthorized(&e)))
+    }
+
     /// `stream`, ended when the session shuts down.
     fn until_shutdown<T: Send + 'static>(
         &self,
@@ -1066,7 +1083,7 @@ impl StreamableHttpClient for BoundedHttpClient {
         }
         // Notifications and the bridge's own replies: nothing to judge in what comes back.
         let post = async {
-            self.with_bearer_token(auth_header, |token| {
+            self.send_with_bearer(auth_header, |token| {
                 self.inner.post_message_with_response_limits(
                     uri.clone(),
                     message.clone(),
@@ -1077,7 +1094,6 @@ impl StreamableHttpClient for BoundedHttpClient {
                 )
             })
             .await
-            .unwrap_or_else(|e| Err(unauthorized(&e)))
         };
         self.until_shutdown_post(post).await
     }
@@ -1139,7 +1155,7 @@ impl StreamableHttpClient for BoundedHttpClient {
             ResumeStep::GiveUp(pending, error) => return Ok(self.gave_up(pending, error)),
         };
         let stream = async {
-            self.with_bearer_token(auth_header, |token| {
+            self.send_with_bearer(auth_header, |token| {
                 self.inner.get_stream_with_max_sse_event_size(
                     uri.clone(),
                     session_id.clone(),
@@ -1150,7 +1166,6 @@ impl StreamableHttpClient for BoundedHttpClient {
                 )
             })
             .await
-            .unwrap_or_else(|e| Err(unauthorized(&e)))
         };
         let got = tokio::select! {
             r = stream => r,
