@@ -487,9 +487,7 @@ impl NativeMcpBridge {
         fault: Option<String>,
         error: Option<String>,
     ) {
-        if let Some(host) = &self.host {
-            host.answer(key, json, fault, error);
-        }
+        crate::mcp_server_requests::answer_host(self.host.as_deref(), key, json, fault, error);
     }
 
     /// The server's capabilities from the handshake, JSON text of an object (`{}` before

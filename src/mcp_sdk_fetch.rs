@@ -96,9 +96,7 @@ impl NativeMcpFetch {
         fault: Option<String>,
         error: Option<String>,
     ) {
-        if let Some(host) = &self.host {
-            host.answer(key, json, fault, error);
-        }
+        crate::mcp_server_requests::answer_host(self.host.as_deref(), key, json, fault, error);
     }
 
     /// Sends request `key` (`headers` as `[name, value]` pairs); resolves with

@@ -74,6 +74,20 @@ impl JsHost {
     }
 }
 
+/// The host's answer to request `key` handed to `host` (if the object was given one): the one
+/// body of the bridge's `answerServerRequest` and the SDK fetch's `answerHostRequest`.
+pub(crate) fn answer_host(
+    host: Option<&JsHost>,
+    key: u32,
+    json: Option<String>,
+    fault: Option<String>,
+    error: Option<String>,
+) {
+    if let Some(host) = host {
+        host.answer(key, json, fault, error);
+    }
+}
+
 /// One request waiting for the host; dropped unanswered, it tells the facade to abort.
 struct Pending {
     key: u32,
