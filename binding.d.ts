@@ -255,11 +255,14 @@ export declare class NativeMcpChallengeMemory {
   /** A request that met no refusal yet. */
   constructor()
   /**
-   * The step for a response with `status` and its `WWW-Authenticate` value, as JSON:
-   * `{ "step": "pass" }`, `{ "step": "authorize", "scope"?, "resourceMetadataUrl"? }` or
-   * `{ "step": "refused", "code", "message" }` (the request's error).
+   * The step for a response with `status` and its `WWW-Authenticate` value, to a request
+   * sent with the access token `sent` while the host's token is now `current`, as JSON:
+   * `{ "step": "pass" }`, `{ "step": "resend" }` (another request replaced the token: send
+   * again with `current`, no second flow), `{ "step": "authorize", "scope"?,
+   * "resourceMetadataUrl"? }` or `{ "step": "refused", "code", "message" }` (the request's
+   * error).
    */
-  step(status: number, header?: string | undefined | null): string
+  step(status: number, header?: string | undefined | null, sent?: string | undefined | null, current?: string | undefined | null): string
 }
 
 /** The engine's fetch for one Streamable HTTP transport configuration. */

@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { createMcpClientAuth, createMcpOAuthTransport, createMcpTransport, McpBridgeError, McpOAuthError } from '../lib/mcp/index.mjs'
 import { createNativeMcpFetch } from '../lib/mcp/sdk-fetch.js'
 import { nativeOptions } from '../lib/mcp/bridge.js'
+import { withOAuthBearer } from '../lib/mcp/oauth-fetch.js'
 import { startEverythingHttp } from './fixtures/mcp-helpers.mjs'
 import { startOAuthMcpServer } from './fixtures/mcp-oauth-server.mjs'
 import { memoryState } from './fixtures/oauth-state.mjs'
@@ -95,4 +96,25 @@ test('createMcpOAuthTransport: redirect, finishAuth on its auth, then an SDK cli
   // createMcpClientAuth over the same state sees the refreshed token.
   const auth = createMcpClientAuth(config.auth, { serverUrl: oauth.url, allowLoopbackHttp: true })
   assert.match((await auth.getTokens()).access_token, /^at-/)
+})
+
+test('the OAuth fetch resends with a token another request put in place, without a second flow, as the engine says', async () => {
+  let tokens = { access_token: 'at-1' }
+  let flows = 0
+  const auth = { getTokens: async () => tokens, ensureAuthorized: async () => { flows++; return 'AUTHORIZED' } }
+  const sent = []
+  const base = async (_input, init) => {
+    const bearer = new Headers(init.headers).get('authorization')
+    sent.push(bearer)
+    // The GET stream authorized meanwhile: the refused request finds `at-2` in place.
+    if (bearer === 'Bearer at-1') {
+      tokens = { access_token: 'at-2' }
+      return new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer' } })
+    }
+    return new Response('{}', { status: 200 })
+  }
+  const response = await withOAuthBearer(base, auth)('http://127.0.0.1/mcp', { method: 'POST' })
+  assert.equal(response.status, 200)
+  assert.deepEqual(sent, ['Bearer at-1', 'Bearer at-2'])
+  assert.equal(flows, 0)
 })

@@ -10,7 +10,9 @@ use napi_derive::napi;
 use prism_engine::mcp::oauth::flow::OAuthClient;
 use prism_engine::mcp::oauth::host_state::{check_state_functions, redirected};
 use prism_engine::mcp::oauth::input::{effects_json, read_config, read_request, read_stored};
-use prism_engine::mcp::oauth::step_up::{next_step, ChallengeMemory, ChallengeStep};
+use prism_engine::mcp::oauth::step_up::{
+    next_step, reauthorize, ChallengeMemory, ChallengeStep, Reauthorize,
+};
 use prism_engine::mcp::McpError;
 use serde_json::json;
 
@@ -101,14 +103,28 @@ impl NativeMcpChallengeMemory {
         }
     }
 
-    /// The step for a response with `status` and its `WWW-Authenticate` value, as JSON:
-    /// `{ "step": "pass" }`, `{ "step": "authorize", "scope"?, "resourceMetadataUrl"? }` or
-    /// `{ "step": "refused", "code", "message" }` (the request's error).
+    /// The step for a response with `status` and its `WWW-Authenticate` value, to a request
+    /// sent with the access token `sent` while the host's token is now `current`, as JSON:
+    /// `{ "step": "pass" }`, `{ "step": "resend" }` (another request replaced the token: send
+    /// again with `current`, no second flow), `{ "step": "authorize", "scope"?,
+    /// "resourceMetadataUrl"? }` or `{ "step": "refused", "code", "message" }` (the request's
+    /// error).
     #[napi]
-    pub fn step(&mut self, status: u32, header: Option<String>) -> String {
+    pub fn step(
+        &mut self,
+        status: u32,
+        header: Option<String>,
+        sent: Option<String>,
+        current: Option<String>,
+    ) -> String {
         let status = u16::try_from(status).unwrap_or(0);
         let step = match next_step(&mut self.memory, status, header.as_deref()) {
             ChallengeStep::Pass => json!({ "step": "pass" }),
+            ChallengeStep::Authorize(_)
+                if reauthorize(sent.as_deref(), current.as_deref()) == Reauthorize::SendAgain =>
+            {
+                json!({ "step": "resend" })
+            }
             ChallengeStep::Authorize(c) => json!({
                 "step": "authorize",
                 "scope": c.scope,

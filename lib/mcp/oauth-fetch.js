@@ -7,6 +7,9 @@ const native = require('../native.js')
 const { fromNative } = require('../native-errors.js')
 const { ensureAuthorizedOrFail } = require('./oauth.js')
 
+/** A token as the engine's step reads it (`null`: none). */
+const tokenOrNull = (token) => (typeof token === 'string' ? token : null)
+
 /** `base` (the engine's fetch) with `auth`'s bearer, authorized again when refused. */
 function withOAuthBearer(base, auth) {
   return async function oauthFetch(input, init = {}) {
@@ -17,13 +20,14 @@ function withOAuthBearer(base, auth) {
       if (typeof token === 'string') headers.set('authorization', `Bearer ${token}`)
       const response = await base(input, { ...init, headers })
       if (response.status !== 401 && response.status !== 403) return response
-      const step = JSON.parse(memory.step(response.status, response.headers.get('www-authenticate') ?? undefined))
+      // Another request of the transport (the SDK's GET stream, a concurrent POST) may have
+      // authorized since this one was sent: the engine then says to resend with its token.
+      const current = (await auth.getTokens())?.access_token
+      const step = JSON.parse(memory.step(response.status, response.headers.get('www-authenticate') ?? undefined, tokenOrNull(token), tokenOrNull(current)))
       if (step.step === 'pass') return response
       await response.body?.cancel()
       if (step.step === 'refused') throw fromNative(Object.assign(new Error(step.message), { code: step.code }))
-      // Another request of the transport (the SDK's GET stream, a concurrent POST) may have
-      // authorized since this one was sent: its token is tried without a second flow.
-      if ((await auth.getTokens())?.access_token !== token) continue
+      if (step.step === 'resend') continue
       await ensureAuthorizedOrFail(auth, { scope: step.scope ?? undefined, resourceMetadataUrl: step.resourceMetadataUrl ?? undefined })
     }
   }

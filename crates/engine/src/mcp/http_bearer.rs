@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 
 use super::host_requests::{HostAnswer, HostCallbacks};
 use super::oauth::challenge::BearerChallenge;
+use super::oauth::step_up::{self, Reauthorize};
 use super::McpError;
 use crate::limits::MCP_OAUTH_TOKEN_RECORD_BYTES;
 
@@ -104,7 +105,7 @@ impl Bearer {
 
     /// Authorizes again after the server refused `sent` with `status` and `challenge`; resolves
     /// with the token to send next. When another request already replaced `sent`, its token is
-    /// used without a second flow.
+    /// used without a second flow ([`step_up::reauthorize`]).
     ///
     /// # Errors
     /// The host's OAuth client could not authorize (it needs the user, or a request failed).
@@ -115,9 +116,9 @@ impl Bearer {
         challenge: &BearerChallenge,
     ) -> Result<Option<String>, McpError> {
         let _one = self.authorizing.lock().await;
-        if let Some(token) = self.kept() {
-            if token.as_deref() != sent {
-                return Ok(token);
+        if let Some(current) = self.kept() {
+            if step_up::reauthorize(sent, current.as_deref()) == Reauthorize::SendAgain {
+                return Ok(current);
             }
         }
         let asked = json!({

@@ -35,6 +35,28 @@ pub const REFUSED_AFTER_AUTHORIZING: &str =
 pub const REFUSED_AFTER_STEP_UP: &str =
     "the server answered HTTP 403 insufficient_scope again after the client asked for the scope";
 
+/// What a request told to [`ChallengeStep::Authorize`] does, from the token it was refused
+/// with and the one the session holds now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reauthorize {
+    /// Another request (a concurrent POST, the GET stream) replaced the refused token since:
+    /// the request is sent again with the current one, without a second authorization flow.
+    SendAgain,
+    /// The refused token is still the current one: the host authorizes.
+    Authorize,
+}
+
+/// Whether a request refused with the token `sent` authorizes, or is sent again with
+/// `current` (the session's token now).
+#[must_use]
+pub fn reauthorize(sent: Option<&str>, current: Option<&str>) -> Reauthorize {
+    if sent == current {
+        Reauthorize::Authorize
+    } else {
+        Reauthorize::SendAgain
+    }
+}
+
 /// The step for a response with `status` and its `WWW-Authenticate` value (if any; one over
 /// [`MCP_OAUTH_CHALLENGE_BYTES`] is not read).
 #[must_use]
@@ -113,6 +135,21 @@ mod tests {
             next_step(&mut m, 403, Some(wider)),
             ChallengeStep::Authorize(_)
         ));
+    }
+
+    #[test]
+    fn a_token_replaced_since_is_sent_again_without_a_flow() {
+        assert_eq!(
+            reauthorize(Some("at-1"), Some("at-2")),
+            Reauthorize::SendAgain
+        );
+        assert_eq!(reauthorize(None, Some("at-1")), Reauthorize::SendAgain);
+        assert_eq!(reauthorize(Some("at-1"), None), Reauthorize::SendAgain);
+        assert_eq!(
+            reauthorize(Some("at-1"), Some("at-1")),
+            Reauthorize::Authorize
+        );
+        assert_eq!(reauthorize(None, None), Reauthorize::Authorize);
     }
 
     #[test]
