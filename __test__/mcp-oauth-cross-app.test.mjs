@@ -3,39 +3,17 @@
 // asked for per flow, exchanged for an ID-JAG, the ID-JAG presented as a JWT bearer grant;
 // the ID token kept out of the host's state and of every error.
 import assert from 'node:assert/strict'
-import { createServer } from 'node:http'
-import { after, test } from 'node:test'
+import { test } from 'node:test'
 import { createMcpClientAuth, McpOAuthError } from '../lib/mcp/index.mjs'
+import { serveJson as serve } from './fixtures/oauth-loopback.mjs'
 import { memoryState } from './fixtures/oauth-state.mjs'
 
 const SECRET = 'as-s3cret'
 const ID_JAG = 'urn:ietf:params:oauth:token-type:id-jag'
-const servers = []
-after(() => Promise.all(servers.map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r) }))))
-
-/** A loopback server answering `answer(path, form, origin)` with `[status, body]`. */
-async function serve(answer) {
-  const seen = []
-  const server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (c) => (body += c))
-    req.on('end', () => {
-      const origin = `http://127.0.0.1:${server.address().port}`
-      const form = new URLSearchParams(body)
-      seen.push({ path: req.url, body, form, authorization: req.headers.authorization })
-      const [status, value] = answer(req.url, form, origin)
-      res.writeHead(status, { 'content-type': 'application/json' })
-      res.end(JSON.stringify(value))
-    })
-  })
-  servers.push(server)
-  await new Promise((r) => server.listen(0, '127.0.0.1', r))
-  return { origin: `http://127.0.0.1:${server.address().port}`, seen }
-}
 
 /** The MCP server's metadata and its authorization server, taking only the JWT bearer grant. */
 const mcpAndAs = () =>
-  serve((path, form, origin) => {
+  serve(({ path, form, origin }) => {
     if (path === '/.well-known/oauth-protected-resource/mcp') return [200, { resource: `${origin}/mcp`, authorization_servers: [origin] }]
     if (path === '/.well-known/oauth-authorization-server') {
       return [200, {
@@ -55,7 +33,7 @@ const mcpAndAs = () =>
 
 /** The identity provider: an ID-JAG named after the ID token it was given (upper-cased). */
 const idp = () =>
-  serve((path, form) => {
+  serve(({ path, form }) => {
     if (path !== '/token') return [404, {}]
     if (form.get('subject_token') === 'expired-id-token') return [400, { error: 'invalid_grant', error_description: 'expired-id-token' }]
     return [200, { access_token: `jag-${form.get('subject_token').toUpperCase()}`, issued_token_type: ID_JAG, token_type: 'N_A' }]

@@ -2,55 +2,41 @@
 // loopback: the reference's seams (state callbacks, redirect, finishAuth, revoke) and errors.
 import assert from 'node:assert/strict'
 import { createHash, generateKeyPairSync, verify } from 'node:crypto'
-import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
-import { after, test } from 'node:test'
+import { test } from 'node:test'
 import { createMcpClientAuth, McpOAuthError } from '../lib/mcp/index.mjs'
+import { serveJson } from './fixtures/oauth-loopback.mjs'
 import { memoryState } from './fixtures/oauth-state.mjs'
 
 const require = createRequire(import.meta.url)
 const SECRET = 's3cret-value'
-const servers = []
-after(() => Promise.all(servers.map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r) }))))
 
 /** A resource server and authorization server on one origin; `tweak` edits the AS metadata. */
-async function fakeServer(tweak = (m) => m) {
-  const seen = []
-  const server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (c) => (body += c))
-    req.on('end', () => {
-      const origin = `http://127.0.0.1:${server.address().port}`
-      seen.push({ path: req.url, body, authorization: req.headers.authorization })
-      const json = (status, v) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(v)) }
-      const form = new URLSearchParams(body)
-      if (req.url === '/.well-known/oauth-protected-resource/mcp') {
-        return json(200, { resource: `${origin}/mcp`, authorization_servers: [origin], scopes_supported: ['mcp'] })
-      }
-      if (req.url === '/.well-known/oauth-authorization-server') {
-        return json(200, tweak({
-          issuer: origin,
-          authorization_endpoint: `${origin}/authorize`,
-          token_endpoint: `${origin}/token`,
-          registration_endpoint: `${origin}/register`,
-          revocation_endpoint: `${origin}/revoke`,
-          response_types_supported: ['code'],
-          code_challenge_methods_supported: ['S256'],
-          token_endpoint_auth_methods_supported: ['client_secret_basic', 'none'],
-        }))
-      }
-      if (req.url === '/register') return json(201, { client_id: `dyn-${seen.filter((s) => s.path === '/register').length}` })
-      if (req.url === '/token' && form.get('grant_type') === 'authorization_code') {
-        return json(200, { access_token: 'at-1', token_type: 'Bearer', refresh_token: 'rt-1', expires_in: 60 })
-      }
-      if (req.url === '/token') return json(200, { access_token: 'at-2', token_type: 'Bearer' })
-      if (req.url === '/revoke') return json(200, {})
-      json(404, {})
-    })
+function fakeServer(tweak = (m) => m) {
+  return serveJson(({ path, form, origin, seen }) => {
+    if (path === '/.well-known/oauth-protected-resource/mcp') {
+      return [200, { resource: `${origin}/mcp`, authorization_servers: [origin], scopes_supported: ['mcp'] }]
+    }
+    if (path === '/.well-known/oauth-authorization-server') {
+      return [200, tweak({
+        issuer: origin,
+        authorization_endpoint: `${origin}/authorize`,
+        token_endpoint: `${origin}/token`,
+        registration_endpoint: `${origin}/register`,
+        revocation_endpoint: `${origin}/revoke`,
+        response_types_supported: ['code'],
+        code_challenge_methods_supported: ['S256'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'none'],
+      })]
+    }
+    if (path === '/register') return [201, { client_id: `dyn-${seen.filter((s) => s.path === '/register').length}` }]
+    if (path === '/token' && form.get('grant_type') === 'authorization_code') {
+      return [200, { access_token: 'at-1', token_type: 'Bearer', refresh_token: 'rt-1', expires_in: 60 }]
+    }
+    if (path === '/token') return [200, { access_token: 'at-2', token_type: 'Bearer' }]
+    if (path === '/revoke') return [200, {}]
+    return [404, {}]
   })
-  servers.push(server)
-  await new Promise((r) => server.listen(0, '127.0.0.1', r))
-  return { origin: `http://127.0.0.1:${server.address().port}`, seen }
 }
 
 const REDIRECT = 'http://localhost:33418/callback'
