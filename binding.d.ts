@@ -845,6 +845,12 @@ export interface EngineConstants {
 }
 
 /**
+ * The codes the facade gives its own error classes and reads engine errors by, by key
+ * (`prism_engine::error_codes`; read once at load).
+ */
+export declare function errorCodes(): Record<string, string>
+
+/**
  * `"Execution denied for <kind>:<operation>"`, an execution denial's message when its
  * decision has no reason.
  */

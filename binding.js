@@ -885,6 +885,7 @@ module.exports.denialErrorInfo = nativeBinding.denialErrorInfo
 module.exports.dispatchPlan = nativeBinding.dispatchPlan
 module.exports.dispatchVocabulary = nativeBinding.dispatchVocabulary
 module.exports.engineConstants = nativeBinding.engineConstants
+module.exports.errorCodes = nativeBinding.errorCodes
 module.exports.executionDeniedMessage = nativeBinding.executionDeniedMessage
 module.exports.facadeWords = nativeBinding.facadeWords
 module.exports.globWordCouldBe = nativeBinding.globWordCouldBe

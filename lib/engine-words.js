@@ -9,6 +9,9 @@ const CONSTANTS = Object.freeze(native.engineConstants())
 /** `dispatchVocabulary()`: event, reason, gate and hook names, forbidden keys, messages. */
 const VOCABULARY = Object.freeze(native.dispatchVocabulary())
 
+/** `errorCodes()`: the codes of the facade's own error classes and the engine's code families. */
+const CODES = Object.freeze(native.errorCodes())
+
 /** `facadeWords()`: the templates of the facade's own refusals and its choice options. */
 const FACADE = native.facadeWords()
 
@@ -32,7 +35,7 @@ function typeWord(v) {
 /** A `TypeError` with Node's `ERR_INVALID_ARG_TYPE` code and the facade message `key`. */
 function argTypeError(key, values) {
   const error = new TypeError(say(key, values))
-  error.code = 'ERR_INVALID_ARG_TYPE'
+  error.code = CODES.invalidArgType
   return error
 }
 
@@ -49,4 +52,4 @@ function vocabulary(name) {
   return FACADE.vocabularies[name]
 }
 
-module.exports = { CONSTANTS, VOCABULARY, say, choice, vocabulary, typeWord, argTypeError }
+module.exports = { CONSTANTS, CODES, VOCABULARY, say, choice, vocabulary, typeWord, argTypeError }

@@ -3,16 +3,17 @@
 // throws, and rejects with, a plain `Error` whose `code` is the engine's `ERR_PRISM_*` code and whose
 // message is the engine's; `fromNative` picks the class for that code and keeps both. Any
 // other value (an argument TypeError, a host's error) comes back unchanged.
+const { CODES } = require('./engine-words.js')
 const { McpBridgeError, McpBridgeClosedError, McpOAuthError, McpUnsupportedCapabilityError } = require('./mcp/errors.js')
 
 /** The reference's error for `code`, or null when the native error stays as it is. */
 function classFor(code, message) {
-  if (code === 'ERR_PRISM_MCP_CLOSED') return new McpBridgeClosedError(message)
-  if (code === 'ERR_PRISM_MCP_INVALID_SERVER_ID') return new Error(message)
-  if (code === 'ERR_PRISM_MCP_UNSUPPORTED_CAPABILITY') return McpUnsupportedCapabilityError.fromMessage(message)
-  if (code.startsWith('ERR_PRISM_MCP_OAUTH_')) return new McpOAuthError(code, message)
-  if (code.startsWith('ERR_PRISM_MCP_')) return new McpBridgeError(message)
-  if (code === 'ERR_PRISM_VALIDATION_INVALID_LIMIT') return new RangeError(message)
+  if (code === CODES.mcpClosed) return new McpBridgeClosedError(message)
+  if (code === CODES.mcpInvalidServerId) return new Error(message)
+  if (code === CODES.mcpUnsupportedCapability) return McpUnsupportedCapabilityError.fromMessage(message)
+  if (code.startsWith(CODES.mcpOAuthPrefix)) return new McpOAuthError(code, message)
+  if (code.startsWith(CODES.mcpPrefix)) return new McpBridgeError(message)
+  if (code === CODES.validationInvalidLimit) return new RangeError(message)
   return null
 }
 

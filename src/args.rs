@@ -31,7 +31,10 @@ pub(crate) fn type_name(t: ValueType) -> &'static str {
 /// # Errors
 /// Always.
 pub(crate) fn type_error<T>(env: &Env, message: &str) -> napi::Result<T> {
-    env.throw_type_error(message, Some("ERR_INVALID_ARG_TYPE"))?;
+    env.throw_type_error(
+        message,
+        Some(prism_engine::error_codes::INVALID_ARG_TYPE_CODE),
+    )?;
     Err(napi::Error::new(
         Status::PendingException,
         message.to_owned(),

@@ -189,3 +189,13 @@ pub fn facade_words() -> FacadeWords {
             .collect(),
     }
 }
+
+/// The codes the facade gives its own error classes and reads engine errors by, by key
+/// (`prism_engine::error_codes`; read once at load).
+#[napi]
+pub fn error_codes() -> std::collections::HashMap<String, String> {
+    prism_engine::error_codes::codes()
+        .into_iter()
+        .map(|(k, c)| (k.to_owned(), c.to_owned()))
+        .collect()
+}

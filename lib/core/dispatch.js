@@ -29,7 +29,7 @@ const { isThenable, permissionGate, trustGate } = require('./security.js')
 const { compiledFilter } = require('./registry.js')
 const { isJsonObject } = require('./json.js')
 
-const { VOCABULARY: WORDS, say } = require('../engine-words.js')
+const { CODES, VOCABULARY: WORDS, say } = require('../engine-words.js')
 const STARTED = WORDS.started
 const FINISHED = WORDS.finished
 const STATUS_FINISHED = WORDS.statusFinished
@@ -62,7 +62,7 @@ class InvalidDispatchError extends TypeError {
   constructor(message) {
     super(message)
     this.name = 'TypeError'
-    this.code = 'ERR_PRISM_INVALID_DISPATCH'
+    this.code = CODES.invalidDispatch
   }
 }
 

@@ -1,6 +1,7 @@
 'use strict'
 // Error classes with the reference's `name`, `code` and messages, and ErrorInfo conversion.
 const native = require('../native.js')
+const { CODES } = require('../engine-words.js')
 
 /** The permission key of a request: `<kind>:<target>:<action>`. */
 function permissionKey(request) {
@@ -11,7 +12,7 @@ class PermissionDeniedError extends Error {
   constructor(request, decision) {
     super(decision?.reason ?? native.permissionDeniedMessage(permissionKey(request)))
     this.name = 'PermissionDeniedError'
-    this.code = 'ERR_PRISM_PERMISSION_DENIED'
+    this.code = CODES.permissionDenied
     this.request = request
     this.decision = decision
   }
@@ -21,7 +22,7 @@ class TrustDeniedError extends Error {
   constructor(request, decision) {
     super(decision?.reason ?? native.untrustedMessage(String(request.kind), String(request.target)))
     this.name = 'TrustDeniedError'
-    this.code = 'ERR_PRISM_UNTRUSTED'
+    this.code = CODES.untrusted
     this.request = request
     this.decision = decision
   }
@@ -31,7 +32,7 @@ class ExecutionDeniedError extends Error {
   constructor(action, decision) {
     super(decision?.reason ?? native.executionDeniedMessage(String(action.kind), String(action.operation)))
     this.name = 'ExecutionDeniedError'
-    this.code = 'ERR_PRISM_EXECUTION_DENIED'
+    this.code = CODES.executionDenied
     this.action = action
     this.decision = decision
   }

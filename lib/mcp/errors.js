@@ -1,7 +1,7 @@
 'use strict'
 // The MCP bridge's error classes (the reference's names and messages). Native errors become
 // them in one place: `fromNative` in ../native-errors.js.
-const { CONSTANTS, say } = require('../engine-words.js')
+const { CODES, CONSTANTS, say } = require('../engine-words.js')
 
 class McpBridgeError extends Error {
   constructor(message, options) {
@@ -23,7 +23,7 @@ class McpBridgeClosedError extends McpBridgeError {
   constructor(message = CONSTANTS.mcpClosedMessage) {
     super(message)
     this.name = 'McpBridgeClosedError'
-    this.code = 'ERR_PRISM_MCP_CLOSED'
+    this.code = CODES.mcpClosed
   }
 }
 
@@ -35,7 +35,7 @@ class McpUnsupportedCapabilityError extends Error {
   constructor(capability, message) {
     super(message ?? say('mcpUnsupportedCapability', { capability }))
     this.name = 'McpUnsupportedCapabilityError'
-    this.code = 'ERR_PRISM_MCP_UNSUPPORTED_CAPABILITY'
+    this.code = CODES.mcpUnsupportedCapability
     this.capability = capability
   }
 

@@ -3,7 +3,7 @@
 const native = require('../native.js')
 const { fromNative } = require('../native-errors.js')
 
-const { CONSTANTS, argTypeError, typeWord } = require('../engine-words.js')
+const { CODES, CONSTANTS, argTypeError, typeWord } = require('../engine-words.js')
 const { MCP_LIMITS } = require('./limits.js')
 
 const { mcpErrorSummaryBytes: SUMMARY_BYTES } = CONSTANTS
@@ -75,7 +75,7 @@ function boundedMcpErrorMessage(error, maxBytes) {
 }
 
 /** `{ name: "McpToolError", message, code }` */
-function mcpCallError(message, code = 'ERR_PRISM_MCP_TOOL') {
+function mcpCallError(message, code = CODES.mcpTool) {
   return { name: 'McpToolError', message, code }
 }
 

@@ -16,6 +16,7 @@
 //! - [`js_number`]: numbers as JavaScript prints them, for messages that read as the reference's.
 
 pub mod coding;
+pub mod error_codes;
 pub mod facade_words;
 pub mod js_number;
 pub mod limits;

@@ -57,6 +57,9 @@ pub fn error_message_cap(limits: &McpLimits) -> u64 {
     limits.max_result_bytes.min(MCP_ERROR_SUMMARY_BYTES as u64)
 }
 
+/// The code of an MCP tool call that failed (`McpToolError`), unless it carries its own.
+pub const MCP_TOOL_CODE: &str = "ERR_PRISM_MCP_TOOL";
+
 /// `{name:"McpToolError", message, code}` with the message cut to `max_bytes`.
 #[must_use]
 pub fn mcp_call_error(message: &str, code: &str, max_bytes: u64) -> Value {
@@ -168,7 +171,7 @@ pub fn failed_result_message(id: CallIdentity<'_>, message: &str, limits: &McpLi
     json!({
         "toolCallId": id.tool_call_id,
         "name": id.name,
-        "error": mcp_call_error(message, "ERR_PRISM_MCP_TOOL", error_message_cap(limits)),
+        "error": mcp_call_error(message, MCP_TOOL_CODE, error_message_cap(limits)),
         "metadata": {"mcp": {"serverId": id.server_id, "remoteName": id.remote_name}},
     })
 }
@@ -240,7 +243,7 @@ pub fn checked_tool_result(
         }
         out.insert(
             "error".into(),
-            mcp_call_error(&summary, "ERR_PRISM_MCP_TOOL", error_message_cap(limits)),
+            mcp_call_error(&summary, MCP_TOOL_CODE, error_message_cap(limits)),
         );
     } else if let Some(v) = field("structuredContent") {
         out.insert("value".into(), v.clone());

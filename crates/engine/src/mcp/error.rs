@@ -154,6 +154,9 @@ pub enum McpError {
     Capability(#[from] super::capability::CapabilityError),
 }
 
+/// What every [`McpError::code`] starts with (the facade's `McpBridgeError` family).
+pub const CODE_PREFIX: &str = "ERR_PRISM_MCP_";
+
 impl McpError {
     /// The stable error code (`err.code` in JavaScript).
     #[must_use]

@@ -47,6 +47,9 @@ pub fn is_rethrown(code: &str) -> bool {
     RETHROWN_CODES.contains(&code) || code.starts_with(RETHROWN_CODE_PREFIX)
 }
 
+/// The code of a dispatch whose options break the contract (the facade's `TypeError`).
+pub const INVALID_DISPATCH_CODE: &str = "ERR_PRISM_INVALID_DISPATCH";
+
 /// The code of a tool result that is not an object.
 pub const INVALID_TOOL_RESULT_CODE: &str = "ERR_PRISM_INVALID_TOOL_RESULT";
 

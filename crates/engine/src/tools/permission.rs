@@ -4,6 +4,15 @@
 
 use std::collections::HashSet;
 
+/// The code of a permission denial (the facade's `PermissionDeniedError`).
+pub const PERMISSION_DENIED_CODE: &str = "ERR_PRISM_PERMISSION_DENIED";
+
+/// The code of a trust denial (the facade's `TrustDeniedError`).
+pub const UNTRUSTED_CODE: &str = "ERR_PRISM_UNTRUSTED";
+
+/// The code of an execution denial (the facade's `ExecutionDeniedError`).
+pub const EXECUTION_DENIED_CODE: &str = "ERR_PRISM_EXECUTION_DENIED";
+
 /// `Permission denied: <key>`: the reason of a key on the static policy's deny list.
 #[must_use]
 pub fn denied_reason(key: &str) -> String {

@@ -64,6 +64,9 @@ fn oauth_suffix(error: Option<&str>) -> String {
     error.map(|e| format!(" ({e})")).unwrap_or_default()
 }
 
+/// What every [`OAuthError::code`] starts with (the facade's `McpOAuthError` family).
+pub const CODE_PREFIX: &str = "ERR_PRISM_MCP_OAUTH_";
+
 impl OAuthError {
     /// The reference's code: `ERR_PRISM_MCP_OAUTH_DISCOVERY`, `_ORIGIN`, `_AUDIENCE`, `_SSRF`,
     /// `_STATE` or `_TOKEN_STORE`.
