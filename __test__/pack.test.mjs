@@ -30,6 +30,13 @@ test('npm pack + install into an empty project uses the prebuilt binary package'
     for (const f of ['package/index.js', 'package/index.d.ts', 'package/binding.js', 'package/lib/core/dispatch.js', 'package/Cargo.toml']) {
       assert.match(listing, new RegExp(`^${f.replace('.', '\\.')}$`, 'm'))
     }
+    // A source build (no prebuilt binary) needs every crate the addon depends on: each path
+    // dependency of the workspace ships its Cargo.toml and its sources.
+    const crates = [...readFileSync(join(root, 'Cargo.toml'), 'utf8').matchAll(/path = "(crates\/[\w-]+)"/g)].map((m) => m[1])
+    assert.ok(crates.includes('crates/engine') && crates.includes('crates/command-analysis'), crates.join(', '))
+    for (const c of crates) {
+      for (const f of [`${c}/Cargo.toml`, `${c}/src/lib.rs`]) assert.ok(listing.includes(`package/${f}\n`), `the package ships ${f}`)
+    }
 
     const app = join(work, 'app')
     mkdirSync(app)

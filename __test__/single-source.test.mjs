@@ -1,7 +1,8 @@
 // Every rule exists once: each blocked-reason message, blocked-reason name, dispatch gate name
-// and distinctive engine limit is defined in exactly one engine source file. The search covers
-// the shipped source (crates/, src/, lib/, index.js) without comments, test modules, tests,
-// docs or type declarations, so a copy in JavaScript (or a second Rust file) fails here.
+// and distinctive engine limit is defined in exactly one engine source file (the engine crate,
+// or the command-analysis crate whose modules and caps it re-exports). The search covers the
+// shipped source (crates/, src/, lib/, index.js) without comments, test modules, tests, docs or
+// type declarations, so a copy in JavaScript (or a second Rust file) fails here.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync, readdirSync, statSync } from 'node:fs'
@@ -53,6 +54,12 @@ const FILES = [
   return { rel, text: code(rel, readFileSync(path, 'utf8')) }
 })
 const ENGINE = 'crates/engine/src/'
+// The shell command analysis, a crate of its own that the engine re-exports: engine source too.
+const ANALYSIS = 'crates/command-analysis/src/'
+const ENGINE_SOURCES = [ENGINE, ANALYSIS]
+const isEngine = (rel) => ENGINE_SOURCES.some((dir) => rel.startsWith(dir))
+// The files that define limits: the engine's, and the analysis's caps (re-exported by the engine).
+const LIMITS = [`${ANALYSIS}limits.rs`, `${ENGINE}limits.rs`]
 
 /** The files whose code matches `re`. */
 const filesMatching = (re) => FILES.filter((f) => re.test(f.text)).map((f) => f.rel)
@@ -62,11 +69,11 @@ const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 function assertDefinedOnceInEngine(what, re) {
   const files = filesMatching(re)
   assert.equal(files.length, 1, `${what} is defined in ${files.length} files: ${files.join(', ') || '(none)'}`)
-  assert.ok(files[0].startsWith(ENGINE), `${what} is defined outside the engine, in ${files[0]}`)
+  assert.ok(isEngine(files[0]), `${what} is defined outside the engine, in ${files[0]}`)
 }
 
 test('the search sees the engine, the binding and the facade', () => {
-  for (const f of ['crates/engine/src/limits.rs', 'crates/engine/src/tools/blocked.rs', 'src/errors.rs', 'lib/core/dispatch.js', 'index.js']) {
+  for (const f of [...LIMITS, 'crates/engine/src/tools/blocked.rs', `${ANALYSIS}shell/mod.rs`, 'src/errors.rs', 'lib/core/dispatch.js', 'index.js']) {
     assert.ok(FILES.some((x) => x.rel === f), f)
   }
   assert.ok(!FILES.some((x) => x.rel.includes('/tests/') || x.rel.startsWith('__test__')))
@@ -144,9 +151,12 @@ function evaluate(expr, known) {
   return Number.isSafeInteger(v) ? v : null
 }
 
-/** Every number limits.rs defines: each `default`/`hard` of a `Limit`, each numeric constant. */
+/**
+ * Every number the limits files define: each `default`/`hard` of a `Limit`, each numeric
+ * constant (the analysis's first, as the engine's may be written in terms of them).
+ */
 function engineNumbers() {
-  const file = FILES.find((f) => f.rel === `${ENGINE}limits.rs`).text
+  const file = LIMITS.map((rel) => FILES.find((f) => f.rel === rel).text).join('\n')
   const known = {}
   const values = []
   for (const m of file.matchAll(/pub const ([A-Z0-9_]+): (?:u64|u32|usize|f64) = ([^;]+);/g)) {
@@ -171,7 +181,16 @@ function engineNumbers() {
 // is distinctive.
 const UNITS = new Set([1000, 1024, 3600, 60_000, 3_600_000, 86_400_000])
 
-test('each distinctive engine number is written in limits.rs and nowhere else', () => {
+test('each limit constant is defined in one limits file (the engine re-exports the analysis caps)', () => {
+  const names = (rel) => [...FILES.find((f) => f.rel === rel).text.matchAll(/pub const ([A-Z0-9_]+)\b/g)].map((m) => m[1])
+  const [analysis, engine] = LIMITS.map(names)
+  assert.ok(analysis.includes('POLICY_ANALYSIS_MAX_COMMAND_BYTES'), `analysis caps found: ${analysis.join(', ')}`)
+  assert.deepEqual(analysis.filter((n) => engine.includes(n)), [])
+  const engineLimits = FILES.find((f) => f.rel === LIMITS[1]).text
+  assert.match(engineLimits, /pub use prism_command_analysis::limits::\*;/)
+})
+
+test('each distinctive engine number is written in a limits.rs and nowhere else', () => {
   const numbers = [...new Set(engineNumbers())].filter((n) => n >= 1000 && !UNITS.has(n))
   assert.ok(numbers.length >= 20, `numbers found: ${numbers.join(', ')}`)
   // The numbers a file writes: each literal, and each product or shift of literals
@@ -188,7 +207,7 @@ test('each distinctive engine number is written in limits.rs and nowhere else', 
     }
     return found
   }
-  const others = FILES.filter((f) => f.rel !== `${ENGINE}limits.rs`).map((f) => ({ rel: f.rel, numbers: written(f.text) }))
+  const others = FILES.filter((f) => !LIMITS.includes(f.rel)).map((f) => ({ rel: f.rel, numbers: written(f.text) }))
   for (const n of numbers) {
     const files = others.filter((f) => f.numbers.has(n)).map((f) => f.rel)
     assert.deepEqual(files, [], `${n} (a limits.rs number) is also written in: ${files.join(', ')}`)

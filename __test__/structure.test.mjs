@@ -1,5 +1,6 @@
 // The structural check of scripts/check-structure.mjs, on tiny fake trees: an import cycle
-// between engine files and an oversize source file are reported by name; a child's use of
+// between the files of a library crate (the engine's, the command analysis's) and an oversize
+// source file are reported by name; a child's use of
 // its parent, a test module's imports and a generated file are not.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -63,6 +64,21 @@ test('an import cycle and an oversize file are reported by name', () => {
       'import cycle: crates/engine/src/a.rs -> crates/engine/src/b.rs -> crates/engine/src/c.rs -> crates/engine/src/a.rs',
       'crates/other/src/big.rs has 1501 lines (at most 1500); split it into files of one concept',
       'lib/deep/huge.js has 2000 lines (at most 1500); split it into files of one concept'
+    ])
+  })
+})
+
+test('every library crate is checked: a cycle in the command analysis is reported too', () => {
+  withTree({
+    'crates/engine/src/lib.rs': 'pub mod a;\n',
+    'crates/engine/src/a.rs': 'pub use prism_command_analysis::shell;\n',
+    'crates/command-analysis/src/lib.rs': 'pub mod shell;\nmod word;\n',
+    'crates/command-analysis/src/shell.rs': 'use crate::word::Word;\npub struct S;\n',
+    'crates/command-analysis/src/word.rs': 'pub struct Word(crate::shell::S);\n',
+    'crates/mcp-test-server/src/main.rs': 'mod a;\n'
+  }, (root) => {
+    assert.deepEqual(checkStructure(root, { knownCycles: [] }), [
+      'import cycle: crates/command-analysis/src/shell.rs -> crates/command-analysis/src/word.rs -> crates/command-analysis/src/shell.rs'
     ])
   })
 })

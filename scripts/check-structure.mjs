@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The project's structural rules, checked on the source tree (plain Node, no dependencies):
 //
-// 1. No import cycle between the engine's files. The module tree is read from the `mod`
-//    declarations, starting at `crates/engine/src/lib.rs` (inline `mod x { ... }` blocks
+// 1. No import cycle between the files of a library crate: the engine, the command analysis
+//    it re-exports, and every other `crates/*/src/lib.rs`. Each crate's module tree is read
+//    from the `mod` declarations, starting at its `lib.rs` (inline `mod x { ... }` blocks
 //    included); each file's edges are the paths it names that start with `crate::`,
 //    `super::` or `self::` (in `use` items and in code), `use` paths that start with a
 //    child module's name, and names a `use ... as alias` introduced. A path belongs to the
@@ -32,8 +33,8 @@ const KEYWORDS = new Set(['crate', 'super', 'self'])
 /**
  * Cycles tolerated while work that owns them is in progress, each as the sorted files of its
  * strongly connected component: tolerated while they exist exactly so (a file joining one
- * fails), and an entry that no longer matches fails too, so this list only shrinks. Empty: the
- * engine has no import cycle.
+ * fails), and an entry that no longer matches fails too, so this list only shrinks. Empty: no
+ * library crate has an import cycle.
  */
 export const KNOWN_CYCLES = []
 
@@ -188,9 +189,20 @@ function useTreePaths(tokens) {
   return paths
 }
 
+/** The source folders of the library crates under `crates/` (each with a `src/lib.rs`), sorted. */
+export function libraryCrates(root) {
+  const crates = join(root, 'crates')
+  if (!existsSync(crates)) return []
+  return readdirSync(crates)
+    .sort()
+    .map((c) => `crates/${c}/src`)
+    .filter((src) => existsSync(join(root, src, 'lib.rs')))
+}
+
 /**
- * The engine crate's module graph at file level: `{ files, edges }` where `edges` maps each
- * file (relative to `root`) to the set of files it references.
+ * A crate's module graph (the engine's unless `crateSrc` names another) at file level:
+ * `{ files, edges }` where `edges` maps each file (relative to `root`) to the set of files it
+ * references.
  */
 export function moduleGraph(root, crateSrc = 'crates/engine/src') {
   const srcDir = join(root, crateSrc)
@@ -463,7 +475,12 @@ export function oversizeFiles(root, maxLines = MAX_LINES) {
 /** Every structural problem of the tree at `root`, as messages (empty when it passes). */
 export function checkStructure(root, { maxLines = MAX_LINES, knownCycles = KNOWN_CYCLES } = {}) {
   const problems = []
-  const { edges } = moduleGraph(root)
+  // One graph over every library crate: a file's edges stay inside its crate (cargo allows no
+  // cycle between crates), so the cycles found are each crate's own.
+  const edges = new Map()
+  for (const crateSrc of libraryCrates(root)) {
+    for (const [file, out] of moduleGraph(root, crateSrc).edges) edges.set(file, out)
+  }
   const known = new Set(knownCycles.map((c) => [...c].sort().join('\n')))
   const seen = new Set()
   for (const { files, path } of findCycles(edges)) {
@@ -492,5 +509,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     for (const p of problems) console.error(p)
     process.exit(1)
   }
-  console.log('structure: no import cycle in the engine, no source file over %d lines', MAX_LINES)
+  console.log('structure: no import cycle in %s, no source file over %d lines', libraryCrates(root).join(', '), MAX_LINES)
 }

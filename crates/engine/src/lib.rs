@@ -10,7 +10,9 @@
 //! - [`validation`]: JSON Schema argument validation with Ajv-compatible errors.
 //! - [`mcp`]: the MCP client bridge.
 //! - [`coding`]: read, write, edit and shell.
-//! - [`policy`]: execution policy, command analysis, path containment and sandboxes.
+//! - [`policy`]: execution policy: rule verdicts, approvals, path containment and sandboxes;
+//!   the shell command analysis it re-exports is the `prism_command_analysis` crate
+//!   (`crates/command-analysis`), which does not depend on the engine.
 //! - [`limits`]: every default and hard cap, side by side.
 //! - [`facade_words`]: the messages a host language's facade raises about its own values.
 //! - [`js_number`]: numbers as JavaScript prints them, for messages that read as the reference's.

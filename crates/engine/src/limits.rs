@@ -1,7 +1,9 @@
 //! Every default and hard cap of the engine, as typed constants with their units in the name.
 //!
 //! Each area adds its limits here, default and hard cap side by side, so that a reader sees
-//! every bound the package enforces in one file.
+//! every bound the package enforces in one file. The one exception is the shell analysis's
+//! caps: they are defined in the analysis crate (`prism_command_analysis::limits`), which does
+//! not depend on the engine, and re-exported here, so they too are read as `limits::NAME`.
 
 /// A bound that a host may configure: its default and the largest value it may be set to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -541,6 +543,12 @@ pub const SHELL_STDIO_IDLE_GRACE: std::time::Duration = std::time::Duration::fro
 
 // --- Coding security (API.md section 9) ---------------------------------------------------------
 
+/// The shell analysis's caps (command length, nesting, parts, parse and output bytes, brace
+/// expansion, the fast path, glob steps, the numeric layout), defined once in the analysis
+/// crate's own `limits.rs` beside the code they bound, and read from here like every other
+/// limit of the engine.
+pub use prism_command_analysis::limits::*;
+
 /// How long `createCodingApprovalPolicy` waits for the host's `approve` callback, in
 /// milliseconds (`approvalTimeoutMs`; a value `<= 0` waits without a timeout). Default 30,000.
 pub const POLICY_APPROVAL_TIMEOUT_MS_DEFAULT: u64 = 30_000;
@@ -549,72 +557,10 @@ pub const POLICY_APPROVAL_TIMEOUT_MS_DEFAULT: u64 = 30_000;
 /// Fixed at 1,000, as in the reference.
 pub const POLICY_APPROVAL_CACHE_ENTRIES: usize = 1_000;
 
-/// The longest command (UTF-8 bytes) the shell analysis parses. A longer command is not
-/// analysed and is refused (a deny: a denied command could hide in it). Fixed at 256 KiB.
-pub const POLICY_ANALYSIS_MAX_COMMAND_BYTES: usize = 256 * 1024;
-
-/// How deeply `bash -c` strings, `eval` arguments and wrappers may nest inside one another.
-/// Deeper commands are refused (a deny: what lies past the cap was never looked at). Fixed
-/// at 8.
-pub const POLICY_ANALYSIS_MAX_NESTING: usize = 8;
-
-/// The most simple commands one analysis reports; past it the command is refused. Fixed at
-/// 4,096.
-pub const POLICY_ANALYSIS_MAX_PARTS: usize = 4_096;
-
-/// How deep the shell analysis walks the syntax tree (every `$(`, `"`, `${`, `(`, `{`, `if`,
-/// pipeline or list is a level or two; a line whose `(`, `{` and `[` nest deeper is refused
-/// before parsing). Deeper syntax is not walked and the command is refused (a deny: what lies
-/// past the cap could be a denied command): the walk's recursion, and so its stack use, is
-/// bounded whatever the input. Fixed at 128.
-pub const POLICY_ANALYSIS_MAX_DEPTH: usize = 128;
-
-/// The most bytes one analysis parses: the command line plus every `sh -c` string, `eval`
-/// argument and unmodelled substitution inside it that is parsed again. Past it the command
-/// is refused. Fixed at 1 MiB (four times [`POLICY_ANALYSIS_MAX_COMMAND_BYTES`]).
-pub const POLICY_ANALYSIS_MAX_PARSED_BYTES: usize = 4 * POLICY_ANALYSIS_MAX_COMMAND_BYTES;
-
-/// The most bytes of command text and argv one analysis reports (nested substitutions repeat
-/// their text in every enclosing command). Past it, further commands are still checked against
-/// the default deny rules but reported without their text, and the command is refused.
-/// Fixed at 1 MiB.
-pub const POLICY_ANALYSIS_MAX_OUTPUT_BYTES: usize = 1024 * 1024;
-
-/// The longest command line (UTF-8 bytes) the analysis's fast path for plain words splits
-/// without the grammar; a longer one goes to the parser. Fixed at 4 KiB.
-pub const POLICY_PLAIN_MAX_BYTES: usize = 4 * 1024;
-
-/// How deep subshells, groups, clauses and substitutions may nest in a line the analysis's
-/// fast path reads; a line nested deeper goes to the parser. Fixed at 8.
-pub const POLICY_PLAIN_MAX_NESTING: usize = 8;
-
 /// Symbolic links followed while finding where a missing path would land (the realpath
 /// containment of the approval policy); past it the path resolves to nothing and counts as
 /// outside every root. Linux's own limit for one lookup.
 pub const POLICY_MAX_SYMLINKS: usize = 40;
-
-/// The most words bash brace expansion may turn one simple command's words (or one
-/// redirection target) into (`rm -{r,f} /` is two). Past it the command is refused: a denied
-/// name could be among the words not expanded. Fixed at 64.
-pub const POLICY_ANALYSIS_MAX_BRACE_WORDS: usize = 64;
-
-/// The longest word (UTF-8 bytes of source text) the analysis brace-expands; a command with a
-/// longer word that has a brace to expand is refused. Fixed at 1 KiB.
-pub const POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES: usize = 1024;
-
-/// The most bytes of a `${...}` expansion, from its `${`, the analysis reads to find whether it
-/// is a parameter transformation (`${name[subscript]@OP}`); one whose name and subscript run
-/// past it needs approval. It keeps the scan linear in the command. Fixed at 1 KiB.
-pub const POLICY_ANALYSIS_MAX_EXPANSION_HEAD_BYTES: usize = 1024;
-
-/// The most syntax nodes of one test expression (`[[ ... ]]`) the analysis inspects for
-/// arithmetic operands that could run code; past it the command is refused. Fixed at 512.
-pub const POLICY_ANALYSIS_MAX_TEST_NODES: usize = 512;
-
-/// The most steps (pattern length times candidate length) spent deciding whether a glob in a
-/// command word could expand to a name a deny rule matches; past it the answer is "it could"
-/// (fail closed: the command is denied). Fixed at 64 Ki.
-pub const POLICY_OPEN_WORD_MAX_STEPS: usize = 64 * 1024;
 
 /// The most tool calls one provider turn may hold: a scheduler step names a call's index in
 /// 29 bits. Past it the turn is refused (`ERR_PRISM_TURN_TOO_LARGE`). Fixed at 2^29.
@@ -623,10 +569,6 @@ pub const MAX_TURN_CALLS: usize = 1 << 29;
 /// Words of the buffer a Node driver lends its turn scheduler: the most steps, or finished
 /// calls, one crossing carries (a longer turn takes more crossings). Fixed at 1 Ki.
 pub const TURN_IO_WORDS: u32 = 1024;
-
-/// How deep braces may nest inside one another in a word the shell analysis brace-expands;
-/// a deeper word is not expanded (the command is unsupported). Fixed at 32.
-pub const POLICY_BRACE_MAX_NESTING: usize = 32;
 
 /// How many raw schema errors the validator looks at before sorting and reporting them (a
 /// hostile instance can have thousands). Fixed at 256.
@@ -660,17 +602,6 @@ pub const DISPATCH_VERDICT_REDACT_DEPTH: usize = 64;
 /// `policy.check` (the synchronous `evaluateCommandRules` and `explainCommand` analyse on the
 /// calling thread at any length). Fixed at 16 KiB.
 pub const POLICY_ANALYSIS_ASYNC_BYTES: usize = 16 * 1024;
-
-/// Words (`u32`) of the buffer the facade lends the engine for one analysis as numbers
-/// (`policy::layout`): every corpus command fits many times over; a larger analysis crosses as
-/// JSON instead. Fixed at 8 Ki words (32 KiB).
-pub const POLICY_ANALYSIS_LAYOUT_WORDS: u32 = 8 * 1024;
-
-/// Bytes of the command the layout may search per byte of command when it looks for a string
-/// as a span of the command (past the budget, strings are copied), so writing it stays linear.
-pub const POLICY_ANALYSIS_LAYOUT_SEARCH_PER_BYTE: usize = 4;
-/// Bytes searched on top of the per-byte budget (short commands search freely). Fixed at 4 KiB.
-pub const POLICY_ANALYSIS_LAYOUT_SEARCH_BASE: usize = 4 * 1024;
 
 #[cfg(test)]
 mod tests {

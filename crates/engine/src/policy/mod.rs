@@ -1,4 +1,9 @@
-//! Coding execution policy: roots, command analysis, approvals and sandboxes.
+//! Coding execution policy: rule verdicts, approvals, path containment and sandboxes.
+//!
+//! The shell command analysis (what a command line runs) is its own crate,
+//! `prism_command_analysis` (`crates/command-analysis`), which knows nothing of the approval
+//! machine; its modules are re-exported here, so `policy::shell` and the others keep their
+//! paths for the engine's users and the binding:
 //!
 //! - [`shell`]: parses a command line with tree-sitter-bash into every simple command it runs,
 //!   its redirection targets and whether it is more than one plain command; unknown syntax,
@@ -9,10 +14,13 @@
 //!   code, discard work, set a setuid mode), one table per program, with examples.
 //! - [`wrappers`]: one option table per wrapper (`env`, `timeout`, `sudo`, `xargs`, `script`,
 //!   ...), read like GNU `getopt_long`, and where the inner command starts; shell invocations.
+//! - [`open_word`]: whether a glob or an open word could be a name a deny rule matches.
+//! - [`layout`]: the analysis written as numbers into a caller's buffer, its strings as spans
+//!   of the command, for the binding's crossing; [`analyze_json`] and [`analyze_into`].
+//!
+//! Here, in the engine:
 //!
 //! - [`containment`]: where a path really is and which approved root holds it.
-//! - [`layout`]: the analysis written as numbers into a caller's buffer, its strings as spans
-//!   of the command, for the binding's crossing.
 //! - [`rules`]: the host's command rules matched against each simple command (strings here,
 //!   `RegExp`s answered by the host), and the verdict's reason worded.
 //! - [`verdict`]: the order of the command-rule checks and their reasons, over what the
@@ -28,47 +36,11 @@
 //! approval cache's key material and the host's `approve`.
 
 pub mod approval;
-mod arith;
-pub mod brace;
 pub mod containment;
 pub mod decide;
-pub mod deny_rules;
-pub mod effects;
-pub mod layout;
-pub mod open_word;
-mod plain;
 pub mod rules;
-pub mod shell;
 pub mod verdict;
-mod word;
-pub mod wrappers;
 
-/// The analysis of `command` as JSON text (what the binding hands to JavaScript when the
-/// analysis does not fit a [`layout`], and off the JavaScript thread).
-#[must_use]
-pub fn analyze_json(command: &str) -> String {
-    to_json(&shell::analyze(command))
-}
-
-/// The analysis of `command` written into `out` as a [`layout`]; returns the layout's extras.
-/// When it does not fit, `out[0]` is set to 0 and the JSON text of [`analyze_json`] is
-/// returned instead.
-#[must_use]
-pub fn analyze_into(command: &str, out: &mut [u32]) -> String {
-    let analysis = shell::analyze(command);
-    if let Some(extras) = layout::write(&analysis, command, out) {
-        return extras;
-    }
-    if let Some(head) = out.first_mut() {
-        *head = 0;
-    }
-    to_json(&analysis)
-}
-
-/// `analysis` as JSON text.
-fn to_json(analysis: &shell::Analysis) -> String {
-    serde_json::to_string(analysis).unwrap_or_else(|_| {
-        r#"{"parts":[],"redirects":[],"metacharacters":true,"unsupported":"analysis failed"}"#
-            .to_string()
-    })
-}
+pub use prism_command_analysis::{
+    analyze_into, analyze_json, brace, deny_rules, effects, layout, open_word, shell, wrappers,
+};

@@ -102,8 +102,8 @@ fn unsupported_syntax_fails_closed() {
 }
 
 /// The policy corpus's command lines.
-pub(in crate::policy) fn corpus() -> Vec<String> {
-    let text = include_str!("../../../../../__test__/fixtures/policy-corpus.tsv");
+pub(crate) fn corpus() -> Vec<String> {
+    let text = include_str!("../../../../__test__/fixtures/policy-corpus.tsv");
     text.lines()
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .filter_map(|l| l.split_once('\t'))
@@ -218,7 +218,7 @@ fn the_fast_path_agrees_with_the_grammar() {
     ];
     let mut fast = 0;
     for c in corpus().iter().map(String::as_str).chain(extra) {
-        if super::super::plain::split(c).is_some() {
+        if crate::plain::split(c).is_some() {
             fast += 1;
             let a = serde_json::to_string(&analyze(c)).unwrap_or_default();
             let b = serde_json::to_string(&analyze_with_grammar(c)).unwrap_or_default();

@@ -8,7 +8,7 @@
 
 use crate::limits::POLICY_OPEN_WORD_MAX_STEPS;
 
-use super::wrappers::program;
+use crate::wrappers::program;
 
 /// One piece of a word read as a glob.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

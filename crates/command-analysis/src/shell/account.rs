@@ -5,12 +5,12 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use super::{run, Cap, Ctx, SimpleCommand, Walker};
+use crate::brace::{self, Braces};
 use crate::limits::{
     POLICY_ANALYSIS_MAX_BRACE_WORDS, POLICY_ANALYSIS_MAX_EXPANSION_HEAD_BYTES,
     POLICY_ANALYSIS_MAX_NESTING, POLICY_ANALYSIS_MAX_PARSED_BYTES, POLICY_ANALYSIS_MAX_PARTS,
 };
-use crate::policy::brace::{self, Braces};
-use crate::policy::word::Word;
+use crate::word::Word;
 
 /// `src` with each `?` and each bracket expression that is part of a word (`[s]udo`, no blank
 /// inside, touching a word character) replaced by `*`.

@@ -8,15 +8,15 @@ use tree_sitter::Node;
 
 use super::syntax::{holds_code, is_pattern, normalize_absolute, static_value, text, unescape};
 use super::{Analysis, Cap, Ctx, Redirect, SimpleCommand, Walker};
+use crate::arith;
+use crate::brace::{self, Braces};
+use crate::deny_rules::{self, is_block_device, is_download, is_shell, Matcher};
 use crate::limits::{
     POLICY_ANALYSIS_MAX_BRACE_WORDS, POLICY_ANALYSIS_MAX_DEPTH, POLICY_ANALYSIS_MAX_OUTPUT_BYTES,
     POLICY_ANALYSIS_MAX_PARTS, POLICY_ANALYSIS_MAX_TEST_NODES,
 };
-use crate::policy::arith;
-use crate::policy::brace::{self, Braces};
-use crate::policy::deny_rules::{self, is_block_device, is_download, is_shell, Matcher};
-use crate::policy::plain;
-use crate::policy::wrappers;
+use crate::plain;
+use crate::wrappers;
 
 impl<'s, 'o, 't> Walker<'s, 'o, 't> {
     pub(super) fn new(src: &'s str, out: &'o mut Analysis, ctx: Ctx) -> Self {

@@ -5,8 +5,8 @@
 //! a command inside `ls; ...`, `$(...)`, `sh -c '...'` or behind `timeout`/`env`/`xargs`, and
 //! no longer fire on a word inside a quoted argument (`grep sudo notes.txt`).
 
-use super::open_word::{glob_could_be, globs_could_meet, program_could_be};
-use super::wrappers::{program, SHELLS};
+use crate::open_word::{glob_could_be, globs_could_meet, program_could_be};
+use crate::wrappers::{program, SHELLS};
 
 /// How a rule looks at the analysed command.
 #[derive(Debug, Clone, Copy)]
@@ -416,8 +416,8 @@ pub fn id_of(kind: fn(&Matcher) -> bool) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::super::shell::analyze;
     use super::*;
+    use crate::shell::analyze;
 
     #[test]
     fn every_rule_denies_its_examples_and_allows_the_others() {

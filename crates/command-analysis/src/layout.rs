@@ -22,11 +22,11 @@
 //! The search for spans is budgeted (a multiple of the command's length), so writing a
 //! layout stays linear in the command: past the budget, strings go to the extras.
 
-use super::shell::Analysis;
 use crate::limits::{
     POLICY_ANALYSIS_LAYOUT_SEARCH_BASE as SEARCH_BUDGET_BASE,
     POLICY_ANALYSIS_LAYOUT_SEARCH_PER_BYTE as SEARCH_BUDGET_PER_BYTE,
 };
+use crate::shell::Analysis;
 
 /// Where the layout's length is (0: the analysis did not fit and crossed as JSON).
 pub const AT_LENGTH: usize = 0;
@@ -66,7 +66,7 @@ pub const PART_DENY_OPEN: u32 = 16;
 /// Part flag: an option effect follows the open word (its [`Effect::code`], the option, the
 /// number of its words and their indexes).
 ///
-/// [`Effect::code`]: super::effects::Effect::code
+/// [`Effect::code`]: crate::effects::Effect::code
 pub const PART_EFFECT: u32 = 32;
 
 /// Writes `analysis` of `command` into `out` and returns the extras, or `None` when the
@@ -264,7 +264,7 @@ impl Writer<'_> {
     }
 }
 
-/// Reads a layout back into the analysis's JSON value (the shape [`super::analyze_json`]
+/// Reads a layout back into the analysis's JSON value (the shape [`crate::analyze_json`]
 /// writes), for tests that hold both crossings to the same answer. `None` when the layout is
 /// malformed.
 #[must_use]
@@ -341,7 +341,7 @@ pub fn read_json(layout: &[u32], command: &str, extras: &str) -> Option<serde_js
             for _ in 0..next()? {
                 words.push(Value::from(next()?));
             }
-            let name = super::effects::Effect::ALL
+            let name = crate::effects::Effect::ALL
                 .get(usize::try_from(code).ok()?)?
                 .as_str();
             Some(json!({"effect": name, "option": option, "words": words}))
@@ -403,9 +403,9 @@ pub fn read_json(layout: &[u32], command: &str, extras: &str) -> Option<serde_js
 
 #[cfg(test)]
 mod tests {
-    use super::super::shell::{analyze, tests::corpus};
     use super::{read_json, write, EXTRA, NULL};
     use crate::limits::POLICY_ANALYSIS_LAYOUT_WORDS;
+    use crate::shell::{analyze, tests::corpus};
 
     /// The facade's buffer, in words.
     const ROOM: usize = POLICY_ANALYSIS_LAYOUT_WORDS as usize;
@@ -415,8 +415,7 @@ mod tests {
         let analysis = analyze(command);
         let mut out = vec![0; room];
         let extras = write(&analysis, command, &mut out)?;
-        let json: serde_json::Value =
-            serde_json::from_str(&super::super::analyze_json(command)).ok()?;
+        let json: serde_json::Value = serde_json::from_str(&crate::analyze_json(command)).ok()?;
         assert_eq!(read_json(&out, command, &extras), Some(json), "{command:?}");
         Some(extras)
     }
@@ -466,7 +465,7 @@ mod tests {
         assert!(round_trip(c, need - 1).is_none());
         assert!(round_trip(c, 0).is_none());
         let mut json = vec![7; 2];
-        assert!(super::super::analyze_into(c, &mut json).starts_with('{'));
+        assert!(crate::analyze_into(c, &mut json).starts_with('{'));
         assert_eq!(json[0], 0);
     }
 

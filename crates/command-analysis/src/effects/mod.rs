@@ -32,7 +32,7 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use super::wrappers::program;
+use crate::wrappers::program;
 
 /// What an option makes its program do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

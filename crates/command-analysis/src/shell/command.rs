@@ -8,16 +8,16 @@ use tree_sitter::Node;
 
 use super::syntax::{holds_code, is_pattern, normalize_absolute, static_value, text};
 use super::{run, Cap, Ctx, OpenWord, SimpleCommand, Walker};
+use crate::arith;
+use crate::brace::{self, Braces};
+use crate::deny_rules::{self, is_block_device, is_download, is_shell, Matcher};
+use crate::effects;
 use crate::limits::{
     POLICY_ANALYSIS_MAX_BRACE_WORDS, POLICY_ANALYSIS_MAX_NESTING, POLICY_ANALYSIS_MAX_PARTS,
 };
-use crate::policy::arith;
-use crate::policy::brace::{self, Braces};
-use crate::policy::deny_rules::{self, is_block_device, is_download, is_shell, Matcher};
-use crate::policy::effects;
-use crate::policy::open_word;
-use crate::policy::word::Word;
-use crate::policy::wrappers::{self, is_dangerous_env, Inner, Shell};
+use crate::open_word;
+use crate::word::Word;
+use crate::wrappers::{self, is_dangerous_env, Inner, Shell};
 
 /// The first of `words` whose value bash decides when it runs: an expansion or substitution
 /// (any text), or a glob (any name it matches; an extended glob or an unexpanded brace counts
@@ -643,7 +643,7 @@ impl<'s, 'o, 't> Walker<'s, 'o, 't> {
         }
     }
 
-    /// What the command's own options do (see [`effects`](crate::policy::effects)): command strings
+    /// What the command's own options do (see [`effects`](crate::effects)): command strings
     /// they run are analysed, an argv they run is emitted, a write onto a block device is
     /// denied (whatever the rules say), and the first other effect is put on part `own`.
     pub(super) fn option_effects(

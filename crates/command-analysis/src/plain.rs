@@ -18,8 +18,8 @@
 
 use std::borrow::Cow;
 
-use super::word::Word;
 use crate::limits::{POLICY_PLAIN_MAX_BYTES, POLICY_PLAIN_MAX_NESTING};
+use crate::word::Word;
 
 /// The words that may not start a plain command: bash's reserved words and the builtins
 /// whose words the grammar reads as something else (a match, compiled to a length switch).

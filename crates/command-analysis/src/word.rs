@@ -1,5 +1,5 @@
 //! One word of a simple command as the shell analysis reads it: the unit both the
-//! tree-sitter walk ([`super::shell`]) and the plain-command parser ([`super::plain`]) produce.
+//! tree-sitter walk ([`crate::shell`]) and the plain-command parser ([`crate::plain`]) produce.
 
 use std::borrow::Cow;
 

@@ -5,7 +5,7 @@
 //! backticks, process substitution, `bash -c`/`sh -c` strings and `eval` arguments
 //! (recursively, up to [`POLICY_ANALYSIS_MAX_NESTING`]), `VAR=value` prefixes, wrappers
 //! (`env`, `timeout`, `nice`, `nohup`, `command`, `xargs`, `sudo`, ... see
-//! [`wrappers`](super::wrappers)) and `find -exec`. Syntax outside an explicit allow-list
+//! [`wrappers`](crate::wrappers)) and `find -exec`. Syntax outside an explicit allow-list
 //! (function definitions, parse errors, a command name that is not a static word, a dynamic
 //! `sh -c` string) is reported in [`Analysis::unsupported`]: the command then needs approval.
 //!
@@ -35,15 +35,15 @@ use std::ops::Range;
 use serde::Serialize;
 use tree_sitter::{Node, Parser, Tree, TreeCursor};
 
-use super::effects::{self, Found};
-use super::plain;
-use super::wrappers;
+use crate::effects::{self, Found};
 use crate::limits::{
     POLICY_ANALYSIS_MAX_BRACE_WORDS, POLICY_ANALYSIS_MAX_BRACE_WORD_BYTES,
     POLICY_ANALYSIS_MAX_COMMAND_BYTES, POLICY_ANALYSIS_MAX_DEPTH, POLICY_ANALYSIS_MAX_NESTING,
     POLICY_ANALYSIS_MAX_OUTPUT_BYTES, POLICY_ANALYSIS_MAX_PARSED_BYTES, POLICY_ANALYSIS_MAX_PARTS,
     POLICY_ANALYSIS_MAX_TEST_NODES,
 };
+use crate::plain;
+use crate::wrappers;
 
 mod account;
 mod command;
@@ -77,7 +77,7 @@ pub struct SimpleCommand {
     #[serde(rename = "denyOpen", skip_serializing_if = "std::ops::Not::not")]
     pub deny_open: bool,
     /// What one of its options does that an allow rule naming only the program does not
-    /// cover (see [`effects`](super::effects)).
+    /// cover (see [`effects`](crate::effects)).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effect: Option<Found>,
 }
@@ -88,7 +88,7 @@ pub struct OpenWord {
     /// Its index in the command's words (0: the program).
     pub index: usize,
     /// True when it could be any text (an expansion or a substitution); false when it is a
-    /// glob, which could be any name it matches (see [`open_word`](super::open_word)).
+    /// glob, which could be any name it matches (see [`open_word`](crate::open_word)).
     pub any: bool,
     /// Its source text, as the command wrote it.
     pub text: String,
@@ -386,7 +386,7 @@ fn run(src: &str, ctx: Ctx, out: &mut Analysis) {
         return;
     }
     if FAST_PATH.with(std::cell::Cell::get) {
-        if let Some(list) = super::plain::split(src) {
+        if let Some(list) = crate::plain::split(src) {
             Walker::new(src, out, ctx).plain_list(&list);
             return;
         }
