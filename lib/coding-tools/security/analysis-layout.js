@@ -1,5 +1,5 @@
 'use strict'
-// The shell analysis read from the engine's numeric layout (crates/engine/src/policy/layout.rs):
+// The shell analysis read from the engine's numeric layout (crates/command-analysis/src/layout.rs):
 // the engine writes numbers into one reused buffer and returns the few strings that are not
 // spans of the command; this file turns them into the analysis object. Its shape is the JSON
 // crossing's: `{parts, redirects, metacharacters, unsupported?, deny?, refused?}`, each part

@@ -1,4 +1,5 @@
-//! Shared harness for the seeded, time-budgeted fuzz tests (`tests/fuzz_*.rs`).
+//! Shared harness for the seeded, time-budgeted fuzz tests (`tests/fuzz_*.rs` here and in
+//! `crates/command-analysis/tests/`, which includes this file by path).
 //!
 //! Each target runs random cases until its budget is spent: `PRISM_FUZZ_SECONDS` (default 2, so
 //! `cargo test` stays quick; `npm run fuzz` sets a long budget). The seed comes from

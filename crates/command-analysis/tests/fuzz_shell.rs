@@ -2,12 +2,15 @@
 //! nesting, heredocs, quotes, wrappers, continuations) must never panic or overflow the stack,
 //! and the work and output of each case stay within the analysis caps.
 
+// The seeded, time-budgeted harness every fuzz target of the workspace shares (one copy, with
+// the engine's targets): only its source is included, this crate does not depend on the engine.
+#[path = "../../engine/tests/common/mod.rs"]
 mod common;
 
-use prism_engine::limits::{
+use prism_command_analysis::limits::{
     POLICY_ANALYSIS_MAX_COMMAND_BYTES, POLICY_ANALYSIS_MAX_OUTPUT_BYTES, POLICY_ANALYSIS_MAX_PARTS,
 };
-use prism_engine::policy::shell::analyze;
+use prism_command_analysis::shell::analyze;
 
 /// Fragments that open or close the constructs bash nests, or that the analysis treats
 /// specially.
@@ -265,7 +268,7 @@ fn shell_analysis_never_panics_and_stays_bounded() {
                 // Every default deny found is a known rule id.
                 for id in a.denies() {
                     assert!(
-                        prism_engine::policy::deny_rules::DEFAULT_DENY_RULES
+                        prism_command_analysis::deny_rules::DEFAULT_DENY_RULES
                             .iter()
                             .any(|r| r.id == id),
                         "{id}"
@@ -273,7 +276,7 @@ fn shell_analysis_never_panics_and_stays_bounded() {
                 }
                 // The JSON the binding hands over is produced for every case, and the
                 // numeric layout, when it fits, reads back as that same JSON.
-                let json = prism_engine::policy::analyze_json(&cmd);
+                let json = prism_command_analysis::analyze_json(&cmd);
                 assert!(json.starts_with('{'));
                 assert_layout_reads_back(&cmd, &json);
             })
@@ -286,11 +289,11 @@ fn shell_analysis_never_panics_and_stays_bounded() {
 
 /// The numeric layout of `cmd`'s analysis, when it fits, reads back as its JSON `json`.
 fn assert_layout_reads_back(cmd: &str, json: &str) {
-    let room = prism_engine::limits::POLICY_ANALYSIS_LAYOUT_WORDS as usize;
+    let room = prism_command_analysis::limits::POLICY_ANALYSIS_LAYOUT_WORDS as usize;
     let mut layout = vec![0; room];
-    let extras = prism_engine::policy::analyze_into(cmd, &mut layout);
+    let extras = prism_command_analysis::analyze_into(cmd, &mut layout);
     if layout[0] != 0 {
-        let read = prism_engine::policy::layout::read_json(&layout, cmd, &extras);
+        let read = prism_command_analysis::layout::read_json(&layout, cmd, &extras);
         assert_eq!(read, serde_json::from_str(json).ok(), "layout of {cmd:?}");
     }
 }
@@ -572,13 +575,13 @@ fn the_fast_path_agrees_with_the_grammar_on_generated_lines() {
     let mut compared = 0u64;
     let cases = common::fuzz::run("shell_fast_path", |rng| {
         let cmd = plain_line(rng, 0);
-        if !prism_engine::policy::shell::takes_fast_path(&cmd) {
+        if !prism_command_analysis::shell::takes_fast_path(&cmd) {
             return;
         }
         compared += 1;
         let fast = serde_json::to_string(&analyze(&cmd)).unwrap_or_default();
         let grammar =
-            serde_json::to_string(&prism_engine::policy::shell::analyze_with_grammar(&cmd))
+            serde_json::to_string(&prism_command_analysis::shell::analyze_with_grammar(&cmd))
                 .unwrap_or_default();
         assert_eq!(fast, grammar, "{cmd:?}");
         assert_layout_reads_back(&cmd, &fast);
