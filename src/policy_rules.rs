@@ -3,12 +3,13 @@
 //! JavaScript: for a rule set with any, the facade asks `subjects` for the texts to test and
 //! passes its answers back as one byte per pattern and text.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use napi::bindgen_prelude::{Uint8Array, Unknown};
 use napi::Env;
 use napi_derive::napi;
-use prism_engine::policy::decide::COMMAND_NOT_A_STRING;
+use prism_engine::policy::decide::not_a_string;
 use prism_engine::policy::rules::{self, HostMatches, Pattern, Rule, Said};
 use prism_engine::policy::shell::{self, Analysis};
 use prism_engine::policy::verdict::{Action, PartMatch};
@@ -38,6 +39,9 @@ const ACTIONS: [Action; 3] = [Action::Allow, Action::RequireApproval, Action::De
 pub struct NativeCommandRules {
     pub(crate) rules: Arc<Vec<Rule>>,
     host_patterns: bool,
+    /// The analysis `subjects` made last, with its command: the `evaluate` or `explain` that
+    /// follows it (on the same thread, with the answers) reads it instead of analysing again.
+    last: RefCell<Option<(String, Analysis)>>,
 }
 
 impl NativeCommandRules {
@@ -48,7 +52,12 @@ impl NativeCommandRules {
         deny_metacharacters: bool,
         matches: Option<&[u8]>,
     ) -> napi::Result<(Analysis, rules::Judgement)> {
-        let analysis = analysis_of(command)?;
+        let remembered = self.last.borrow_mut().take();
+        let analysis = match (crate::policy::string_of(command)?, remembered) {
+            (Some(c), Some((seen, analysis))) if c == seen => analysis,
+            (Some(c), _) => shell::analyze(&c),
+            (None, _) => not_a_string(),
+        };
         let host = matches.map(|bits| HostMatches::for_analysis(&analysis, bits));
         let j = rules::judge(&analysis, &self.rules, deny_metacharacters, host);
         Ok((analysis, j))
@@ -104,6 +113,7 @@ impl NativeCommandRules {
         Ok(Self {
             rules: Arc::new(out),
             host_patterns: host > 0,
+            last: RefCell::new(None),
         })
     }
 
@@ -115,7 +125,13 @@ impl NativeCommandRules {
         if !self.host_patterns {
             return Ok(None);
         }
-        Ok(crate::policy::string_of(command)?.map(|c| rules::subjects(&shell::analyze(&c))))
+        let Some(command) = crate::policy::string_of(command)? else {
+            return Ok(None);
+        };
+        let analysis = shell::analyze(&command);
+        let subjects = rules::subjects(&analysis);
+        *self.last.borrow_mut() = Some((command, analysis));
+        Ok(Some(subjects))
     }
 
     /// The verdict on `command` (`denyMetacharacters`: the host's option, default true), with
@@ -211,20 +227,6 @@ pub(crate) fn split_said(said: Said) -> (Option<String>, Option<u32>) {
         Said::Rule(n) => (None, u32::try_from(n).ok()),
         Said::Nothing => (None, None),
     }
-}
-
-/// The analysis of a command the host passed (a value that is not a string reads as
-/// unanalysed).
-fn analysis_of(command: Unknown<'_>) -> napi::Result<Analysis> {
-    Ok(match crate::policy::string_of(command)? {
-        Some(c) => shell::analyze(&c),
-        None => {
-            let mut a = Analysis::default();
-            a.metacharacters = true;
-            a.unsupported = Some(COMMAND_NOT_A_STRING.to_owned());
-            a
-        }
-    })
 }
 
 #[derive(Serialize)]

@@ -178,13 +178,17 @@ pub fn decide(
 fn analyze(command: CommandText<'_>) -> Analysis {
     match command {
         CommandText::Text(c) => shell::analyze(c),
-        CommandText::Absent | CommandText::NotAString => {
-            let mut a = Analysis::default();
-            a.metacharacters = true;
-            a.unsupported = Some(COMMAND_NOT_A_STRING.to_owned());
-            a
-        }
+        CommandText::Absent | CommandText::NotAString => not_a_string(),
     }
+}
+
+/// The analysis of a command that is not a string: unanalysed, so it needs approval.
+#[must_use]
+pub fn not_a_string() -> Analysis {
+    let mut a = Analysis::default();
+    a.metacharacters = true;
+    a.unsupported = Some(COMMAND_NOT_A_STRING.to_owned());
+    a
 }
 
 /// Where a redirection target points: `~` and `~/...` start at `home`, a relative target at
