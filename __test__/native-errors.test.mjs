@@ -83,11 +83,12 @@ test('limit errors: one wording per area, each with its code', () => {
     (e) => e.code === 'ERR_PRISM_CODING_INVALID_LIMIT' && e.message === 'maxLines must be a positive safe integer at most 100000',
   )
   // A host-supplied cap is printed as JavaScript prints it.
-  assert.equal(native.limitError('coding', 'n', String(1.5)).message, 'n must be a positive safe integer at most 1.5')
-  assert.deepEqual(native.limitError('mcp', 'maxTools', '5000'), {
+  assert.throws(() => native.checkLimit('coding', 'n', 2, 1.5, String(1.5)), { message: 'n must be a positive safe integer at most 1.5', code: 'ERR_PRISM_CODING_INVALID_LIMIT' })
+  assert.throws(() => native.checkLimit('mcp', 'maxTools', 5001, 5000, '5000'), {
     message: 'maxTools must be a positive safe integer <= 5000',
     code: 'ERR_PRISM_MCP_INVALID_LIMIT',
   })
+  assert.doesNotThrow(() => native.checkLimit('mcp', 'maxTools', 5000, 5000, '5000'))
 })
 
 test('coding failures carry ERR_PRISM_CODING_* codes on the native result', async () => {

@@ -1,9 +1,12 @@
 //! The engine's fixed numbers and fixed messages that the facade needs, read from
 //! `limits.rs` (and the engine's error types) so that JavaScript holds none of its own.
 
+use napi::Env;
 use napi_derive::napi;
 use prism_engine::limits::{self as l, LimitDialect, LimitError};
 use prism_engine::mcp::McpError;
+
+use crate::errors::NativeError;
 
 /// Engine constants the facade uses.
 #[napi(object)]
@@ -125,19 +128,22 @@ pub fn positive_integer_message(name: String) -> String {
     l::positive_integer_message(&name)
 }
 
-/// The error of a limit option that is not a positive safe integer up to its hard cap.
-#[napi(object)]
-pub struct LimitErrorText {
-    /// The message, in the dialect's words.
-    pub message: String,
-    /// The dialect's `ERR_PRISM_*_INVALID_LIMIT` code.
-    pub code: String,
-}
-
-/// The error of the limit `name` out of range up to `hard` (as JavaScript prints it), in the
-/// words of `dialect` (`"validation"`, `"mcp"` or `"coding"`; anything else is `"coding"`).
+/// Throws the engine's error of the limit option `name` (in `dialect`'s words: `"validation"`,
+/// `"mcp"` or `"coding"`; anything else is `"coding"`) when `value` is not a whole number from
+/// 1 to `hard` (pass `NaN` for a value that is not a number); `hard_text` is the cap as
+/// JavaScript prints it.
 #[napi]
-pub fn limit_error(dialect: String, name: String, hard: String) -> LimitErrorText {
+pub fn check_limit(
+    env: Env,
+    dialect: String,
+    name: String,
+    value: f64,
+    hard: f64,
+    hard_text: String,
+) -> napi::Result<()> {
+    if l::within_limit(value, hard) {
+        return Ok(());
+    }
     let dialect = LimitDialect::from_name(&dialect).unwrap_or(LimitDialect::Coding);
     let code = LimitError {
         name: "",
@@ -145,10 +151,11 @@ pub fn limit_error(dialect: String, name: String, hard: String) -> LimitErrorTex
         dialect,
     }
     .code();
-    LimitErrorText {
-        message: l::limit_message(dialect, &name, hard),
-        code: code.to_owned(),
+    Err(NativeError {
+        code,
+        message: l::limit_message(dialect, &name, hard_text),
     }
+    .into_js(&env))
 }
 
 /// The facade's message templates by key (`{name}` marks a value) and its choice options'

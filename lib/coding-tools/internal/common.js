@@ -18,11 +18,6 @@ function errorResult(toolCallId, name, message, text = message) {
   return { toolCallId, name, content: [{ type: 'text', text }], error: { message } }
 }
 
-/** The message and code of a coding limit `name` out of range (the engine's wording). */
-function codingLimitError(name, hard) {
-  return native.limitError('coding', String(name), String(hard))
-}
-
 /**
  * Whether `v` is a positive safe integer at most `hard` (the engine's rule for every limit).
  * `hard` is read as JavaScript's `v > hard` reads it: `Number(hard)`, and a cap that is not a
@@ -35,10 +30,8 @@ function withinLimit(v, hard) {
 /** `v` when it is a positive safe integer at most `hard`; `fallback` when undefined; else throws. */
 function validateCodingLimit(name, v, hard, fallback) {
   if (v === undefined) return fallback
-  if (!withinLimit(v, hard)) {
-    const { message, code } = codingLimitError(name, hard)
-    throw Object.assign(new Error(message), { code })
-  }
+  // The engine throws its coded error for a value out of range.
+  native.checkLimit('coding', String(name), typeof v === 'number' ? v : Number.NaN, Number(hard), String(hard))
   return v
 }
 
@@ -129,7 +122,6 @@ module.exports = {
   LIMITS,
   ABORTED,
   errorResult,
-  codingLimitError,
   withinLimit,
   validateCodingLimit,
   limitOption,
