@@ -78,7 +78,7 @@ impl NativeError {
     /// A failure of the binding itself (a worker task that panicked): `ERR_PRISM_INTERNAL`.
     pub(crate) fn internal(message: String) -> Self {
         Self {
-            code: "ERR_PRISM_INTERNAL",
+            code: prism_engine::error_codes::INTERNAL_CODE,
             message,
         }
     }

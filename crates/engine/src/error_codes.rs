@@ -12,6 +12,10 @@ use crate::mcp::{error as mcp_error, oauth::error as oauth_error, McpError};
 use crate::tools::dispatch::INVALID_DISPATCH_CODE;
 use crate::tools::permission::{EXECUTION_DENIED_CODE, PERMISSION_DENIED_CODE, UNTRUSTED_CODE};
 
+/// The code of a fault of the engine, the binding or the facade-binding contract (a task
+/// that panicked, a state the machine never gave out): a bug, never a host's mistake.
+pub const INTERNAL_CODE: &str = "ERR_PRISM_INTERNAL";
+
 /// Node's code of a `TypeError` about an argument's type, which the binding and the facade
 /// give their own argument refusals.
 pub const INVALID_ARG_TYPE_CODE: &str = "ERR_INVALID_ARG_TYPE";

@@ -546,7 +546,7 @@ impl ApprovalError {
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
-            Self::UnexpectedInput { .. } | Self::BadState(_) => "ERR_PRISM_INTERNAL",
+            Self::UnexpectedInput { .. } | Self::BadState(_) => crate::error_codes::INTERNAL_CODE,
         }
     }
 }
