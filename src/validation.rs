@@ -11,6 +11,7 @@ use crate::errors::{facade_bug, to_js};
 use napi::bindgen_prelude::Either;
 use napi::Env;
 use napi_derive::napi;
+use prism_engine::validation::issue::tool_refusal;
 use prism_engine::validation::{
     CompileSettings, Draft, Issue, Options, RawOptions, SchemaValidator, ValidationLimitsInput,
     WalkProblem,
@@ -98,7 +99,9 @@ impl NativeJsonSchemaValidator {
     /// The engine's message for a problem the JS walk over the host's objects found at `path`:
     /// `kind` is `tooDeep`, `notSerializable`, `schemaTooDeep`, `schemaTooLarge`,
     /// `schemaForbiddenKey` (with `key`), `schemaNotFinite`, `schemaCycle` or
-    /// `schemaNotSerializable`; the bound is this validator's.
+    /// `schemaNotSerializable`; the bound is this validator's. With `tool`, the refusal of that
+    /// tool's call instead (`createToolParameterValidator`'s words), so the tool validator
+    /// crosses once.
     #[napi]
     pub fn problem(
         &self,
@@ -106,6 +109,7 @@ impl NativeJsonSchemaValidator {
         kind: String,
         path: String,
         key: Option<String>,
+        tool: Option<String>,
     ) -> napi::Result<String> {
         let o = self.inner.options();
         let problem = match kind.as_str() {
@@ -130,7 +134,10 @@ impl NativeJsonSchemaValidator {
             "schemaNotSerializable" => WalkProblem::SchemaNotSerializable { path },
             _ => return Err(facade_bug(&env, format!("unknown walk problem {kind:?}"))),
         };
-        Ok(problem.to_string())
+        Ok(match tool {
+            Some(tool) => tool_refusal(&tool, &[problem.into()]),
+            None => problem.to_string(),
+        })
     }
 
     /// Walks and compiles (or finds) a schema given as JSON text: its id, or the error message.
@@ -154,6 +161,23 @@ impl NativeJsonSchemaValidator {
             Some(Ok(())) => None,
             Some(Err(issues)) => Some(issues.into_iter().map(Into::into).collect()),
             None => Some(Vec::new()),
+        }
+    }
+
+    /// Checks a tool call's arguments (JSON text) against a prepared schema and words the
+    /// refusal of tool `tool` in the same step: `true` when valid, the refusal when not,
+    /// `false` when the id was evicted (prepare again). A failing call crosses once.
+    #[napi]
+    pub fn check_call(
+        &mut self,
+        id: u32,
+        instance_text: String,
+        tool: String,
+    ) -> Either<String, bool> {
+        match self.inner.check_tool_call(id, &instance_text, &tool) {
+            Some(Ok(())) => Either::B(true),
+            Some(Err(refusal)) => Either::A(refusal),
+            None => Either::B(false),
         }
     }
 

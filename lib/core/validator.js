@@ -4,21 +4,35 @@
 const native = require('../native.js')
 const { choice } = require('../engine-words.js')
 
-function createToolParameterValidator(validator, options = {}) {
-  const missingSchema = choice('missingSchema', options.missingSchema)
+/** The engine's refusal of tool `tool`'s call that failed with `{ ok: false, errors }`. */
+function refusalOf(tool, result) {
+  const errors = result.errors ?? []
+  // The engine words the refusal; each path and message crosses as a string (an absent
+  // path as an empty one).
+  const paths = errors.map((e) => (e.path ? String(e.path) : ''))
+  const messages = errors.map((e) => String(e.message))
+  return native.validationFailureMessage(String(tool.name), paths, messages)
+}
+
+/**
+ * A ToolValidator that honours `missingSchema` and asks `check(tool, args)` (a refusal, or
+ * `undefined` to go on) about a tool that has a schema.
+ */
+function toolValidator(missingSchemaOption, check) {
+  const missingSchema = choice('missingSchema', missingSchemaOption)
   return (tool, args) => {
     if (tool.parameters === undefined || tool.parameters === null) {
       return missingSchema === 'reject' ? native.missingSchemaMessage(String(tool.name)) : undefined
     }
-    const result = validator.validate(tool.parameters, args)
-    if (result.ok) return undefined
-    const errors = result.errors ?? []
-    // The engine words the refusal; each path and message crosses as a string (an absent
-    // path as an empty one).
-    const paths = errors.map((e) => (e.path ? String(e.path) : ''))
-    const messages = errors.map((e) => String(e.message))
-    return native.validationFailureMessage(String(tool.name), paths, messages)
+    return check(tool, args)
   }
 }
 
-module.exports = { createToolParameterValidator }
+function createToolParameterValidator(validator, options = {}) {
+  return toolValidator(options.missingSchema, (tool, args) => {
+    const result = validator.validate(tool.parameters, args)
+    return result.ok ? undefined : refusalOf(tool, result)
+  })
+}
+
+module.exports = { createToolParameterValidator, toolValidator, refusalOf }

@@ -5,11 +5,13 @@
 // Crossing into Rust costs more than a whole warm Ajv validation, so a seen schema object is
 // never sent again: a WeakMap maps it to the id of its compiled form in the engine's
 // content-keyed LRU, and a warm call crosses once with that id and the instance's JSON text.
+// The ToolValidator crosses once too, failing or not: the engine words the refusal in the
+// same call.
 // The JS side only checks what JSON text cannot carry (cycles, non-finite numbers, functions,
 // class instances); every bound is enforced in the engine.
 
 const native = require('../native.js')
-const { createToolParameterValidator } = require('../core/validator.js')
+const { toolValidator, refusalOf } = require('../core/validator.js')
 const { isPlainObject, FORBIDDEN_KEYS } = require('../core/json.js')
 const { fromNative } = require('../native-errors.js')
 const { limitInput } = require('../limits.js')
@@ -117,10 +119,10 @@ function instanceProblem(value, path, depth, maxDepth, ancestors) {
 }
 
 /**
- * A ToolArgumentValidator: `validate(schema, value)` never throws; `stats()` reports how many
- * schemas were compiled and are cached.
+ * The engine validator and what both faces share: the schema ids (a seen schema object is never
+ * sent again), the walks, and the two ways of asking about an instance.
  */
-function createJsonSchemaArgumentValidator(options = {}) {
+function createEngineValidator(options) {
   let engine
   try {
     engine = new native.NativeJsonSchemaValidator(nativeOptions(options ?? {}))
@@ -142,21 +144,34 @@ function createJsonSchemaArgumentValidator(options = {}) {
     return entry
   }
 
-  function run(schema, value) {
-    let entry = seen.get(schema)
-    if (entry === undefined) entry = prepare(schema)
-    if (typeof entry !== 'number') return entry
+  function entryOf(schema) {
+    const entry = seen.get(schema)
+    return entry === undefined ? prepare(schema) : entry
+  }
+
+  /** The evicted schema compiled again (counted), for one retry. */
+  function prepareAgain(schema) {
+    seen.delete(schema)
+    return prepare(schema)
+  }
+
+  function problemOf(value) {
     const problem = instanceProblem(value, '/', 0, maxDepth, ancestors)
-    if (problem !== undefined) {
-      ancestors.length = 0
-      return failure(engine.problem(...problem))
-    }
+    if (problem !== undefined) ancestors.length = 0
+    return problem
+  }
+
+  /** `{ ok }` or `{ ok: false, errors }` (the ToolArgumentValidator's answer). */
+  function run(schema, value) {
+    let entry = entryOf(schema)
+    if (typeof entry !== 'number') return entry
+    const problem = problemOf(value)
+    if (problem !== undefined) return failure(engine.problem(...problem))
     const text = JSON.stringify(value)
     let errors = engine.validate(entry, text)
     if (errors !== null && errors.length === 0) {
-      // Evicted from the LRU: compile again (counted) and retry once.
-      seen.delete(schema)
-      entry = prepare(schema)
+      // Evicted from the LRU: compile again and retry once.
+      entry = prepareAgain(schema)
       if (typeof entry !== 'number') return entry
       errors = engine.validate(entry, text)
     }
@@ -165,26 +180,88 @@ function createJsonSchemaArgumentValidator(options = {}) {
     return { ok: false, errors }
   }
 
+  /**
+   * The ToolValidator's question about tool `name`'s call: `undefined` when valid, the engine's
+   * refusal when not (one crossing for a compiled schema: the engine validates and words), or
+   * a failure result for the caller to word (a bad schema).
+   */
+  function check(schema, value, name) {
+    let entry = entryOf(schema)
+    if (typeof entry !== 'number') return entry
+    const problem = problemOf(value)
+    if (problem !== undefined) return engine.problem(problem[0], problem[1], problem[2], name)
+    const text = JSON.stringify(value)
+    let verdict = engine.checkCall(entry, text, name)
+    if (verdict === false) {
+      entry = prepareAgain(schema)
+      if (typeof entry !== 'number') return entry
+      verdict = engine.checkCall(entry, text, name)
+      // Evicted again at once (cannot happen with a cache of one or more): no errors to name.
+      if (verdict === false) return { ok: false, errors: [] }
+    }
+    return verdict === true ? undefined : verdict
+  }
+
+  function thrown(err) {
+    ancestors.length = 0
+    return failure(String(err && err.message !== undefined ? err.message : err))
+  }
+
   return {
-    validate(schema, value) {
-      try {
-        return run(schema, value)
-      } catch (err) {
-        ancestors.length = 0
-        return failure(String(err && err.message !== undefined ? err.message : err))
-      }
-    },
+    run,
+    check,
+    thrown,
     stats() {
       return { compiles: engine.compileCount, cached: engine.cachedCount }
     },
   }
 }
 
-/** A ToolValidator for `dispatchToolCall({ validate })`, in the core's message format. */
+/**
+ * A ToolArgumentValidator: `validate(schema, value)` never throws; `stats()` reports how many
+ * schemas were compiled and are cached.
+ */
+function createJsonSchemaArgumentValidator(options = {}) {
+  return argumentValidatorOf(createEngineValidator(options))
+}
+
+function argumentValidatorOf(v) {
+  return {
+    validate(schema, value) {
+      try {
+        return v.run(schema, value)
+      } catch (err) {
+        return v.thrown(err)
+      }
+    },
+    stats: v.stats,
+  }
+}
+
+/**
+ * A ToolValidator for `dispatchToolCall({ validate })`, in the core's message format (the
+ * words of `createToolParameterValidator` over this package's ToolArgumentValidator). A call
+ * to a tool with a string name is validated and, when it fails, worded by the engine in one
+ * crossing; anything else takes the core's path.
+ */
 function createJsonSchemaToolArgumentValidator(options = {}) {
-  const argumentValidator = createJsonSchemaArgumentValidator(options)
-  const validator = createToolParameterValidator(argumentValidator, { missingSchema: options?.missingSchema ?? 'allow' })
-  validator.stats = argumentValidator.stats
+  const v = createEngineValidator(options)
+  const argumentValidator = argumentValidatorOf(v)
+  const validator = toolValidator(options?.missingSchema ?? 'allow', (tool, args) => {
+    const name = tool.name
+    if (typeof name !== 'string') {
+      const result = argumentValidator.validate(tool.parameters, args)
+      return result.ok ? undefined : refusalOf(tool, result)
+    }
+    let verdict
+    try {
+      verdict = v.check(tool.parameters, args, name)
+    } catch (err) {
+      verdict = v.thrown(err)
+    }
+    return typeof verdict === 'object' ? refusalOf(tool, verdict) : verdict
+  })
+  validator.stats = v.stats
   return validator
 }
 

@@ -28,15 +28,27 @@ fn push_entry(out: &mut String, path: &str, message: &str) {
 /// with (`; ` between errors); [`failed_without_errors_message`] when there are none.
 #[must_use]
 pub fn failure_message(tool: &str, errors: &[(String, String)]) -> String {
-    if errors.is_empty() {
-        return failed_without_errors_message(tool);
-    }
+    failure_message_of(tool, errors.iter().map(|(p, m)| (p.as_str(), m.as_str())))
+}
+
+/// [`failure_message`] over borrowed `(path, message)` pairs (an absent path is empty), so a
+/// caller holding its errors in another shape words them without copying.
+#[must_use]
+pub fn failure_message_of<'a>(
+    tool: &str,
+    errors: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> String {
     let mut out = String::new();
-    for (i, (path, message)) in errors.iter().enumerate() {
-        if i > 0 {
+    let mut count = 0usize;
+    for (path, message) in errors {
+        if count > 0 {
             out.push_str("; ");
         }
         push_entry(&mut out, path, message);
+        count += 1;
+    }
+    if count == 0 {
+        return failed_without_errors_message(tool);
     }
     out
 }

@@ -27,5 +27,19 @@ impl From<super::WalkProblem> for Issue {
     }
 }
 
+/// The refusal of tool `tool`'s call whose arguments have these issues: the words of
+/// `createToolParameterValidator` ([`crate::tools::validator::failure_message`]), each issue
+/// as `path: message` (the message alone without a path), so a failing call is worded where it
+/// is validated.
+#[must_use]
+pub fn tool_refusal(tool: &str, issues: &[Issue]) -> String {
+    crate::tools::validator::failure_message_of(
+        tool,
+        issues
+            .iter()
+            .map(|i| (i.path.as_deref().unwrap_or(""), i.message.as_str())),
+    )
+}
+
 /// The forbidden JSON keys of the core: the one list, [`crate::tools::args::FORBIDDEN_KEYS`].
 pub use crate::tools::args::is_forbidden_key;

@@ -186,6 +186,19 @@ impl SchemaValidator {
         Some(Err(issues))
     }
 
+    /// Validates a tool call's arguments (JSON text) against a prepared schema and words the
+    /// refusal as `createToolParameterValidator` does ([`issue::tool_refusal`]), so a failing
+    /// call needs no second step. `None` when the id was evicted (prepare the schema again).
+    pub fn check_tool_call(
+        &mut self,
+        id: u32,
+        instance_text: &str,
+        tool: &str,
+    ) -> Option<Result<(), String>> {
+        self.validate_prepared(id, instance_text)
+            .map(|verdict| verdict.map_err(|issues| issue::tool_refusal(tool, &issues)))
+    }
+
     /// Prepares and validates in one step (for Rust hosts).
     ///
     /// # Errors
@@ -248,6 +261,30 @@ mod tests {
         let first = v.prepare(r#"{"type":"string"}"#);
         let _ = v.prepare(r#"{"type":"number"}"#);
         assert!(first.is_ok_and(|id| v.validate_prepared(id, "1").is_none()));
+    }
+
+    #[test]
+    fn a_tool_call_is_refused_in_the_core_words() {
+        let mut v = SchemaValidator::new(Options::default());
+        let schema = r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"required":["b"]}"#;
+        let id = match v.prepare(schema) {
+            Ok(id) => id,
+            Err(issue) => panic!("{}", issue.message),
+        };
+        assert_eq!(v.check_tool_call(id, r#"{"b":1}"#, "t"), Some(Ok(())));
+        assert_eq!(
+            v.check_tool_call(id, r#"{"a":1}"#, "t"),
+            Some(Err(
+                "#/required: must have required property 'b'; /a: must be string".to_owned()
+            ))
+        );
+        let deep = "[".repeat(10_000) + &"]".repeat(10_000);
+        assert_eq!(
+            v.check_tool_call(id, &deep, "t"),
+            Some(Err("/: exceeds maximum depth 64".to_owned())),
+            "a pathless issue is its own message"
+        );
+        assert_eq!(v.check_tool_call(u32::MAX, "{}", "t"), None);
     }
 
     #[test]
