@@ -27,13 +27,15 @@ struct Raw {
     property: Option<String>,
 }
 
-/// Ajv-style issues for a failed validation, at most `max_errors`, in Ajv's order.
+/// Ajv-style issues for a failed validation, at most `max_errors`, in Ajv's order. The
+/// instance's key order is read from the parsed `instance` itself (`serde_json` keeps keys in
+/// text order), so a failure does not parse the instance text again.
 #[must_use]
 pub fn ajv_issues<'a>(
     errors: impl Iterator<Item = ValidationError<'a>>,
     schema: &Value,
     schema_order: &Ordered,
-    instance_order: &Ordered,
+    instance: &Value,
     max_errors: usize,
 ) -> Vec<Issue> {
     let mut raw = Vec::new();
@@ -43,7 +45,7 @@ pub fn ajv_issues<'a>(
     let mut keyed: Vec<(Vec<u32>, String, Raw)> = raw
         .into_iter()
         .map(|r| {
-            let (key, ajv_path) = sort_key(schema, schema_order, instance_order, &r);
+            let (key, ajv_path) = sort_key(schema, schema_order, instance, &r);
             (key, ajv_path, r)
         })
         .collect();
@@ -325,8 +327,9 @@ fn resolve_parent<'v>(schema: &'v Value, schema_path: &str) -> Option<&'v Value>
 }
 
 /// The sort key that follows Ajv's walk, and Ajv's `schemaPath` (`#/...`, relative to the
-/// last `$ref` target as Ajv reports it). Positions come from the texts' key order.
-fn sort_key(schema: &Value, order: &Ordered, instance: &Ordered, raw: &Raw) -> (Vec<u32>, String) {
+/// last `$ref` target as Ajv reports it). Positions come from the schema text's key order and
+/// the instance's.
+fn sort_key(schema: &Value, order: &Ordered, instance: &Value, raw: &Raw) -> (Vec<u32>, String) {
     let segments: Vec<String> = raw.schema_path.split('/').skip(1).map(unescape).collect();
     let mut data_segments = raw.instance_path.split('/').skip(1).map(unescape);
     let mut data = Some(instance);
@@ -404,7 +407,7 @@ fn sort_key(schema: &Value, order: &Ordered, instance: &Ordered, raw: &Raw) -> (
         }
         if descends_data {
             let segment = data_segments.next().or_else(|| raw.property.clone());
-            let child = data.zip(segment).and_then(|(d, s)| d.child(&s));
+            let child = data.zip(segment).and_then(|(d, s)| instance_child(d, &s));
             key.push(child.map_or(0, |(p, _)| to_u32(p)));
             data = child.map(|(_, d)| d);
         }
@@ -416,6 +419,24 @@ fn sort_key(schema: &Value, order: &Ordered, instance: &Ordered, raw: &Raw) -> (
     // `anyOf` after its branches).
     key.push(u32::MAX);
     (key, ajv)
+}
+
+/// The child of an instance value named by one JSON-pointer segment (already unescaped), and
+/// its position: an object's keys in text order (JavaScript's order too, for the text
+/// `JSON.stringify` writes), an array's index.
+fn instance_child<'v>(value: &'v Value, segment: &str) -> Option<(usize, &'v Value)> {
+    match value {
+        Value::Object(map) => map
+            .iter()
+            .enumerate()
+            .find(|(_, (k, _))| k.as_str() == segment)
+            .map(|(i, (_, v))| (i, v)),
+        Value::Array(items) => {
+            let i = segment.parse::<usize>().ok()?;
+            items.get(i).map(|v| (i, v))
+        }
+        _ => None,
+    }
 }
 
 fn escape(segment: &str) -> String {
@@ -434,12 +455,11 @@ mod tests {
             Err(e) => panic!("{e}"),
         };
         let schema_order = Ordered::parse(schema_text);
-        let instance_order = Ordered::parse(instance_text);
         ajv_issues(
             validator.iter_errors(&instance),
             &schema,
             &schema_order,
-            &instance_order,
+            &instance,
             8,
         )
         .into_iter()
@@ -491,6 +511,19 @@ mod tests {
                 pair("#/anyOf/0/type", "must be string"),
                 pair("#/anyOf/1/type", "must be number"),
                 pair("#/anyOf", "must match a schema in anyOf"),
+            ]
+        );
+    }
+
+    #[test]
+    fn instance_keys_keep_their_text_order() {
+        let schema = r#"{"additionalProperties": {"type": "string"}}"#;
+        assert_eq!(
+            issues(schema, r#"{"z": 1, "b": "ok", "y": {"x": 2}, "a": true}"#),
+            vec![
+                pair("/z", "must be string"),
+                pair("/y", "must be string"),
+                pair("/a", "must be string"),
             ]
         );
     }

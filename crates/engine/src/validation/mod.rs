@@ -180,7 +180,7 @@ impl SchemaValidator {
             compiled.validator.iter_errors(&instance),
             schema,
             order,
-            &ordered::Ordered::parse(instance_text),
+            &instance,
             max_errors,
         );
         Some(Err(issues))

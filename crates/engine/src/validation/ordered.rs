@@ -1,7 +1,8 @@
 //! The key order of JSON text. Ajv reports errors in the order the schema lists its
-//! properties and the instance lists its keys; this light tree keeps only that order (leaves
-//! are dropped), read from the text itself, for sorting errors. (It was written when
-//! `serde_json::Value` sorted object keys; with `preserve_order` it no longer does.)
+//! properties and the instance lists its keys; this light tree keeps only the schema's order
+//! (leaves are dropped), read from the schema text once per compiled schema, for sorting
+//! errors. (It was written when `serde_json::Value` sorted object keys; with `preserve_order`
+//! it no longer does, and the instance's order is read from its parsed value.)
 
 use std::fmt;
 
