@@ -121,9 +121,11 @@ export declare class NativeJsonSchemaValidator {
    * The engine's message for a problem the JS walk over the host's objects found at `path`:
    * `kind` is `tooDeep`, `notSerializable`, `schemaTooDeep`, `schemaTooLarge`,
    * `schemaForbiddenKey` (with `key`), `schemaNotFinite`, `schemaCycle` or
-   * `schemaNotSerializable`; the bound is this validator's.
+   * `schemaNotSerializable`; the bound is this validator's. With `tool`, the refusal of that
+   * tool's call instead (`createToolParameterValidator`'s words), so the tool validator
+   * crosses once.
    */
-  problem(kind: string, path: string, key?: string | undefined | null): string
+  problem(kind: string, path: string, key?: string | undefined | null, tool?: string | undefined | null): string
   /** Walks and compiles (or finds) a schema given as JSON text: its id, or the error message. */
   prepare(schemaText: string): number | string
   /**
@@ -131,6 +133,12 @@ export declare class NativeJsonSchemaValidator {
    * not, an empty array when the id was evicted (prepare again).
    */
   validate(id: number, instanceText: string): Array<NativeValidationIssue> | null
+  /**
+   * Checks a tool call's arguments (JSON text) against a prepared schema and words the
+   * refusal of tool `tool` in the same step: `true` when valid, the refusal when not,
+   * `false` when the id was evicted (prepare again). A failing call crosses once.
+   */
+  checkCall(id: number, instanceText: string, tool: string): string | boolean
   /** Schemas compiled so far (cache misses). */
   get compileCount(): number
   /** Schemas in the cache now. */
