@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createRequire } from 'node:module'
 import Ajv from 'ajv'
-import { createJsonSchemaArgumentValidator } from 'prism-native/validation/json-schema'
+import { createJsonSchemaArgumentValidator, createJsonSchemaToolArgumentValidator } from 'prism-native/validation/json-schema'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const dataDir = process.env.BENCH_SCHEMAS ?? resolve(here, '..', '..', 'shared', 'data', 'bench-schemas')
@@ -79,6 +79,26 @@ for (const tool of tools) {
     const ours = perCall(() => native.validate(tool.schema, value), 20_000)
     const theirs = perCall(() => ajvValidate(value), 20_000)
     warmRatios.push(ours / theirs)
+    row([tool.name, kind, fmt(ours), fmt(theirs), (ours / theirs).toFixed(2)])
+  }
+}
+
+// 1b. The same through the ToolValidator dispatch calls (a refusal string, or undefined).
+console.log('\nWarm ToolValidator (createJsonSchemaToolArgumentValidator), per call')
+row(['tool', 'instance', 'prism-native', 'Ajv 8 + errorsText', 'ratio'])
+row(['---', '---', '---:', '---:', '---:'])
+for (const tool of tools) {
+  const strict = !needsLoose(tool)
+  const native = createJsonSchemaToolArgumentValidator({ strict })
+  const ajvValidate = new Ajv(ajvOptions(strict)).compile(tool.schema)
+  const named = { name: tool.name, parameters: tool.schema }
+  // The reference adapter's shape: validate, then join `path: message` on failure.
+  const ajvTool = (args) => (ajvValidate(args) ? undefined : ajvValidate.errors.map((e) => `${e.instancePath || e.schemaPath}: ${e.message}`).join('; '))
+  for (const kind of ['valid', 'invalid']) {
+    const value = tool[kind]
+    if ((native(named, value) === undefined) !== (kind === 'valid')) throw new Error(`${tool.name}: unexpected ${kind} verdict`)
+    const ours = perCall(() => native(named, value), 20_000)
+    const theirs = perCall(() => ajvTool(value), 20_000)
     row([tool.name, kind, fmt(ours), fmt(theirs), (ours / theirs).toFixed(2)])
   }
 }
