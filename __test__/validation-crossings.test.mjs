@@ -1,5 +1,6 @@
 // The JSON Schema ToolValidator crosses into the engine once per call, failing or not: the
-// engine validates and words the refusal in the same call. Counted by wrapping every function
+// engine validates and words the refusal in the same call (and, inside dispatchToolCall,
+// decides the blocked call too). Counted by wrapping every function
 // of the native module and every method of its validator class; the words are the same as the
 // core's `createToolParameterValidator` over the same ToolArgumentValidator gives.
 import test from 'node:test'
@@ -141,7 +142,7 @@ test("the refusals are the core's words over the same ToolArgumentValidator, byt
   }
 })
 
-test('a failing dispatch asks the validator once and the machine once', async () => {
+test('a failing dispatch crosses once: the engine validates, words and decides the blocked call', async () => {
   const validate = createJsonSchemaToolArgumentValidator()
   const registry = createToolRegistry([tool])
   const call = { type: 'toolCall', id: 'c1', name: 'note', arguments: { text: 5 } }
@@ -151,8 +152,35 @@ test('a failing dispatch asks the validator once and the machine once', async ()
   try {
     const result = await dispatchToolCall({ call, registry, context, validate })
     assert.equal(result.error.message, "#/required: must have required property 'count'; /text: must be string")
-    assert.deepEqual(counted.calls, ['validator.checkCall', 'reportVerdict'])
+    assert.deepEqual(counted.calls, ['validator.checkDispatch'])
+    counted.calls.length = 0
+    const ok = await dispatchToolCall({ call: { ...call, arguments: { count: 1 } }, registry, context, validate })
+    assert.equal(ok.error, undefined)
+    assert.deepEqual(counted.calls, ['validator.checkDispatch'])
   } finally {
     counted.restore()
+  }
+})
+
+test("a dispatch blocked by the engine's check ends as the generic validator's does: result, event, ledger row", async () => {
+  const secrets = ['count', 'sk-1']
+  const run = async (validate, args, name = 'note') => {
+    const events = []
+    const rows = []
+    const ledger = { appendToolCall: (row) => rows.push(row) }
+    const registry = createToolRegistry([tool, { name: 'bare', execute: tool.execute }])
+    const call = { type: 'toolCall', id: 'c1', name, arguments: args }
+    const result = await dispatchToolCall({ call, registry, context: { sessionId: 's', runId: 'r' }, validate, emit: (e) => events.push(e), ledger, secrets })
+    const strip = (o) => JSON.parse(JSON.stringify(o, (k, v) => (['durationMs', 'id', 'startedAt', 'finishedAt'].includes(k) ? undefined : v)))
+    return strip({ result, events, rows })
+  }
+  for (const options of [{}, { missingSchema: 'reject' }]) {
+    const fast = createJsonSchemaToolArgumentValidator(options)
+    const generic = createToolParameterValidator(createJsonSchemaArgumentValidator(options), { missingSchema: options.missingSchema ?? 'allow' })
+    for (const [args, name] of [[{ text: 5 }], [{ text: 'sk-1 here', count: 'x' }], [{ count: 1 }], [{ count: Number.NaN }], [{}, 'bare']]) {
+      const want = await run(generic, args, name)
+      assert.deepEqual(await run(fast, args, name), want, JSON.stringify([options, args, name]))
+      assert.deepEqual(await run(fast, args, name), want, 'warm')
+    }
   }
 })

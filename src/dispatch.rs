@@ -218,15 +218,22 @@ pub fn report_verdict<'a>(
     verdict: Unknown<'a>,
 ) -> Result<Unknown<'a>> {
     let js = Js(env.raw());
-    let rec = Record::read(js, d.raw())?;
     let v = verdict.raw();
     let verdict = if js.type_of(v)? == T_STRING {
         Verdict::Message(js.text(v)?)
     } else {
         Verdict::Value
     };
+    Ok(unknown(env, verdict_ending(js, d.raw(), verdict, v)?))
+}
+
+/// The blocked call's `[event, result, status]` for the validator's `verdict` (its JS value
+/// `v`), as the machine decides it; also what the JSON Schema validator's dispatch check
+/// returns, so a failing call crosses once.
+pub(crate) fn verdict_ending(js: Js, d: V, verdict: Verdict, v: V) -> Result<V> {
+    let rec = Record::read(js, d)?;
     let step = engine::decide(Gate::Validate, Outcome::Rejected(verdict), &rec.secrets());
-    Ok(unknown(env, apply(js, &rec, step, Some(v))?))
+    apply(js, &rec, step, Some(v))
 }
 
 /// Reports the value `execute` resolved to and returns the machine's decision: `undefined` for

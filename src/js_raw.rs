@@ -107,6 +107,11 @@ impl Js {
         check(unsafe { sys::napi_create_double(self.0, n, &mut out) })?;
         Ok(out)
     }
+    pub(crate) fn boolean(self, b: bool) -> Result<V> {
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::napi_get_boolean(self.0, b, &mut out) })?;
+        Ok(out)
+    }
     pub(crate) fn null(self) -> Result<V> {
         let mut out = ptr::null_mut();
         check(unsafe { sys::napi_get_null(self.0, &mut out) })?;

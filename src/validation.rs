@@ -7,10 +7,14 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::dispatch::verdict_ending;
 use crate::errors::{facade_bug, to_js};
-use napi::bindgen_prelude::Either;
+use crate::js_raw::{unknown, Js};
+use napi::bindgen_prelude::{Either, Unknown};
 use napi::Env;
+use napi::JsValue;
 use napi_derive::napi;
+use prism_engine::tools::dispatch::Verdict;
 use prism_engine::validation::issue::tool_refusal;
 use prism_engine::validation::{
     CompileSettings, Draft, Issue, Options, RawOptions, SchemaValidator, ValidationLimitsInput,
@@ -179,6 +183,31 @@ impl NativeJsonSchemaValidator {
             Some(Err(refusal)) => Either::A(refusal),
             None => Either::B(false),
         }
+    }
+
+    /// [`NativeJsonSchemaValidator::check_call`] inside a dispatch (`d`, the driver's record):
+    /// `true` when valid, `false` when the id was evicted, and for a failing call the blocked
+    /// `[event, result, status]` the dispatch machine decides on the refusal, so the whole
+    /// failure crosses once.
+    #[napi(ts_return_type = "boolean | [unknown, unknown, number]")]
+    pub fn check_dispatch<'a>(
+        &mut self,
+        env: &'a Env,
+        id: u32,
+        instance_text: String,
+        tool: String,
+        d: Unknown<'a>,
+    ) -> napi::Result<Unknown<'a>> {
+        let js = Js(env.raw());
+        let value = match self.inner.check_tool_call(id, &instance_text, &tool) {
+            Some(Ok(())) => js.boolean(true)?,
+            None => js.boolean(false)?,
+            Some(Err(refusal)) => {
+                let v = js.string(&refusal)?;
+                verdict_ending(js, d.raw(), Verdict::Message(refusal), v)?
+            }
+        };
+        Ok(unknown(env, value))
     }
 
     /// Schemas compiled so far (cache misses).

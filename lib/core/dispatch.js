@@ -28,6 +28,7 @@ const native = require('../native.js')
 const { isThenable, permissionGate, trustGate } = require('./security.js')
 const { compiledFilter } = require('./registry.js')
 const { isJsonObject } = require('./json.js')
+const { dispatchChecks } = require('./validator.js')
 
 const { CODES, VOCABULARY: WORDS, say } = require('../engine-words.js')
 const STARTED = WORDS.started
@@ -234,6 +235,15 @@ async function dispatchToolCall(input) {
           break
         }
         case G.VALIDATE: {
+          // This package's JSON Schema validator checks, words and has the machine decide in one
+          // crossing (`validator.js`); any other validator is called as the host wrote it.
+          const inEngine = dispatchChecks.get(options.validate)
+          if (inEngine !== undefined) {
+            const r = inEngine(tool, call.arguments, d)
+            if (Array.isArray(r)) ending = r
+            else if (r) ending = native.reportVerdict(d, r)
+            break
+          }
           let verdict = options.validate(tool, call.arguments, context)
           if (isThenable(verdict)) verdict = await verdict
           if (verdict) ending = native.reportVerdict(d, verdict)

@@ -6,12 +6,12 @@
 // never sent again: a WeakMap maps it to the id of its compiled form in the engine's
 // content-keyed LRU, and a warm call crosses once with that id and the instance's JSON text.
 // The ToolValidator crosses once too, failing or not: the engine words the refusal in the
-// same call.
+// same call, and inside dispatchToolCall it also returns the blocked call the machine decides.
 // The JS side only checks what JSON text cannot carry (cycles, non-finite numbers, functions,
 // class instances); every bound is enforced in the engine.
 
 const native = require('../native.js')
-const { toolValidator, refusalOf } = require('../core/validator.js')
+const { toolValidator, refusalOf, dispatchChecks } = require('../core/validator.js')
 const { isPlainObject, FORBIDDEN_KEYS } = require('../core/json.js')
 const { fromNative } = require('../native-errors.js')
 const { limitInput } = require('../limits.js')
@@ -119,6 +119,15 @@ function instanceProblem(value, path, depth, maxDepth, ancestors) {
 }
 
 /**
+ * One check of a call's JSON text in the engine: `true`, `false` (evicted) or the refusal;
+ * inside a dispatch (`d`) the engine also decides the blocked call, and the refusal comes back
+ * as the dispatch's ending (an array).
+ */
+function ask(engine, id, text, name, d) {
+  return d === undefined ? engine.checkCall(id, text, name) : engine.checkDispatch(id, text, name, d)
+}
+
+/**
  * The engine validator and what both faces share: the schema ids (a seen schema object is never
  * sent again), the walks, and the two ways of asking about an instance.
  */
@@ -182,20 +191,21 @@ function createEngineValidator(options) {
 
   /**
    * The ToolValidator's question about tool `name`'s call: `undefined` when valid, the engine's
-   * refusal when not (one crossing for a compiled schema: the engine validates and words), or
-   * a failure result for the caller to word (a bad schema).
+   * refusal when not (one crossing for a compiled schema: the engine validates and words; in a
+   * dispatch `d`, the blocked call's ending), or a failure result for the caller to word (a bad
+   * schema).
    */
-  function check(schema, value, name) {
+  function check(schema, value, name, d) {
     let entry = entryOf(schema)
     if (typeof entry !== 'number') return entry
     const problem = problemOf(value)
     if (problem !== undefined) return engine.problem(problem[0], problem[1], problem[2], name)
     const text = JSON.stringify(value)
-    let verdict = engine.checkCall(entry, text, name)
+    let verdict = ask(engine, entry, text, name, d)
     if (verdict === false) {
       entry = prepareAgain(schema)
       if (typeof entry !== 'number') return entry
-      verdict = engine.checkCall(entry, text, name)
+      verdict = ask(engine, entry, text, name, d)
       // Evicted again at once (cannot happen with a cache of one or more): no errors to name.
       if (verdict === false) return { ok: false, errors: [] }
     }
@@ -247,7 +257,7 @@ function argumentValidatorOf(v) {
 function createJsonSchemaToolArgumentValidator(options = {}) {
   const v = createEngineValidator(options)
   const argumentValidator = argumentValidatorOf(v)
-  const validator = toolValidator(options?.missingSchema ?? 'allow', (tool, args) => {
+  const { validate, run } = toolValidator(options?.missingSchema ?? 'allow', (tool, args, d) => {
     const name = tool.name
     if (typeof name !== 'string') {
       const result = argumentValidator.validate(tool.parameters, args)
@@ -255,14 +265,15 @@ function createJsonSchemaToolArgumentValidator(options = {}) {
     }
     let verdict
     try {
-      verdict = v.check(tool.parameters, args, name)
+      verdict = v.check(tool.parameters, args, name, d)
     } catch (err) {
       verdict = v.thrown(err)
     }
-    return typeof verdict === 'object' ? refusalOf(tool, verdict) : verdict
+    return typeof verdict === 'object' && verdict.ok === false ? refusalOf(tool, verdict) : verdict
   })
-  validator.stats = v.stats
-  return validator
+  validate.stats = v.stats
+  dispatchChecks.set(validate, run)
+  return validate
 }
 
 module.exports = { createJsonSchemaArgumentValidator, createJsonSchemaToolArgumentValidator, packageName }
