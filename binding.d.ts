@@ -139,6 +139,13 @@ export declare class NativeJsonSchemaValidator {
    * `false` when the id was evicted (prepare again). A failing call crosses once.
    */
   checkCall(id: number, instanceText: string, tool: string): string | boolean
+  /**
+   * `checkCall` inside a dispatch (`d`, the driver's record):
+   * `true` when valid, `false` when the id was evicted, and for a failing call the blocked
+   * `[event, result, status]` the dispatch machine decides on the refusal, so the whole
+   * failure crosses once.
+   */
+  checkDispatch(id: number, instanceText: string, tool: string, d: unknown): boolean | [unknown, unknown, number]
   /** Schemas compiled so far (cache misses). */
   get compileCount(): number
   /** Schemas in the cache now. */

@@ -185,7 +185,7 @@ impl NativeJsonSchemaValidator {
         }
     }
 
-    /// [`NativeJsonSchemaValidator::check_call`] inside a dispatch (`d`, the driver's record):
+    /// `checkCall` inside a dispatch (`d`, the driver's record):
     /// `true` when valid, `false` when the id was evicted, and for a failing call the blocked
     /// `[event, result, status]` the dispatch machine decides on the refusal, so the whole
     /// failure crosses once.
