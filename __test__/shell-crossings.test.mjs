@@ -78,15 +78,15 @@ test('a host callback adds only its own crossings, and a wrapped check is honour
   let asked = 0
   const executionPolicy = createCodingApprovalPolicy({
     roots: [dir],
-    commandRules: [{ pattern: /^printf/, action: 'allow' }],
+    commandRules: [{ pattern: /^echo/, action: 'allow' }],
     approve: () => {
       asked++
       return true
     },
   })
   const tool = createShellTool(dir, { executionPolicy })
-  const { n, r } = await crossingsOf(tool, 'printf ok')
-  assert.equal(r.content[0].text, 'ok')
+  const { n, r } = await crossingsOf(tool, 'echo ok')
+  assert.equal(r.content[0].text.trim(), 'ok')
   assert.equal(asked, 2)
   // start, check-and-run (stopped at the RegExp rule), decide with the answers, answer, a
   // new job for the approved run, run.
@@ -98,6 +98,6 @@ test('a host callback adds only its own crossings, and a wrapped check is honour
     wrapped++
     return own(action)
   }
-  await tool.execute({ command: 'printf x' }, { toolCallId: 'w' })
+  await tool.execute({ command: 'echo x' }, { toolCallId: 'w' })
   assert.equal(wrapped, 1)
 })
