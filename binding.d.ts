@@ -48,13 +48,10 @@ export declare class NativeApprovalPolicy {
   constructor(roots: Array<string>, readOnly: boolean, hasApprove: boolean, allowRulesSkipApproval: boolean, cacheScope: string, rules: NativeCommandRules, denyMetacharacters: boolean)
   /**
    * Checks an action on the blocking pool, up to its decision or a step only the facade
-   * performs: its `kind` (a string, else no known kind), its paths resolved with
-   * `path.resolve` (`null` for one that is not a string), whether its `command` is present
-   * (truthy) and the command when it is a string, the directory a relative redirection
-   * target starts from and the home directory, and the answers of the rules' `RegExp`s
-   * when a first decision asked for them.
+   * performs, with the answers of the rules' `RegExp`s when a first decision asked for
+   * them.
    */
-  decide(kind: unknown, paths: Array<string | undefined | null>, commandPresent: boolean, command: string | undefined | null, base: string, home: string, matches?: Uint8Array | undefined | null): Promise<NativeDecision>
+  decide(check: NativePolicyCheck, matches?: Uint8Array | undefined | null): Promise<NativeDecision>
   /**
    * `lookUpCache` performed: the value of the scope's `metadata` id field, and the JSON
    * texts of the action's `operation`, `paths` and `command` (`undefined` when the field is
@@ -502,9 +499,6 @@ export interface CodingCheckedWrite {
  */
 export declare function codingCheckRead(path: unknown, offset: unknown, limit: unknown, findText: unknown, findMode: unknown): string | null
 
-/** The shell tool's argument error (`command`, then `timeout`), or nothing. */
-export declare function codingCheckShell(command: unknown, timeout: unknown): CodingRefusal | null
-
 /**
  * Checks the shell tool's output options when the tool is created: `maxTotalOutputBytes` at
  * least `maxBytes`, and a `tempFilePrefix` of `[A-Za-z0-9._-]+`. Throws the engine's coded
@@ -691,11 +685,44 @@ export interface CodingReplacement {
   newText: string
 }
 
+/** How a sandboxed program ended: an exit code, or the message the run rejects with. */
+export interface CodingSandboxEnd {
+  /** The exit code (null when a signal ended the program, or when the run rejects). */
+  exitCode?: number
+  /** `aborted`, `timeout:<seconds>`, or why the program could not start. */
+  rejection?: string
+}
+
+/**
+ * Starts sandboxed program `run` as shell job `id` (from `codingShellJob`;
+ * `codingShellAbort(id)` kills its group) and returns at once. `onEvent([chunk, null])` gets
+ * each chunk of its merged stdout and stderr, then `onEvent([null, end])` its ending, once.
+ * Until then the run keeps the process alive, like a child process.
+ */
+export declare function codingSandboxRun(id: number, run: CodingSandboxRun, onEvent: (event: [chunk: Buffer | null, end: CodingSandboxEnd | null]) => void): void
+
+/** One sandboxed program. */
+export interface CodingSandboxRun {
+  /** The wrapper program (a bare name is looked up on the environment's `PATH`). */
+  program: string
+  /** Its arguments. */
+  args: Array<string>
+  /** Working directory (absent: the host's). */
+  cwd?: string
+  /** The program's whole environment. */
+  env: Record<string, string>
+  /** Seconds before the whole group is killed (absent, zero or negative: no limit). */
+  timeout?: number
+}
+
 /**
  * Runs shell job `id` off the JS thread (the command's own process group; timeout, abort and
- * the output bound kill the group).
+ * the output bound kill the group). With the engine's approval `policy` and the action's
+ * `check`, the command is checked first, in the same call: it runs only when the check
+ * allows it outright; otherwise nothing runs, the job is closed and the result's `decision`
+ * says where the check stopped (a run after the host's approval takes a new job).
  */
-export declare function codingShell(id: number, req: CodingShellRequest): Promise<CodingShellResult>
+export declare function codingShell(id: number, req: CodingShellRequest, policy?: NativeApprovalPolicy | undefined | null, check?: NativePolicyCheck | undefined | null): Promise<CodingShellResult>
 
 /** Aborts shell job `id`: its process group is killed within 50 ms. */
 export declare function codingShellAbort(id: number): void
@@ -706,7 +733,13 @@ export declare function codingShellAbort(id: number): void
  */
 export declare function codingShellAborted(): CodingRefusal
 
-/** Registers a shell job and returns its id (pass it to `codingShell` and `codingShellAbort`). */
+/**
+ * Forgets job `id` without running it (its call ended before the run: a denial, a hook's
+ * error).
+ */
+export declare function codingShellForget(id: number): void
+
+/** Registers a new shell job and returns its id (a run after the host finished a check). */
 export declare function codingShellJob(): number
 
 /**
@@ -763,7 +796,18 @@ export interface CodingShellResult {
   outputLimitExceeded: boolean
   /** The spill file failed. */
   outputStorageFailed: boolean
+  /**
+   * When the engine's policy checked the command and did not allow it outright: where
+   * the check stopped (nothing ran).
+   */
+  decision?: NativeDecision
 }
+
+/**
+ * Starts a shell call: the engine's argument error (`command`, then `timeout`), or the id of
+ * a new job (pass it to `codingShell` and `codingShellAbort`).
+ */
+export declare function codingShellStart(command: unknown, timeout: unknown): number | CodingRefusal
 
 /**
  * The image MIME type of a file whose first bytes are `head`, or null (for host
@@ -857,6 +901,11 @@ export interface EngineConstants {
    * here (tools only), see `MCP_CAPABILITY_BYTES`.
    */
   mcpReferenceCaps: Array<ReferenceCap>
+  /**
+   * The shell a sandbox backend runs a command with when `shellPath` is unset
+   * (`SANDBOX_DEFAULT_SHELL`).
+   */
+  sandboxDefaultShell: string
 }
 
 /**
@@ -1152,7 +1201,7 @@ export interface NativeContainment {
   target: string
 }
 
-/** Where a check stopped (`decide`). */
+/** Where a check stopped. */
 export interface NativeDecision {
   /** The machine's state: allowed, denied, or a step only the facade performs. */
   state: number
@@ -1244,6 +1293,22 @@ export interface NativePermissionTable {
   reasons: Array<string | undefined | null>
   /** Whether a key on neither list is allowed (the allow list is empty). */
   allowsUnlisted: boolean
+}
+
+/** The facts of one action, as the facade read them. */
+export interface NativePolicyCheck {
+  /** The action's `kind` when it is a string. */
+  kind?: string
+  /** Its paths resolved with `path.resolve` (`null` for one that is not a string). */
+  paths: Array<string | undefined | null>
+  /** Whether its `command` is present (truthy). */
+  commandPresent: boolean
+  /** The command, when it is a string. */
+  command?: string
+  /** The directory a relative redirection target of the command starts from. */
+  base: string
+  /** The home directory a `~` target starts from. */
+  home: string
 }
 
 /** A verdict on one command. */

@@ -97,7 +97,16 @@ async function commonChecks(t, make) {
   await assert.rejects(pending, (e) => e instanceof SandboxExecutionError && e.message === 'aborted')
   await new Promise((r) => setTimeout(r, 100))
   assert.equal(alive(marker), false, 'the whole process group is killed on abort')
-  await assert.rejects(run(ops, 'sleep 30', { timeout: 1 }), { message: 'timeout:1', code: 'ERR_PRISM_SANDBOX_EXECUTION' })
+  const timed = `sleep 33.${process.pid}`
+  await assert.rejects(run(ops, `${timed} & ${timed}`, { timeout: 1 }), { message: 'timeout:1', code: 'ERR_PRISM_SANDBOX_EXECUTION' })
+  await new Promise((r) => setTimeout(r, 100))
+  assert.equal(alive(timed), false, 'the whole process group is killed on timeout')
+  // What a command leaves running in the background ends with it.
+  const left = `sleep 34.${process.pid}`
+  assert.equal((await run(ops, `${left} & echo started`)).exitCode, 0)
+  await new Promise((r) => setTimeout(r, 100))
+  assert.equal(alive(left), false, 'no orphan outlives a finished command')
+  await assert.rejects(run(ops, 'echo never', { signal: AbortSignal.abort() }), { message: 'aborted', code: 'ERR_PRISM_SANDBOX_EXECUTION' })
   return { ops, port, metadata }
 }
 
@@ -164,6 +173,12 @@ test('landlock: writes confined to the roots, TCP denied', { skip: (process.plat
   assert.deepEqual(sandbox.capabilities.filesystem.unconfinedOutsideRoots, expected)
   assert.equal(Object.isFrozen(sandbox.capabilities.filesystem.unconfinedOutsideRoots), true)
   assert.equal(sandbox.capabilities.networkScope, abi < 9 ? 'tcp bind and connect denied; UDP and UNIX sockets are not restricted' : 'tcp bind and connect denied; UDP is not restricted')
+})
+
+test('the sandbox backends spawn and kill through the engine: no child_process in their code', () => {
+  const dir = new URL('../lib/coding-tools/security/', import.meta.url)
+  const users = fs.readdirSync(dir).filter((f) => /child_process/.test(fs.readFileSync(new URL(f, dir), 'utf8')))
+  assert.deepEqual(users, [])
 })
 
 test('sandbox options of the wrong type are TypeErrors before anything starts', async () => {

@@ -61,7 +61,7 @@ pub fn coding_shell_abort(id: u32) {
 /// the host process exits). Returns how many groups were signalled.
 #[napi]
 pub fn coding_shell_kill_all() -> u32 {
-    u32::try_from(prism_engine::coding::shell::kill_running_groups()).unwrap_or(u32::MAX)
+    u32::try_from(prism_engine::coding::group_run::kill_running_groups()).unwrap_or(u32::MAX)
 }
 
 /// One shell command.

@@ -29,6 +29,9 @@ pub struct EngineConstants {
     /// by name (`capabilityBytes`, `capabilityItems`, `capabilityPages`, `sessions`); unchecked
     /// here (tools only), see `MCP_CAPABILITY_BYTES`.
     pub mcp_reference_caps: Vec<ReferenceCap>,
+    /// The shell a sandbox backend runs a command with when `shellPath` is unset
+    /// (`SANDBOX_DEFAULT_SHELL`).
+    pub sandbox_default_shell: String,
 }
 
 /// One `[default, hard]` pair of [`EngineConstants::mcp_reference_caps`].
@@ -69,6 +72,7 @@ pub fn engine_constants() -> EngineConstants {
             reference_cap("capabilityPages", l::MCP_CAPABILITY_PAGES),
             reference_cap("sessions", l::MCP_SESSIONS),
         ],
+        sandbox_default_shell: prism_engine::coding::sandbox_run::SANDBOX_DEFAULT_SHELL.to_owned(),
     }
 }
 

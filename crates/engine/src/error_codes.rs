@@ -5,6 +5,7 @@
 //! beside the rule otherwise. [`codes`] is the table the binding exports, read once at load,
 //! so no code is written in the facade.
 
+use crate::coding::sandbox_run::SANDBOX_EXECUTION_CODE;
 use crate::limits::{LimitDialect, LimitError};
 use crate::mcp::call_result::MCP_TOOL_CODE;
 use crate::mcp::capability::CapabilityError;
@@ -45,6 +46,7 @@ pub fn codes() -> Vec<(&'static str, &'static str)> {
         ("mcpTool", MCP_TOOL_CODE),
         ("mcpPrefix", mcp_error::CODE_PREFIX),
         ("mcpOAuthPrefix", oauth_error::CODE_PREFIX),
+        ("sandboxExecution", SANDBOX_EXECUTION_CODE),
     ]
 }
 

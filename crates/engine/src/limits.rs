@@ -540,6 +540,10 @@ pub const IMAGE_SNIFF_BYTES: usize = 4_100;
 pub const STREAM_CHUNK_BYTES: usize = 64 * 1024;
 /// How long shell output must stay idle after the command exits before reading stops.
 pub const SHELL_STDIO_IDLE_GRACE: std::time::Duration = std::time::Duration::from_millis(100);
+/// Chunks of a sandboxed command's output waiting for the host's `onData` at most (each up to
+/// [`STREAM_CHUNK_BYTES`], so 1 MiB): past it, reading the pipe waits for the host, and the
+/// command's writes block instead of the output piling up in memory.
+pub const SANDBOX_STREAM_QUEUE_CHUNKS: usize = 16;
 
 // --- Coding security (API.md section 9) ---------------------------------------------------------
 

@@ -5,6 +5,7 @@ const os = require('node:os')
 const { native, LIMITS, errorResult, limitOption, enforceExecutionPolicy, settleDecision, contextMetadata, snapshotContext } = require('./common.js')
 const { ENGINE_POLICY } = require('../security/approval-policy.js')
 const { argTypeError, say, typeWord } = require('../../engine-words.js')
+const { killGroupsOnExit } = require('./process-groups.js')
 
 const SHELL_PARAMETERS = Object.freeze({
   type: 'object',
@@ -114,14 +115,6 @@ function createShellTool(cwd, options = {}) {
       }
     },
   }
-}
-
-let exitHookInstalled = false
-/** On host exit, no command's process group outlives it. */
-function killGroupsOnExit() {
-  if (exitHookInstalled) return
-  exitHookInstalled = true
-  process.once('exit', () => native.codingShellKillAll())
 }
 
 /**

@@ -3,6 +3,7 @@
 // no network unless asked, dies with its parent, runs in its own process group.
 const path = require('node:path')
 const { checkSandboxOptions, unavailable, probeDetail, runProcessGroup, probe } = require('./sandbox.js')
+const { CONSTANTS } = require('../../engine-words.js')
 
 function bwrapArgs({ roots, network }, cwd, shellPath, command) {
   const args = ['--die-with-parent', '--new-session', '--unshare-pid', '--unshare-ipc', '--unshare-uts']
@@ -22,7 +23,7 @@ async function createBubblewrapSandbox(options) {
   const roots = checkSandboxOptions('createBubblewrapSandbox', options, ['shellPath', 'bwrapPath'])
   const config = { roots: roots.map((r) => path.resolve(r)), network: options.network === true }
   const bwrapPath = options.bwrapPath ?? 'bwrap'
-  const shellPath = options.shellPath ?? '/bin/sh'
+  const shellPath = options.shellPath ?? CONSTANTS.sandboxDefaultShell
   const check = await probe(bwrapPath, bwrapArgs(config, '/', shellPath, 'exit 0'))
   if (check.exitCode !== 0) {
     throw unavailable('bubblewrap', probeDetail(check))

@@ -8,6 +8,7 @@
 const path = require('node:path')
 const { landlockAbiVersion, landlockUnsupported } = require('../../native.js')
 const { SandboxExecutionError, checkSandboxOptions, unavailable, probeDetail, runProcessGroup, probe } = require('./sandbox.js')
+const { CONSTANTS } = require('../../engine-words.js')
 
 const HELPER = path.join(__dirname, 'landlock-exec.js')
 
@@ -22,7 +23,7 @@ async function createLandlockSandbox(options) {
   // The engine's rule: ABI 1 for any sandbox, ABI 4 to deny the network.
   const unsupported = landlockUnsupported(network)
   if (unsupported) throw unavailable('landlock', unsupported)
-  const config = { writable: roots.map((r) => path.resolve(r)), network, shell: options.shellPath ?? '/bin/sh' }
+  const config = { writable: roots.map((r) => path.resolve(r)), network, shell: options.shellPath ?? CONSTANTS.sandboxDefaultShell }
   const check = await probe(process.execPath, helperArgs(config, { probe: true }))
   if (check.exitCode !== 0) throw check.output ? new SandboxExecutionError(check.output) : unavailable('landlock', probeDetail(check))
   const g = JSON.parse(check.output)

@@ -1,14 +1,16 @@
 'use strict'
 // Sandboxed shell execution: the BashOperations adapter seam and the process runner that the
-// bubblewrap and Landlock backends share (own process group, killed whole on abort/timeout).
-const { spawn } = require('node:child_process')
-const { say } = require('../../engine-words.js')
+// bubblewrap and Landlock backends share. The engine spawns and kills (own process group,
+// killed whole on abort, timeout and exit): no Node child process here.
+const native = require('../../native.js')
+const { CODES, say } = require('../../engine-words.js')
+const { killGroupsOnExit } = require('../internal/process-groups.js')
 
 class SandboxExecutionError extends Error {
   constructor(message, options) {
     super(message, options)
     this.name = 'SandboxExecutionError'
-    this.code = 'ERR_PRISM_SANDBOX_EXECUTION'
+    this.code = CODES.sandboxExecution
   }
 }
 
@@ -54,72 +56,63 @@ function createSandboxBashOperations(adapter) {
   }
 }
 
-function killGroup(child) {
-  try {
-    process.kill(-child.pid, 'SIGKILL')
-  } catch {
-    // already gone
-  }
+/** `env` as the engine takes it: each name with a defined value, as a string (Node's spawn rule). */
+function stringEnv(env) {
+  const out = {}
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = String(value)
+  return out
 }
 
 /**
- * Runs `file args` in its own process group, streaming stdout and stderr to `onData`.
- * Resolves `{exitCode}`; rejects `Error("aborted")` on abort and `Error("timeout:<s>")` after
- * `timeout` seconds, having killed the whole group (the local shell's conventions).
+ * Runs `file args` through the engine, in its own process group, streaming its output to
+ * `onData`. Resolves `{exitCode}`; rejects `Error("aborted")` on abort and
+ * `Error("timeout:<s>")` after `timeout` seconds, having killed the whole group (the local
+ * shell's conventions; the words are the engine's), or with why the program could not start.
  */
 function runProcessGroup(file, args, { cwd, env, onData, signal, timeout }) {
+  killGroupsOnExit()
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error('aborted'))
-    const child = spawn(file, args, { cwd, env: env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-    let timer
-    let why
-    const stop = (reason) => {
-      why ??= reason
-      killGroup(child)
-    }
-    const onAbort = () => stop('aborted')
-    if (timeout !== undefined && timeout > 0) timer = setTimeout(() => stop(`timeout:${timeout}`), timeout * 1000)
+    const id = native.codingShellJob()
+    const onAbort = () => native.codingShellAbort(id)
     signal?.addEventListener('abort', onAbort, { once: true })
-    if (onData) {
-      child.stdout.on('data', onData)
-      child.stderr.on('data', onData)
-    } else {
-      child.stdout.resume()
-      child.stderr.resume()
-    }
-    const done = () => {
-      clearTimeout(timer)
+    if (signal?.aborted) onAbort()
+    let failed = null
+    const onEvent = ([chunk, end]) => {
+      if (chunk) {
+        if (failed || !onData) return
+        try {
+          onData(chunk)
+        } catch (error) {
+          // The host's onData threw: the run ends and rejects with what it threw.
+          failed = { error }
+          onAbort()
+        }
+        return
+      }
       signal?.removeEventListener('abort', onAbort)
+      if (failed) reject(failed.error)
+      else if (end.rejection != null) reject(new Error(end.rejection))
+      else resolve({ exitCode: end.exitCode ?? null })
     }
-    child.once('error', (error) => {
-      done()
+    try {
+      native.codingSandboxRun(id, { program: file, args, cwd, env: stringEnv(env ?? process.env), timeout }, onEvent)
+    } catch (error) {
+      signal?.removeEventListener('abort', onAbort)
+      native.codingShellForget(id)
       reject(error)
-    })
-    child.once('close', (code) => {
-      done()
-      killGroup(child) // leftovers of the group
-      if (why) reject(new Error(why))
-      else resolve({ exitCode: code })
-    })
+    }
   })
 }
 
 /** Runs `file args` to completion and returns its exit code and output (for probes). */
-function probe(file, args) {
-  return new Promise((resolve) => {
-    let output = ''
-    let child
-    try {
-      child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-    } catch (error) {
-      resolve({ exitCode: null, output: String(error?.message ?? error) })
-      return
-    }
-    child.stdout.on('data', (d) => (output += d))
-    child.stderr.on('data', (d) => (output += d))
-    child.once('error', (error) => resolve({ exitCode: null, output: error.message }))
-    child.once('close', (exitCode) => resolve({ exitCode, output: output.trim() }))
-  })
+async function probe(file, args) {
+  let output = ''
+  try {
+    const { exitCode } = await runProcessGroup(file, args, { onData: (d) => (output += d) })
+    return { exitCode, output: output.trim() }
+  } catch (error) {
+    return { exitCode: null, output: String(error?.message ?? error) }
+  }
 }
 
 module.exports = { SandboxExecutionError, checkSandboxOptions, unavailable, probeDetail, createSandboxBashOperations, runProcessGroup, probe }

@@ -11,6 +11,8 @@
 //! - [`shell`]: a command in its own process group, merged output into a bounded
 //!   [`accumulator`], timeout and abort that kill the whole group; [`shell_jobs`]: the abort
 //!   flags of running commands, by job id.
+//! - [`sandbox_run`]: a sandbox backend's wrapper program (bubblewrap, the Landlock helper),
+//!   its output streamed to the host; [`group_run`]: the one process-group runner both use.
 //! - [`arguments`]: each tool's argument checks, before any policy or file is touched.
 //! - [`size`], [`truncate`], [`fsio`]: shared helpers; [`error`]: the typed errors.
 
@@ -21,8 +23,10 @@ pub mod diff;
 pub mod edit;
 pub mod error;
 pub mod fsio;
+pub mod group_run;
 pub mod image;
 pub mod read;
+pub mod sandbox_run;
 pub mod shell;
 pub mod shell_jobs;
 pub mod size;

@@ -1,24 +1,19 @@
-//! The shell tool's process work: one command in its own process group, stdout and stderr
-//! merged into one pipe and streamed into an [`OutputAccumulator`]; timeout, abort and the
-//! output limit kill the whole group.
-//!
-//! After the command exits, reading goes on while output keeps coming, and stops once the
-//! pipe has been idle for [`SHELL_STDIO_IDLE_GRACE`] (a background child that keeps the pipe
-//! open does not hold the call).
+//! The shell tool's process work: one command in its own process group
+//! ([`crate::coding::group_run`]), stdout and stderr merged and streamed into an
+//! [`OutputAccumulator`]; timeout, abort and the output limit kill the whole group. A
+//! background child that keeps the pipe open does not hold the call.
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use crate::coding::accumulator::{AccumulatorConfig, OutputAccumulator, Push, Snapshot};
 use crate::coding::error::CodingError;
+use crate::coding::group_run::{run_group, GroupBounds, GroupEnding};
 use crate::coding::size::format_size;
-use crate::limits::{SHELL_STDIO_IDLE_GRACE, STREAM_CHUNK_BYTES};
-use crate::os::process_tree::{self, ProcessTree};
+use crate::os::process_tree;
 
 /// One command to run.
 #[derive(Debug, Clone)]
@@ -135,136 +130,33 @@ pub fn run_shell(req: &ShellRequest, abort: &AtomicBool) -> Result<ShellOutcome,
             ),
         });
     }
-    let spawn_err = |e: std::io::Error| CodingError::Spawn {
-        message: e.to_string(),
-    };
-    let (mut reader, writer) = std::io::pipe().map_err(spawn_err)?;
-    let mut child = {
-        let mut cmd = Command::new(&shell);
-        cmd.arg("-c")
-            .arg(&req.command)
-            .current_dir(&req.cwd)
-            .env_clear()
-            .envs(&req.env)
-            .stdin(Stdio::null())
-            .stdout(writer.try_clone().map_err(spawn_err)?)
-            .stderr(writer);
-        ProcessTree::prepare(&mut cmd);
-        cmd.spawn().map_err(spawn_err)?
-        // `cmd` (holding our copies of the write end) drops here, so EOF can arrive.
-    };
-    let tree = Arc::new(ProcessTree::of_child(&child));
-    track_tree(&tree, true);
+    let mut cmd = Command::new(&shell);
+    cmd.arg("-c")
+        .arg(&req.command)
+        .current_dir(&req.cwd)
+        .env_clear()
+        .envs(&req.env);
     let mut acc = OutputAccumulator::new(req.output.clone());
-    let status = pump(&mut child, &tree, &mut reader, &mut acc, req, abort);
-    track_tree(&tree, false);
+    let bounds = GroupBounds {
+        timeout: Some(Duration::from_secs(req.timeout_secs)),
+        abort,
+        kill_leftovers: false,
+    };
+    let ending = run_group(&mut cmd, bounds, &mut |chunk| match acc.push(chunk) {
+        Push::Stored => None,
+        Push::LimitExceeded => Some(ShellStatus::OutputLimit(req.output.max_total_bytes)),
+        Push::SpillFailed => Some(ShellStatus::SpillFailed),
+    })
+    .map_err(|e| CodingError::Spawn {
+        message: e.to_string(),
+    })?;
+    let status = match ending {
+        GroupEnding::Exited(st) => ShellStatus::Exited(st.map_or(1, process_tree::exit_code)),
+        GroupEnding::TimedOut => ShellStatus::TimedOut(req.timeout_secs),
+        GroupEnding::Aborted => ShellStatus::Aborted,
+        GroupEnding::Stopped(status) => status,
+    };
     Ok(finish_outcome(status, acc))
-}
-
-/// Process trees of commands still running (for [`kill_running_groups`]), by root pid.
-fn running_trees() -> &'static Mutex<HashMap<u32, Arc<ProcessTree>>> {
-    static TREES: OnceLock<Mutex<HashMap<u32, Arc<ProcessTree>>>> = OnceLock::new();
-    TREES.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
-fn track_tree(tree: &Arc<ProcessTree>, running: bool) {
-    if let Ok(mut trees) = running_trees().lock() {
-        if running {
-            trees.insert(tree.pid(), Arc::clone(tree));
-        } else {
-            trees.remove(&tree.pid());
-        }
-    }
-}
-
-/// Kills the process tree of every command still running (call when the host exits, so
-/// that no command outlives it). Returns how many trees were signalled.
-pub fn kill_running_groups() -> usize {
-    let Ok(trees) = running_trees().lock() else {
-        return 0;
-    };
-    trees.values().filter(|t| t.kill()).count()
-}
-
-/// Reads output until the pipe closes, the command exits and stays quiet, or a bound ends it.
-fn pump(
-    child: &mut Child,
-    tree: &ProcessTree,
-    reader: &mut std::io::PipeReader,
-    acc: &mut OutputAccumulator,
-    req: &ShellRequest,
-    abort: &AtomicBool,
-) -> ShellStatus {
-    let deadline = Instant::now() + Duration::from_secs(req.timeout_secs);
-    let mut buf = vec![0u8; STREAM_CHUNK_BYTES];
-    let mut exited: Option<ExitStatus> = None;
-    let mut last_data = Instant::now();
-    loop {
-        if abort.load(Ordering::Relaxed) {
-            return kill_tree(child, tree, ShellStatus::Aborted);
-        }
-        let now = Instant::now();
-        if now >= deadline {
-            return kill_tree(child, tree, ShellStatus::TimedOut(req.timeout_secs));
-        }
-        if exited.is_none() {
-            if let Ok(Some(st)) = child.try_wait() {
-                exited = Some(st);
-                last_data = now;
-            }
-        }
-        let wait = match exited {
-            Some(_) => {
-                let idle = now.duration_since(last_data);
-                if idle >= SHELL_STDIO_IDLE_GRACE {
-                    break;
-                }
-                SHELL_STDIO_IDLE_GRACE - idle
-            }
-            None => Duration::from_millis(50).min(deadline - now),
-        };
-        if !crate::os::pipes::wait_readable(reader, wait) {
-            continue;
-        }
-        let n = match reader.read(&mut buf) {
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => 0,
-        };
-        if n == 0 {
-            break;
-        }
-        last_data = Instant::now();
-        match acc.push(&buf[..n]) {
-            Push::Stored => {}
-            Push::LimitExceeded => {
-                return kill_tree(
-                    child,
-                    tree,
-                    ShellStatus::OutputLimit(req.output.max_total_bytes),
-                );
-            }
-            Push::SpillFailed => return kill_tree(child, tree, ShellStatus::SpillFailed),
-        }
-    }
-    let st = match exited {
-        Some(st) => st,
-        None => match child.wait() {
-            Ok(st) => st,
-            Err(_) => return ShellStatus::Exited(1),
-        },
-    };
-    ShellStatus::Exited(process_tree::exit_code(st))
-}
-
-/// Kills the child's whole process tree (falling back to the child), reaps it, and returns
-/// `status`.
-fn kill_tree(child: &mut Child, tree: &ProcessTree, status: ShellStatus) -> ShellStatus {
-    if !tree.kill() {
-        let _ = child.kill();
-    }
-    let _ = child.wait();
-    status
 }
 
 /// The outcome text and record for `status` (the spill file kept only on a truncated
@@ -323,6 +215,7 @@ pub fn finish_outcome(status: ShellStatus, mut acc: OutputAccumulator) -> ShellO
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
 
     fn req(command: &str, timeout_secs: u64) -> ShellRequest {
         ShellRequest {

@@ -59,7 +59,7 @@ impl LandlockError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::Unavailable | Self::NetworkUnsupported { .. } => "ERR_PRISM_SANDBOX_UNAVAILABLE",
-            Self::Ruleset { .. } => "ERR_PRISM_SANDBOX_EXECUTION",
+            Self::Ruleset { .. } => crate::coding::sandbox_run::SANDBOX_EXECUTION_CODE,
         }
     }
 }
