@@ -11,9 +11,13 @@ const { SandboxExecutionError, checkSandboxOptions, unavailable, probeDetail, ru
 const { CONSTANTS } = require('../../engine-words.js')
 
 const HELPER = path.join(__dirname, 'landlock-exec.js')
+// How this runtime's executable runs a script: Deno needs `run` and its permissions (Deno
+// translates node's arguments only for node:child_process, which the engine does not go
+// through); Node and Bun take the script itself.
+const RUN_SCRIPT = typeof globalThis.Deno !== 'undefined' ? ['run', '-A'] : []
 
 function helperArgs(config, extra) {
-  return [HELPER, JSON.stringify({ ...config, ...extra })]
+  return [...RUN_SCRIPT, HELPER, JSON.stringify({ ...config, ...extra })]
 }
 
 /** A SandboxAdapter running each command under Landlock; throws SandboxExecutionError when the kernel cannot. */
