@@ -95,7 +95,9 @@ function runProcessGroup(file, args, { cwd, env, onData, signal, timeout }) {
       else resolve({ exitCode: end.exitCode ?? null })
     }
     try {
-      native.codingSandboxRun(id, { program: file, args, cwd, env: stringEnv(env ?? process.env), timeout }, onEvent)
+      // A timeout given as a numeric string still counts, as it did with a JS timer.
+      const seconds = timeout === undefined || timeout === null ? undefined : Number(timeout)
+      native.codingSandboxRun(id, { program: file, args, cwd, env: stringEnv(env ?? process.env), timeout: seconds }, onEvent)
     } catch (error) {
       signal?.removeEventListener('abort', onAbort)
       native.codingShellForget(id)
