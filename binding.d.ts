@@ -432,6 +432,14 @@ export declare function analyzeShellCommandInto(command: string, layout: Uint32A
 export declare function approvalWords(): NativeApprovalWords
 
 /**
+ * Throws the engine's error of the limit option `name` (in `dialect`'s words: `"validation"`,
+ * `"mcp"` or `"coding"`; anything else is `"coding"`) when `value` is not a whole number from
+ * 1 to `hard` (pass `NaN` for a value that is not a number); `hard_text` is the cap as
+ * JavaScript prints it.
+ */
+export declare function checkLimit(dialect: string, name: string, value: number, hard: number, hardText: string): void
+
+/**
  * One page as a host `ReadOperations.readText` returned it (the reference's
  * `ReadTextResult`; the facade has checked each field's type).
  */
@@ -975,20 +983,6 @@ export declare function ledgerRow(row: unknown, status: number, reason: unknown,
 
 /** A new ledger row id (`toolcall_<process-unique>`) and the ISO `startedAt` of `start_ms`. */
 export declare function ledgerStart(startMs: number): Array<string>
-
-/**
- * The error of the limit `name` out of range up to `hard` (as JavaScript prints it), in the
- * words of `dialect` (`"validation"`, `"mcp"` or `"coding"`; anything else is `"coding"`).
- */
-export declare function limitError(dialect: string, name: string, hard: string): LimitErrorText
-
-/** The error of a limit option that is not a positive safe integer up to its hard cap. */
-export interface LimitErrorText {
-  /** The message, in the dialect's words. */
-  message: string
-  /** The dialect's `ERR_PRISM_*_INVALID_LIMIT` code. */
-  code: string
-}
 
 /** One limit of an option set (`prism_engine::option_sets`). */
 export interface LimitRow {
