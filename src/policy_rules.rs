@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use napi::bindgen_prelude::{Uint8Array, Unknown};
+use napi::bindgen_prelude::{Either, Uint32ArraySlice, Uint8ArraySlice, Unknown};
 use napi::Env;
 use napi_derive::napi;
 use prism_engine::policy::decide::not_a_string;
@@ -64,17 +64,6 @@ impl NativeCommandRules {
     }
 }
 
-/// A verdict on one command.
-#[napi(object)]
-pub struct NativeRuleVerdict {
-    /// `allow`, `requireApproval` or `deny`.
-    pub action: String,
-    /// The engine's words for the reason, when the reason is not a host rule's.
-    pub reason: Option<String>,
-    /// The index of the host rule whose own `reason` is the verdict's, when it is.
-    pub rule: Option<u32>,
-}
-
 #[napi]
 impl NativeCommandRules {
     /// The rules in order: each one's `pattern` (a string, or `null` for a `RegExp`), its
@@ -119,9 +108,15 @@ impl NativeCommandRules {
 
     /// The texts the rules' `RegExp`s are tested against for `command` (three per simple
     /// command: as written, normalised, without its option effect), or `null` when the rules
-    /// have no `RegExp` or the command is not a string.
+    /// have no `RegExp` or the command is not a string. When they fit `lengths`, the texts come
+    /// back joined in one string, `lengths[0]` their count and `lengths[1 + i]` text `i`'s
+    /// length in UTF-16 code units (one string crosses, not one per text); else as an array.
     #[napi]
-    pub fn subjects(&self, command: Unknown<'_>) -> napi::Result<Option<Vec<String>>> {
+    pub fn subjects(
+        &self,
+        command: Unknown<'_>,
+        mut lengths: Uint32ArraySlice,
+    ) -> napi::Result<Option<Either<String, Vec<String>>>> {
         if !self.host_patterns {
             return Ok(None);
         }
@@ -131,25 +126,52 @@ impl NativeCommandRules {
         let analysis = shell::analyze(&command);
         let subjects = rules::subjects(&analysis);
         *self.last.borrow_mut() = Some((command, analysis));
-        Ok(Some(subjects))
+        // SAFETY: the call is synchronous on the JavaScript thread, so no script runs (and none
+        // can touch the buffer) while it is written; the slice does not outlive the call.
+        let out: &mut [u32] = unsafe { lengths.as_mut() };
+        if subjects.len() >= out.len() {
+            return Ok(Some(Either::B(subjects)));
+        }
+        let mut joined = String::with_capacity(subjects.iter().map(String::len).sum());
+        out[0] = u32::try_from(subjects.len()).unwrap_or(0);
+        for (slot, text) in out[1..].iter_mut().zip(&subjects) {
+            let units = if text.is_ascii() {
+                text.len()
+            } else {
+                text.encode_utf16().count()
+            };
+            *slot = u32::try_from(units).unwrap_or(u32::MAX);
+            joined.push_str(text);
+        }
+        Ok(Some(Either::A(joined)))
     }
 
     /// The verdict on `command` (`denyMetacharacters`: the host's option, default true), with
-    /// `matches` the answers to `subjects` (pattern-major: `matches[p * subjects + s]`).
+    /// `matches` the answers to `subjects` (pattern-major: `matches[p * subjects + s]`; a
+    /// longer buffer's tail is not read). Writes the action's index in `commandRuleActions()`
+    /// to `out[0]` and, when the reason is a host rule's own, that rule's index plus one to
+    /// `out[1]` (else 0); returns the reason in the engine's words, if it has one.
     #[napi]
     pub fn evaluate(
         &self,
         command: Unknown<'_>,
         deny_metacharacters: bool,
-        matches: Option<Uint8Array>,
-    ) -> napi::Result<NativeRuleVerdict> {
+        matches: Option<Uint8ArraySlice>,
+        mut out: Uint32ArraySlice,
+    ) -> napi::Result<Option<String>> {
         let (_, j) = self.judged(command, deny_metacharacters, matches.as_deref())?;
         let (reason, rule) = split_said(j.reason);
-        Ok(NativeRuleVerdict {
-            action: j.verdict.action.as_str().to_owned(),
-            reason,
-            rule,
-        })
+        let action = ACTIONS
+            .iter()
+            .position(|a| *a == j.verdict.action)
+            .unwrap_or(0);
+        // SAFETY: as in `subjects`: a synchronous call on the JavaScript thread.
+        let out: &mut [u32] = unsafe { out.as_mut() };
+        if let [action_slot, rule_slot, ..] = out {
+            *action_slot = u32::try_from(action).unwrap_or(0);
+            *rule_slot = rule.map_or(0, |r| r.saturating_add(1));
+        }
+        Ok(reason)
     }
 
     /// Which simple command of `command` matched which rule, and the verdict, as JSON:
@@ -161,7 +183,7 @@ impl NativeCommandRules {
         &self,
         command: Unknown<'_>,
         deny_metacharacters: bool,
-        matches: Option<Uint8Array>,
+        matches: Option<Uint8ArraySlice>,
     ) -> napi::Result<String> {
         let (analysis, j) = self.judged(command, deny_metacharacters, matches.as_deref())?;
         let (reason, rule) = split_said(j.reason);

@@ -7,7 +7,14 @@
 const { NativeCommandRules, commandRuleActions } = require('../../native.js')
 const { say } = require('../../engine-words.js')
 
-const ACTIONS = new Set(commandRuleActions())
+const ACTION_NAMES = commandRuleActions()
+const ACTIONS = new Set(ACTION_NAMES)
+
+// Reused buffers of the rules' crossings (each call fills what it reads): the subjects'
+// lengths, the verdict's action and rule, and the RegExp answers.
+const LENGTHS = new Uint32Array(1 + 3 * 256)
+const VERDICT = new Uint32Array(2)
+let answers = new Uint8Array(256)
 
 /** The reference's raw-string metacharacter test, kept as is. */
 function hasShellMetacharacters(command) {
@@ -50,25 +57,46 @@ function validateRules(given) {
  * what was written (and, to name an option effect, the text without it); a deny or approval
  * rule also matches the normalised spelling.
  */
-function hostMatches(regexps, subjects) {
+function hostMatches(regexps, subjects, reuse = false) {
   if (!subjects) return null
-  const out = new Uint8Array(regexps.length * subjects.length)
-  regexps.forEach(({ pattern, allow }, i) => {
-    const at = i * subjects.length
-    for (let s = 0; s < subjects.length; s++) {
-      const which = s % 3
-      if (which === (allow ? 1 : 2)) continue
+  const n = subjects.length
+  const need = regexps.length * n
+  if (reuse && answers.length < need) answers = new Uint8Array(need * 2)
+  const out = reuse ? answers : new Uint8Array(need)
+  for (let i = 0; i < regexps.length; i++) {
+    const { pattern, allow } = regexps[i]
+    const at = i * n
+    // Per simple command: as written (every rule), normalised (deny and approval rules),
+    // without its option effect (allow rules).
+    for (let s = 0; s < n; s += 3) {
       pattern.lastIndex = 0
       out[at + s] = pattern.test(subjects[s]) ? 1 : 0
+      const other = allow ? s + 2 : s + 1
+      out[at + (allow ? s + 1 : s + 2)] = 0
+      pattern.lastIndex = 0
+      out[at + other] = pattern.test(subjects[other]) ? 1 : 0
     }
-  })
+  }
   return out
 }
 
-/** The answers for `command`, or null when the rules have no RegExp. */
+/** The texts of the engine's `subjects` crossing: joined, cut by `LENGTHS`; or an array. */
+function splitSubjects(crossed) {
+  if (typeof crossed !== 'string') return crossed
+  const out = new Array(LENGTHS[0])
+  for (let i = 0, at = 0; i < out.length; i++) {
+    const end = at + LENGTHS[1 + i]
+    out[i] = crossed.slice(at, end)
+    at = end
+  }
+  return out
+}
+
+/** The answers for `command` (in a reused buffer), or null when the rules have no RegExp. */
 function answersFor(compiledRules, command) {
   if (compiledRules.regexps.length === 0) return null
-  return hostMatches(compiledRules.regexps, compiledRules.engine.subjects(command))
+  const crossed = compiledRules.engine.subjects(command, LENGTHS)
+  return crossed === null || crossed === undefined ? null : hostMatches(compiledRules.regexps, splitSubjects(crossed), true)
 }
 
 /** The evaluation's reason: the host rule's own `reason` (as given), or the engine's words. */
@@ -76,7 +104,7 @@ function reasonOf(compiledRules, verdict) {
   return verdict.rule === undefined || verdict.rule === null ? verdict.reason : compiledRules.rules[verdict.rule].rule.reason
 }
 
-/** The `{action, reason}` a verdict crossing describes (`reason` left out when there is none). */
+/** The `{action, reason}` a verdict describes (`reason` left out when there is none). */
 function evaluation(compiledRules, verdict) {
   const hasRule = verdict.rule !== undefined && verdict.rule !== null
   if (!hasRule && (verdict.reason === undefined || verdict.reason === null)) return { action: verdict.action }
@@ -86,8 +114,10 @@ function evaluation(compiledRules, verdict) {
 /** `{action, reason?}` for `command` under `rules` (first matching host rule per part wins). */
 function evaluateCommandRules(command, rules, options) {
   const compiledRules = validateRules(rules)
-  const verdict = compiledRules.engine.evaluate(command, options?.denyMetacharacters !== false, answersFor(compiledRules, command))
-  return evaluation(compiledRules, verdict)
+  const text = compiledRules.engine.evaluate(command, options?.denyMetacharacters !== false, answersFor(compiledRules, command), VERDICT)
+  const action = ACTION_NAMES[VERDICT[0]]
+  if (VERDICT[1] !== 0) return { action, reason: compiledRules.rules[VERDICT[1] - 1].rule.reason }
+  return text === undefined || text === null ? { action } : { action, reason: text }
 }
 
 /** Which part of `command` matched which rule, and the verdict. */

@@ -133,7 +133,8 @@ pub fn decide(
                         .any(|r| matches!(r.pattern, rules::Pattern::Host(_)))
                     && !analysis.parts.is_empty();
                 if needs_host {
-                    return Decided::NeedsHost(rules::subjects(&analysis));
+                    let (normalised, bare) = rules::subjects_read(rules);
+                    return Decided::NeedsHost(rules::subjects_for(&analysis, normalised, bare));
                 }
                 let has_reason = judgement.has_reason(rules);
                 redirects = analysis.redirects.into_iter().map(|r| r.target).collect();

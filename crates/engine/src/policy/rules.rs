@@ -87,18 +87,39 @@ pub const SUBJECTS_PER_PART: usize = 3;
 /// [`Subject`] order.
 #[must_use]
 pub fn subjects(analysis: &Analysis) -> Vec<String> {
+    subjects_for(analysis, true, true)
+}
+
+/// [`subjects`], with the normalised spellings only when `normalised` (some host pattern is a
+/// deny or approval rule's) and the texts without an option effect only when `bare` (some is
+/// an allow rule's); a text no host pattern reads is empty.
+#[must_use]
+pub fn subjects_for(analysis: &Analysis, normalised: bool, bare: bool) -> Vec<String> {
     let mut out = Vec::with_capacity(analysis.parts.len() * SUBJECTS_PER_PART);
     for part in &analysis.parts {
         out.push(part.text.clone());
-        out.push(normalised(part));
-        out.push(
-            part.effect
-                .as_ref()
-                .map(|_| without_effect(part).join(" "))
-                .unwrap_or_default(),
-        );
+        out.push(if normalised {
+            normalised_text(part)
+        } else {
+            String::new()
+        });
+        out.push(match &part.effect {
+            Some(_) if bare => without_effect(part).join(" "),
+            _ => String::new(),
+        });
     }
     out
+}
+
+/// Which subjects `rules`' host patterns read: `(normalised, bare)` for [`subjects_for`].
+#[must_use]
+pub fn subjects_read(rules: &[Rule]) -> (bool, bool) {
+    let host = |allow: bool| {
+        rules
+            .iter()
+            .any(|r| matches!(r.pattern, Pattern::Host(_)) && (r.action == Action::Allow) == allow)
+    };
+    (host(false), host(true))
 }
 
 /// The host's answers: bit `pattern * subjects + subject` says whether host pattern `pattern`
@@ -128,7 +149,7 @@ impl<'a> HostMatches<'a> {
 }
 
 /// The part's normalised spelling: its program's name, then its other words.
-fn normalised(part: &SimpleCommand) -> String {
+fn normalised_text(part: &SimpleCommand) -> String {
     let mut out = part.name.clone();
     for w in part.argv.iter().skip(1) {
         out.push(' ');
