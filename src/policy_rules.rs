@@ -124,25 +124,39 @@ impl NativeCommandRules {
             return Ok(None);
         };
         let analysis = shell::analyze(&command);
-        let subjects = rules::subjects(&analysis);
-        *self.last.borrow_mut() = Some((command, analysis));
+        let (normalised, bare) = rules::subjects_read(&self.rules);
         // SAFETY: the call is synchronous on the JavaScript thread, so no script runs (and none
         // can touch the buffer) while it is written; the slice does not outlive the call.
         let out: &mut [u32] = unsafe { lengths.as_mut() };
-        if subjects.len() >= out.len() {
+        if analysis.parts.len() * rules::SUBJECTS_PER_PART >= out.len() {
+            let subjects = rules::subjects_for(&analysis, normalised, bare);
+            *self.last.borrow_mut() = Some((command, analysis));
             return Ok(Some(Either::B(subjects)));
         }
-        let mut joined = String::with_capacity(subjects.iter().map(String::len).sum());
-        out[0] = u32::try_from(subjects.len()).unwrap_or(0);
-        for (slot, text) in out[1..].iter_mut().zip(&subjects) {
-            let units = if text.is_ascii() {
-                text.len()
+        let mut joined = String::with_capacity(command.len() * 2);
+        let mut count = 0;
+        rules::write_subjects(&analysis, normalised, bare, &mut joined, |end| {
+            count += 1;
+            if let Some(slot) = out.get_mut(count) {
+                // Byte ends for now; turned into UTF-16 lengths below.
+                *slot = u32::try_from(end).unwrap_or(u32::MAX);
+            }
+        });
+        out[0] = u32::try_from(count).unwrap_or(0);
+        let ascii = joined.is_ascii();
+        let mut at = 0;
+        for slot in out.iter_mut().skip(1).take(count) {
+            let end = *slot as usize;
+            let piece = joined.get(at..end).unwrap_or_default();
+            let units = if ascii {
+                piece.len()
             } else {
-                text.encode_utf16().count()
+                piece.encode_utf16().count()
             };
             *slot = u32::try_from(units).unwrap_or(u32::MAX);
-            joined.push_str(text);
+            at = end;
         }
+        *self.last.borrow_mut() = Some((command, analysis));
         Ok(Some(Either::A(joined)))
     }
 

@@ -95,20 +95,56 @@ pub fn subjects(analysis: &Analysis) -> Vec<String> {
 /// an allow rule's); a text no host pattern reads is empty.
 #[must_use]
 pub fn subjects_for(analysis: &Analysis, normalised: bool, bare: bool) -> Vec<String> {
-    let mut out = Vec::with_capacity(analysis.parts.len() * SUBJECTS_PER_PART);
+    let mut ends = Vec::with_capacity(analysis.parts.len() * SUBJECTS_PER_PART);
+    let mut joined = String::new();
+    write_subjects(analysis, normalised, bare, &mut joined, |end| {
+        ends.push(end)
+    });
+    let mut at = 0;
+    ends.into_iter()
+        .map(|end| {
+            let piece = joined.get(at..end).unwrap_or_default().to_owned();
+            at = end;
+            piece
+        })
+        .collect()
+}
+
+/// The texts of [`subjects_for`] appended to `joined` one after another, `end` called with
+/// `joined`'s length after each (no string per text).
+pub fn write_subjects(
+    analysis: &Analysis,
+    normalised: bool,
+    bare: bool,
+    joined: &mut String,
+    mut end: impl FnMut(usize),
+) {
     for part in &analysis.parts {
-        out.push(part.text.clone());
-        out.push(if normalised {
-            normalised_text(part)
-        } else {
-            String::new()
-        });
-        out.push(match &part.effect {
-            Some(_) if bare => without_effect(part).join(" "),
-            _ => String::new(),
-        });
+        joined.push_str(&part.text);
+        end(joined.len());
+        if normalised {
+            joined.push_str(&part.name);
+            for w in part.argv.iter().skip(1) {
+                joined.push(' ');
+                joined.push_str(w);
+            }
+        }
+        end(joined.len());
+        if let (true, Some(found)) = (bare, &part.effect) {
+            let mut first = true;
+            for (i, w) in part.argv.iter().enumerate() {
+                if found.words.contains(&i) {
+                    continue;
+                }
+                if !first {
+                    joined.push(' ');
+                }
+                joined.push_str(w);
+                first = false;
+            }
+        }
+        end(joined.len());
     }
-    out
 }
 
 /// Which subjects `rules`' host patterns read: `(normalised, bare)` for [`subjects_for`].
@@ -146,16 +182,6 @@ impl<'a> HostMatches<'a> {
         let at = pattern * self.subjects + part * SUBJECTS_PER_PART + subject as usize;
         self.bits.get(at).is_some_and(|b| *b != 0)
     }
-}
-
-/// The part's normalised spelling: its program's name, then its other words.
-fn normalised_text(part: &SimpleCommand) -> String {
-    let mut out = part.name.clone();
-    for w in part.argv.iter().skip(1) {
-        out.push(' ');
-        out.push_str(w);
-    }
-    out
 }
 
 /// The part's words without those of its option effect.
