@@ -132,25 +132,24 @@ async function runNative(job, run, cfg, shellPath, signal, machine, check) {
     if (signal?.aborted) onAbort()
     // From here the engine closes the job, whether the command runs or not.
     job.ran = true
-    const r = await native.codingShell(
+    return await native.codingShell(
       id,
       {
-      command: run.command,
-      cwd: run.cwd,
-      env: run.env,
-      shellPath,
-      envShell: process.env.SHELL,
-      timeout: run.timeout,
-      maxLines: cfg.maxLines,
-      maxBytes: cfg.maxBytes,
-      maxTotalOutputBytes: cfg.maxTotalOutputBytes,
-      tempFilePrefix: cfg.tempFilePrefix,
-      tempDir: os.tmpdir(),
+        command: run.command,
+        cwd: run.cwd,
+        env: run.env,
+        shellPath,
+        envShell: process.env.SHELL,
+        timeout: run.timeout,
+        maxLines: cfg.maxLines,
+        maxBytes: cfg.maxBytes,
+        maxTotalOutputBytes: cfg.maxTotalOutputBytes,
+        tempFilePrefix: cfg.tempFilePrefix,
+        tempDir: os.tmpdir(),
       },
       machine,
       check,
     )
-    return r
   } finally {
     signal?.removeEventListener('abort', onAbort)
   }

@@ -114,10 +114,8 @@ function evaluation(compiledRules, verdict) {
 /** `{action, reason?}` for `command` under `rules` (first matching host rule per part wins). */
 function evaluateCommandRules(command, rules, options) {
   const compiledRules = validateRules(rules)
-  const text = compiledRules.engine.evaluate(command, options?.denyMetacharacters !== false, answersFor(compiledRules, command), VERDICT)
-  const action = ACTION_NAMES[VERDICT[0]]
-  if (VERDICT[1] !== 0) return { action, reason: compiledRules.rules[VERDICT[1] - 1].rule.reason }
-  return text === undefined || text === null ? { action } : { action, reason: text }
+  const reason = compiledRules.engine.evaluate(command, options?.denyMetacharacters !== false, answersFor(compiledRules, command), VERDICT)
+  return evaluation(compiledRules, { action: ACTION_NAMES[VERDICT[0]], reason, rule: VERDICT[1] === 0 ? null : VERDICT[1] - 1 })
 }
 
 /** Which part of `command` matched which rule, and the verdict. */
