@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { median } from './_stats.mjs'
+import { hostTurn } from './_turn.mjs'
 
 const CALLS = 64
 const WARM_TURNS = Number(process.env.CODING_TURN_WARM_TURNS ?? 50)
@@ -41,26 +42,12 @@ function turnCalls(kind, t) {
   })
 }
 
-/** A host's turn of `kind` over one library's stack and its coding tools. */
+/** A host's turn of `kind` over one library's stack and its coding tools (see _turn.mjs). */
 function stackTurn(lib, tools, validate, kind) {
-  const registry = lib.createToolRegistry(tools)
-  const permission = lib.createStaticPermissionPolicy({ allow: ['tool:read:execute', 'tool:edit:execute'] })
+  const run = hostTurn(lib, { tools, allow: ['tool:read:execute', 'tool:edit:execute'], validate, secrets: [SECRET] })
   let turn = 0
   return async () => {
-    const t = turn++
-    const history = []
-    const ctx = {
-      sessionId: 's',
-      runId: 'r',
-      signal: new AbortController().signal,
-      history,
-      toolConcurrency: CALLS,
-      appendMessage: async () => {},
-      dispatchToolCall: (call) =>
-        lib.dispatchToolCall({ call, registry, permission, validate, secrets: [SECRET], context: { sessionId: 's', runId: 'r', toolCallId: call.id } }),
-    }
-    await lib.dispatchToolCallsInOrder(turnCalls(kind, t), ctx)
-    if (history.length !== CALLS) throw new Error(`turn appended ${history.length} rows`)
+    const history = await run(turnCalls(kind, turn++))
     const failed = history.find((m) => m.content?.[0]?.error || m.error || m.isError)
     if (failed) throw new Error(`a call failed: ${JSON.stringify(failed).slice(0, 300)}`)
   }

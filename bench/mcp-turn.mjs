@@ -20,6 +20,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { median } from './_stats.mjs'
+import { hostTurn } from './_turn.mjs'
 
 const require = createRequire(import.meta.url)
 const SERVER = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js')
@@ -35,26 +36,12 @@ const SECRET = 'sk-bench-secret-value'
 const turnCalls = (turn) =>
   Array.from({ length: CALLS }, (_, i) => ({ type: 'tool_call', id: `t${turn}c${i}`, name: 'mcp:everything:echo', arguments: { message: `m${i}` } }))
 
-/** A host's turn over one library's stack: scheduler → dispatch (permission, validator, secrets). */
+/** A host's turn over one library's stack and bridge (see _turn.mjs). */
 function stackTurn(lib, bridge, validate) {
-  const registry = lib.createToolRegistry(bridge.tools)
-  const permission = lib.createStaticPermissionPolicy({ allow: ['tool:mcp:everything:echo:execute'] })
+  const run = hostTurn(lib, { tools: bridge.tools, allow: ['tool:mcp:everything:echo:execute'], validate, secrets: [SECRET] })
   let turn = 0
   return async () => {
-    const t = turn++
-    const history = []
-    const ctx = {
-      sessionId: 's',
-      runId: 'r',
-      signal: new AbortController().signal,
-      history,
-      toolConcurrency: CALLS,
-      appendMessage: async () => {},
-      dispatchToolCall: (call) =>
-        lib.dispatchToolCall({ call, registry, permission, validate, secrets: [SECRET], context: { sessionId: 's', runId: 'r', toolCallId: call.id } }),
-    }
-    await lib.dispatchToolCallsInOrder(turnCalls(t), ctx)
-    if (history.length !== CALLS) throw new Error(`turn appended ${history.length} rows`)
+    const history = await run(turnCalls(turn++))
     const first = history[0].content[0]
     if (first.error) throw new Error(`echo failed: ${first.error.message}`)
   }

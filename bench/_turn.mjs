@@ -1,0 +1,28 @@
+// A host's agent turn over one library's stack, shared by the turn benchmarks: the library's
+// scheduler (dispatchToolCallsInOrder, all calls allowed in flight at once) → its
+// dispatchToolCall with a static permission policy, the given validator and secret redaction.
+
+/**
+ * A function that runs one turn of `calls` through `lib` with `tools` (`allow`: the permission
+ * keys, `validate`: the ToolValidator, `secrets`: redacted values) and resolves to the
+ * turn's history, once every call's row was appended.
+ */
+export function hostTurn(lib, { tools, allow, validate, secrets }) {
+  const registry = lib.createToolRegistry(tools)
+  const permission = lib.createStaticPermissionPolicy({ allow })
+  return async (calls) => {
+    const history = []
+    const ctx = {
+      sessionId: 's',
+      runId: 'r',
+      signal: new AbortController().signal,
+      history,
+      toolConcurrency: calls.length,
+      appendMessage: async () => {},
+      dispatchToolCall: (call) => lib.dispatchToolCall({ call, registry, permission, validate, secrets, context: { sessionId: 's', runId: 'r', toolCallId: call.id } }),
+    }
+    await lib.dispatchToolCallsInOrder(calls, ctx)
+    if (history.length !== calls.length) throw new Error(`turn appended ${history.length} rows`)
+    return history
+  }
+}
