@@ -77,14 +77,19 @@ export declare class NativeCommandRules {
   /**
    * The texts the rules' `RegExp`s are tested against for `command` (three per simple
    * command: as written, normalised, without its option effect), or `null` when the rules
-   * have no `RegExp` or the command is not a string.
+   * have no `RegExp` or the command is not a string. When they fit `lengths`, the texts come
+   * back joined in one string, `lengths[0]` their count and `lengths[1 + i]` text `i`'s
+   * length in UTF-16 code units (one string crosses, not one per text); else as an array.
    */
-  subjects(command: unknown): Array<string> | null
+  subjects(command: unknown, lengths: Uint32Array): string | Array<string> | null
   /**
    * The verdict on `command` (`denyMetacharacters`: the host's option, default true), with
-   * `matches` the answers to `subjects` (pattern-major: `matches[p * subjects + s]`).
+   * `matches` the answers to `subjects` (pattern-major: `matches[p * subjects + s]`; a
+   * longer buffer's tail is not read). Writes the action's index in `commandRuleActions()`
+   * to `out[0]` and, when the reason is a host rule's own, that rule's index plus one to
+   * `out[1]` (else 0); returns the reason in the engine's words, if it has one.
    */
-  evaluate(command: unknown, denyMetacharacters: boolean, matches?: Uint8Array | undefined | null): NativeRuleVerdict
+  evaluate(command: unknown, denyMetacharacters: boolean, matches: Uint8Array | undefined | null, out: Uint32Array): string | null
   /**
    * Which simple command of `command` matched which rule, and the verdict, as JSON:
    * `{action, reason?, rule?, parts: [{text, argv, derived, verdict, rule?, defaultDeny?,
@@ -216,6 +221,17 @@ export declare class NativeMcpBridge {
    * of an object, or absent); its raw result as JSON text, for the app rules to judge.
    */
   appRequest(method: string, paramsJson?: string | undefined | null): Promise<string>
+  /**
+   * Starts the calls of one turn in one crossing. Call `i` is `keys[i]` and the strings
+   * `texts[4i..4i+4]`: its remote name, its arguments as JSON text, its tool call id and
+   * its prefixed name. With `validator`, call `i`'s arguments are first checked against
+   * that validator's prepared schema `schemaIds[i]` (0: the tool has none, no check).
+   * Returns each call's verdict: `MCP_CALL_STARTED`, or, not started,
+   * `MCP_CALL_SCHEMA_EVICTED` or `MCP_CALL_INVALID` (the facade dispatches those on its own
+   * path, which prepares again or words the refusal). Throws `ERR_PRISM_MCP_CLOSED` (no
+   * call started) before connect and after close.
+   */
+  callTools(keys: Uint32Array, texts: Array<string>, validator: NativeJsonSchemaValidator | undefined | null, schemaIds: Uint32Array): Uint8Array
 }
 
 /** The capability rules of one client: its `maxCapabilityBytes`. */
@@ -1010,6 +1026,15 @@ export declare function limitSetNames(): Array<string>
  */
 export declare function limitTable(set: string): Array<LimitRow>
 
+/** `callTools` verdict: the arguments fail the tool's schema; not started. */
+export declare const MCP_CALL_INVALID: number
+
+/** `callTools` verdict: the call's schema was evicted from the validator's cache; not started. */
+export declare const MCP_CALL_SCHEMA_EVICTED: number
+
+/** `callTools` verdict: the call started; its result reaches `onCallDone`. */
+export declare const MCP_CALL_STARTED: number
+
 /** `assertValidServerId`: throws unless `id` matches `/^[A-Za-z0-9][A-Za-z0-9._-]*$/`. */
 export declare function mcpAssertValidServerId(id: string): void
 
@@ -1303,16 +1328,6 @@ export interface NativePolicyCheck {
   base: string
   /** The home directory a `~` target starts from. */
   home: string
-}
-
-/** A verdict on one command. */
-export interface NativeRuleVerdict {
-  /** `allow`, `requireApproval` or `deny`. */
-  action: string
-  /** The engine's words for the reason, when the reason is not a host rule's. */
-  reason?: string
-  /** The index of the host rule whose own `reason` is the verdict's, when it is. */
-  rule?: number
 }
 
 /**

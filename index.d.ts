@@ -833,6 +833,23 @@ export function filterTools(tools: readonly ToolDefinition[], filter?: ToolFilte
  */
 export function dispatchToolCall(options: DispatchToolCallOptions): Promise<ToolResult>
 /**
+ * `dispatchToolCall` with its options bound once (read now; every option but `call`):
+ * `(call) => Promise<ToolResult>`, the same result as `dispatchToolCall({ ...options, call })`,
+ * for `LoopContext.dispatchToolCall`. This package's addition (not in the reference).
+ *
+ * A call runs natively (in the engine, with no gate, validator or `execute` on the JS thread)
+ * when nothing of it needs host code: its tool is an MCP bridge's tool from `connectMcpTools`
+ * with its own `execute`, the options have no `middleware`, `redactor`, `beforeExecute`, `emit`
+ * or `ledger`, `trust` and `permission` are absent or made by `createStaticTrustPolicy` and
+ * `createStaticPermissionPolicy` (and pass), and `validate` is absent or made by
+ * `createJsonSchemaToolArgumentValidator`. Its arguments then cross once as JSON text, are
+ * checked against the tool's schema in the engine and sent to the server as the same bytes.
+ * `dispatchToolCallsInOrder` with this dispatcher starts a turn's native calls together (one
+ * crossing per MCP server). Every other call takes `dispatchToolCall`'s path. A bad options
+ * value (not an object, an unreadable field, unreadable `secrets`) throws here.
+ */
+export function createToolDispatcher(options: Omit<DispatchToolCallOptions, 'call'> & { readonly call?: never }): (call: ToolCallContent) => Promise<ToolResult>
+/**
  * A `ToolValidator` over a schema adapter (`validate(schema, value)`): a failure blocks with the
  * errors as `path: message` joined by `"; "`. A tool without `parameters` passes, or with
  * `missingSchema: "reject"` fails (`Tool <name> has no parameters schema`). A bad

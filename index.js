@@ -8,12 +8,14 @@ const { createMiddlewareRegistry } = require('./lib/core/middleware.js')
 const { createToolRegistry, filterTools } = require('./lib/core/registry.js')
 const { createToolParameterValidator } = require('./lib/core/validator.js')
 const { dispatchToolCall } = require('./lib/core/dispatch.js')
+const { createToolDispatcher } = require('./lib/core/native-dispatch.js')
 const loops = require('./lib/core/loops.js')
 
 module.exports = {
   createToolRegistry,
   filterTools,
   dispatchToolCall,
+  createToolDispatcher,
   createToolParameterValidator,
   createMiddlewareRegistry,
   createStaticPermissionPolicy: security.createStaticPermissionPolicy,

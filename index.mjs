@@ -3,6 +3,7 @@ export const {
   createToolRegistry,
   filterTools,
   dispatchToolCall,
+  createToolDispatcher,
   createToolParameterValidator,
   createMiddlewareRegistry,
   createStaticPermissionPolicy,

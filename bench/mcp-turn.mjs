@@ -3,6 +3,9 @@
 // dispatchToolCall with a static permission policy, the JSON Schema argument validator and
 // secret redaction → the MCP bridge tool. Side by side in one run:
 //   - prism-native (its connectMcpTools on rmcp, its validator, scheduler and dispatch);
+//   - the same with the options bound by createToolDispatcher ("native turn"): each call is
+//     planned in JS and runs in the engine (schema check and MCP call), a turn's calls
+//     started in one crossing;
 //   - the reference's own stack (its connectMcpTools on the JS SDK, its Ajv adapter, its
 //     scheduler and dispatch), when PRISM_REFERENCE_DIR names the reference's built checkout
 //     (the `ref/` folder of the reference-suite scratch dir);
@@ -37,8 +40,8 @@ const turnCalls = (turn) =>
   Array.from({ length: CALLS }, (_, i) => ({ type: 'tool_call', id: `t${turn}c${i}`, name: 'mcp:everything:echo', arguments: { message: `m${i}` } }))
 
 /** A host's turn over one library's stack and bridge (see _turn.mjs). */
-function stackTurn(lib, bridge, validate) {
-  const run = hostTurn(lib, { tools: bridge.tools, allow: ['tool:mcp:everything:echo:execute'], validate, secrets: [SECRET] })
+function stackTurn(lib, bridge, validate, bound = false) {
+  const run = hostTurn(lib, { tools: bridge.tools, allow: ['tool:mcp:everything:echo:execute'], validate, secrets: [SECRET], bound })
   let turn = 0
   return async () => {
     const history = await run(turnCalls(turn++))
@@ -53,6 +56,15 @@ async function nativeStack() {
   const { createJsonSchemaToolArgumentValidator } = await import('prism-native/validation/json-schema')
   const bridge = await connectMcpTools({ serverId: 'everything', transport: STDIO })
   return { name: 'prism-native', turn: stackTurn(lib, bridge, createJsonSchemaToolArgumentValidator()), close: () => bridge.close() }
+}
+
+/** The same turn with the options bound by createToolDispatcher: the calls run natively. */
+async function nativeTurn() {
+  const lib = await import('prism-native')
+  const { connectMcpTools } = await import('prism-native/mcp')
+  const { createJsonSchemaToolArgumentValidator } = await import('prism-native/validation/json-schema')
+  const bridge = await connectMcpTools({ serverId: 'everything', transport: STDIO })
+  return { name: 'prism-native native turn', turn: stackTurn(lib, bridge, createJsonSchemaToolArgumentValidator(), true), close: () => bridge.close() }
 }
 
 /** The bridge's tool alone, 64 `execute` calls at once: what the stack above adds is the rest. */
@@ -175,6 +187,7 @@ async function timeTurns(client, turns, samples, cpu, serverCpu) {
 
 const STACKS = {
   'prism-native': nativeStack,
+  'prism-native native turn': nativeTurn,
   'prism-native bridge only': nativeBridgeOnly,
   'SDK client only': sdkClientOnly,
   reference: () => referenceStack(process.env.PRISM_REFERENCE_DIR),

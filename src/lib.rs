@@ -24,6 +24,7 @@ mod mcp_native_apps;
 mod mcp_oauth;
 mod mcp_sdk_fetch;
 mod mcp_server_requests;
+mod mcp_turn;
 mod policy;
 mod policy_check;
 mod policy_rules;

@@ -370,6 +370,28 @@ impl NativeMcpBridge {
         name: String,
     ) -> napi::Result<()> {
         let session = self.session().map_err(|e| e.into_js(env))?;
+        self.start_call(
+            &session,
+            call_key,
+            remote_name,
+            arguments_json,
+            tool_call_id,
+            name,
+        );
+        Ok(())
+    }
+
+    /// Starts one remote tool call on the connected `session` (see [`Self::call_tool`]).
+    pub(crate) fn start_call(
+        &self,
+        session: &Arc<McpSession>,
+        call_key: u32,
+        remote_name: String,
+        arguments_json: String,
+        tool_call_id: String,
+        name: String,
+    ) {
+        let session = Arc::clone(session);
         let id = OwnedCallIdentity {
             tool_call_id,
             name,
@@ -395,7 +417,7 @@ impl NativeMcpBridge {
                 Ok(arguments) => session.start_call_result(n, id, &arguments, finish),
                 Err(e) => finish(failed_result(id.borrow(), &e, session.limits())),
             }
-            return Ok(());
+            return;
         }
         let token = CancellationToken::new();
         self.record(call_key, PendingCall::Task(token.clone()));
@@ -419,7 +441,6 @@ impl NativeMcpBridge {
                 .unwrap_or_else(|_| panicked_result(id, session.limits()));
             finish(result);
         });
-        Ok(())
     }
 
     fn record(&self, call_key: u32, call: PendingCall) {

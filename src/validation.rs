@@ -210,6 +210,14 @@ impl NativeJsonSchemaValidator {
         Ok(unknown(env, value))
     }
 
+    /// Whether the JSON text `instance_text` passes prepared schema `id` (the check of
+    /// `checkCall`, without wording a refusal); `None` when the id was evicted.
+    pub(crate) fn accepts(&mut self, id: u32, instance_text: &str) -> Option<bool> {
+        self.inner
+            .validate_prepared(id, instance_text)
+            .map(|verdict| verdict.is_ok())
+    }
+
     /// Schemas compiled so far (cache misses).
     #[napi(getter)]
     pub fn compile_count(&self) -> f64 {

@@ -343,4 +343,4 @@ async function reportProgress(d, progress, metadata) {
   if (options.ledger) await appendRow(d, ROW.started, undefined, undefined, progress, metadata, true)
 }
 
-module.exports = { dispatchToolCall, InvalidDispatchError }
+module.exports = { dispatchToolCall, readOptions, InvalidDispatchError }

@@ -6,6 +6,7 @@
 // host's callbacks (one crossing per wake-up carries the calls that finished and brings back
 // the next steps) and holds no rule of its own.
 const native = require('../native.js')
+const { nativePlannerOf } = require('./native-dispatch.js')
 const { CONSTANTS, say } = require('../engine-words.js')
 const RUN_ABORTED = CONSTANTS.runAbortedMessage
 
@@ -82,9 +83,13 @@ async function dispatchToolCallsInOrder(calls, ctx) {
       w()
     }
   }
+  // A dispatcher of createToolDispatcher runs the engine's own tools natively: the calls the
+  // scheduler starts together are planned here and started at once before the driver waits
+  // (`pending`), one crossing per MCP server; every other call is `run` (on its JS path).
+  const planner = nativePlannerOf(ctx.dispatchToolCall)
   const run = async (i) => {
     try {
-      results[i] = await ctx.dispatchToolCall(calls[i])
+      results[i] = await (planner === undefined ? ctx.dispatchToolCall(calls[i]) : planner.js(calls[i]))
       finished.push(i)
     } catch (e) {
       if (!failed) {
@@ -94,41 +99,71 @@ async function dispatchToolCallsInOrder(calls, ctx) {
     }
     settled()
   }
-  let head = 0
-  for (;;) {
-    let k = 0
-    while (head < finished.length && k < io.length) io[k++] = finished[head++]
-    if (head === finished.length) {
-      finished.length = 0
-      head = 0
+  const pending = []
+  const startPending = () => {
+    if (pending.length === 0) return
+    const entries = pending.splice(0)
+    planner.start(entries)
+  }
+  const begin = (i) => {
+    const entry = planner === undefined ? undefined : planner.plan(calls[i])
+    if (entry === undefined) return run(i)
+    entry.settle = (result) => {
+      results[i] = result
+      finished.push(i)
+      settled()
     }
-    const m = turnAdvance(turn, io, k)
-    for (let j = 0; j < m; j++) {
-      const step = io[j]
-      const kind = step & STEP.kindMask
-      const i = step >>> STEP.indexShift
-      if (kind === STEP.start) {
-        if (step & STEP.checkAbort) throwIfAborted(signal)
-        run(i)
-      } else if (kind === STEP.wait) {
-        if (failed) throw failure
-        if (finished.length === head) {
-          await new Promise((resolve) => {
-            wake = resolve
-          })
+    entry.fail = (e) => {
+      if (!failed) {
+        failed = true
+        failure = e
+      }
+      settled()
+    }
+    pending.push(entry)
+  }
+  let head = 0
+  try {
+    for (;;) {
+      let k = 0
+      while (head < finished.length && k < io.length) io[k++] = finished[head++]
+      if (head === finished.length) {
+        finished.length = 0
+        head = 0
+      }
+      const m = turnAdvance(turn, io, k)
+      for (let j = 0; j < m; j++) {
+        const step = io[j]
+        const kind = step & STEP.kindMask
+        const i = step >>> STEP.indexShift
+        if (kind === STEP.start) {
+          if (step & STEP.checkAbort) throwIfAborted(signal)
+          begin(i)
+        } else if (kind === STEP.wait) {
+          startPending()
           if (failed) throw failure
+          if (finished.length === head) {
+            await new Promise((resolve) => {
+              wake = resolve
+            })
+            if (failed) throw failure
+          }
+        } else if (kind === STEP.append) {
+          if (step & STEP.checkAbort) throwIfAborted(signal)
+          const message = toolMessage(results[i])
+          results[i] = undefined
+          if (message === undefined) continue
+          ctx.history.push(message)
+          await ctx.appendMessage(message)
+        } else {
+          return
         }
-      } else if (kind === STEP.append) {
-        if (step & STEP.checkAbort) throwIfAborted(signal)
-        const message = toolMessage(results[i])
-        results[i] = undefined
-        if (message === undefined) continue
-        ctx.history.push(message)
-        await ctx.appendMessage(message)
-      } else {
-        return
       }
     }
+  } finally {
+    // Calls the scheduler started before a throw (an abort) are started, as the reference's
+    // workers had started theirs.
+    startPending()
   }
 }
 

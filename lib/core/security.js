@@ -1,6 +1,7 @@
 'use strict'
 // Name-based permission and trust policies (`tool:<name>:execute` for dispatch).
 const native = require('../native.js')
+const { pureChecks } = require('./engine-owned.js')
 const { PermissionDeniedError, TrustDeniedError, permissionKey } = require('./errors.js')
 
 const ALLOW = Object.freeze({ allowed: true })
@@ -58,7 +59,9 @@ async function assertPermission(policy, request) {
 function createStaticPermissionPolicy(options) {
   if (typeof options === 'boolean') {
     const decision = Object.freeze({ allowed: options })
-    return { check: () => decision }
+    const check = () => decision
+    pureChecks.add(check)
+    return { check }
   }
   // Spread, as the reference's `new Set(...)`: a non-iterable list throws a TypeError. Keys
   // are strings, so an entry of another type never matches; it still makes the allow list
@@ -79,7 +82,7 @@ function createStaticPermissionPolicy(options) {
     }
   }
   const allowsUnlisted = table.allowsUnlisted
-  return {
+  const policy = {
     check(request) {
       const toolGate = request.kind === TOOL_KIND && request.action === EXECUTE && typeof request.target === 'string'
       const reason = toolGate ? toolExecute.get(request.target) : reasons.get(permissionKey(request))
@@ -89,6 +92,8 @@ function createStaticPermissionPolicy(options) {
       return reason === null ? { allowed: true } : { allowed: false, reason }
     },
   }
+  pureChecks.add(policy.check)
+  return policy
 }
 
 function normalizeTrust(decision) {
@@ -122,7 +127,9 @@ async function assertTrusted(policy, request) {
 /** A trust policy that always answers `decision`. */
 function createStaticTrustPolicy(decision) {
   const d = Object.freeze(normalizeTrust(decision))
-  return { check: () => d }
+  const check = () => d
+  pureChecks.add(check)
+  return { check }
 }
 
 module.exports = {

@@ -14,8 +14,10 @@ const { createNativeApps } = require('./native-apps.js')
 
 const { CONSTANTS, say } = require('../engine-words.js')
 const { oauthBearer } = require('./oauth-bearer.js')
+const { engineTools } = require('../core/engine-owned.js')
 const { hostnameResolver, routeHostRequests } = require('./host-requests.js')
 const { mcpErrorSummaryBytes: ERROR_SUMMARY_BYTES, mcpAbortedMessage: ABORTED_MESSAGE } = CONSTANTS
+const STARTED = native.MCP_CALL_STARTED
 
 // A call's result arrives through the bridge's one threadsafe function, which does not keep
 // the event loop alive: this timer does, referenced only while some call of any bridge is
@@ -165,8 +167,7 @@ async function connectNativeBridge(options, side = {}) {
     const toolCallId = context?.toolCallId ?? ''
     const signal = context?.signal
     if (signal?.aborted) return failedResult(toolCallId, name, remoteName, ABORTED_MESSAGE)
-    const key = nextCallKey
-    nextCallKey = nextCallKey >= 0xffffffff ? 1 : nextCallKey + 1
+    const key = takeCallKey()
     const onAbort = () => nativeBridge.cancelCall(key)
     try {
       nativeBridge.callTool(key, remoteName, JSON.stringify(args ?? {}), toolCallId, name)
@@ -189,6 +190,60 @@ async function connectNativeBridge(options, side = {}) {
     }
   }
 
+  function takeCallKey() {
+    const key = nextCallKey
+    nextCallKey = nextCallKey >= 0xffffffff ? 1 : nextCallKey + 1
+    return key
+  }
+
+  /**
+   * A native dispatch's calls of this bridge, started in one crossing (`callTools`): each of
+   * `batch` is `{ remoteName, name, text, toolCallId, schemaId, settle(result) }`, `text` its
+   * arguments as JSON text, checked in the engine against `validator`'s prepared schema
+   * `schemaId` first. Returns each call's verdict (`MCP_CALL_STARTED` or why not), or
+   * `undefined` when none started (the session is closed). A started call settles through
+   * `waiting`, as callRemoteTool's do, and `signal` aborts it.
+   */
+  function startNativeCalls(batch, validator, signal) {
+    const n = batch.length
+    const keys = new Uint32Array(n)
+    const texts = new Array(n * 4)
+    const schemaIds = new Uint32Array(n)
+    for (let i = 0; i < n; i++) {
+      const c = batch[i]
+      keys[i] = takeCallKey()
+      texts[4 * i] = c.remoteName
+      texts[4 * i + 1] = c.text
+      texts[4 * i + 2] = c.toolCallId
+      texts[4 * i + 3] = c.name
+      schemaIds[i] = c.schemaId
+    }
+    let verdicts
+    try {
+      verdicts = nativeBridge.callTools(keys, texts, validator ?? null, schemaIds)
+    } catch {
+      return undefined
+    }
+    let pending = 0
+    const onAbort = () => {
+      for (let i = 0; i < n; i++) if (waiting.has(keys[i])) nativeBridge.cancelCall(keys[i])
+    }
+    for (let i = 0; i < n; i++) {
+      if (verdicts[i] !== STARTED) continue
+      const settle = batch[i].settle
+      pending++
+      callStarted()
+      waiting.set(keys[i], (json) => {
+        callEnded()
+        if (--pending === 0) signal?.removeEventListener('abort', onAbort)
+        settle(JSON.parse(json))
+      })
+    }
+    if (pending > 0) signal?.addEventListener('abort', onAbort, { once: true })
+    return verdicts
+  }
+  const nativeCalls = { start: startNativeCalls, isClosed: catalogue.isClosed }
+
   async function listOnce() {
     let listed
     try {
@@ -196,13 +251,17 @@ async function connectNativeBridge(options, side = {}) {
     } catch (err) {
       throw fromNative(err)
     }
-    return mapMcpToolsToDefinitions(apps ? apps.accept(listed) : listed, {
+    const remote = apps ? apps.accept(listed) : listed
+    const defs = mapMcpToolsToDefinitions(remote, {
       namePrefix: prefix,
       serverId,
       isClosed: catalogue.isClosed,
       callRemoteTool: (remoteName, args, context) => callRemoteTool(remoteName, formatMcpToolName(prefix, remoteName), args, context),
       effectForRemoteTool: (remote) => effectFor(effectPolicy, serverId, remote.name),
     })
+    // Each tool's calls may run in the engine when a native dispatch finds its `execute`.
+    for (let i = 0; i < defs.length; i++) engineTools.set(defs[i].execute, { calls: nativeCalls, remoteName: remote[i].name, name: defs[i].name })
+    return defs
   }
 
   const signal = options.signal

@@ -12,6 +12,7 @@
 
 const native = require('../native.js')
 const { toolValidator, refusalOf, dispatchChecks } = require('../core/validator.js')
+const { engineValidators } = require('../core/engine-owned.js')
 const { isPlainObject, FORBIDDEN_KEYS } = require('../core/json.js')
 const { fromNative } = require('../native-errors.js')
 const { limitInput } = require('../limits.js')
@@ -217,10 +218,30 @@ function createEngineValidator(options) {
     return failure(String(err && err.message !== undefined ? err.message : err))
   }
 
+  /**
+   * The prepared schema id of tool `tool`'s parameters, for a native dispatch to check in the
+   * engine: 0 for no schema when `missingSchema` allows it, `undefined` when the call must take
+   * the JS path (a schema the engine refused, or no schema under `reject`).
+   */
+  function schemaId(tool, missingSchema) {
+    const schema = tool.parameters
+    if (schema === undefined || schema === null) return missingSchema === 'reject' ? undefined : 0
+    let entry
+    try {
+      entry = entryOf(schema)
+    } catch {
+      ancestors.length = 0
+      return undefined
+    }
+    return typeof entry === 'number' ? entry : undefined
+  }
+
   return {
     run,
     check,
     thrown,
+    engine,
+    schemaId,
     stats() {
       return { compiles: engine.compileCount, cached: engine.cachedCount }
     },
@@ -273,6 +294,8 @@ function createJsonSchemaToolArgumentValidator(options = {}) {
   })
   validate.stats = v.stats
   dispatchChecks.set(validate, run)
+  const missingSchema = options?.missingSchema ?? 'allow'
+  engineValidators.set(validate, { engine: v.engine, schemaId: (tool) => (typeof tool.name === 'string' ? v.schemaId(tool, missingSchema) : undefined) })
   return validate
 }
 

@@ -1,0 +1,207 @@
+// createToolDispatcher: a call to an MCP bridge's tool whose gates need no host code runs in
+// the engine (its arguments checked against the tool's schema there and sent as the same
+// bytes), and gives exactly what dispatchToolCall gives for the same call. Every other call
+// takes dispatchToolCall's path. Against server-everything over stdio; the crossings are
+// counted by wrapping the bridge's native methods.
+import { test, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+import { connectMcpTools } from '../lib/mcp/index.mjs'
+import { createJsonSchemaToolArgumentValidator } from '../lib/validation/json-schema.js'
+import {
+  createToolDispatcher,
+  createToolRegistry,
+  createStaticPermissionPolicy,
+  createStaticTrustPolicy,
+  dispatchToolCall,
+  dispatchToolCallsInOrder,
+} from '../index.mjs'
+import { everythingStdio } from './fixtures/mcp-helpers.mjs'
+
+const require = createRequire(import.meta.url)
+const native = require('../lib/native.js')
+
+const bridge = await connectMcpTools({ serverId: 'everything', transport: everythingStdio() })
+after(() => bridge.close())
+
+const ECHO = 'mcp:everything:echo'
+const SUM = 'mcp:everything:get-sum'
+const call = (id, name, args, extra = {}) => ({ type: 'tool_call', id, name, arguments: args, ...extra })
+
+/** Counts the bridge's native method calls by name while `fn` runs. */
+async function crossings(fn) {
+  const counts = {}
+  const proto = native.NativeMcpBridge.prototype
+  const names = ['callTool', 'callTools']
+  const originals = names.map((n) => proto[n])
+  names.forEach((n, i) => {
+    proto[n] = function (...args) {
+      counts[n] = (counts[n] ?? 0) + 1
+      return originals[i].apply(this, args)
+    }
+  })
+  try {
+    await fn()
+  } finally {
+    names.forEach((n, i) => {
+      proto[n] = originals[i]
+    })
+  }
+  return counts
+}
+
+function options(extra = {}) {
+  return {
+    registry: createToolRegistry(bridge.tools),
+    permission: createStaticPermissionPolicy({ allow: [`tool:${ECHO}:execute`, `tool:${SUM}:execute`] }),
+    trust: createStaticTrustPolicy(true),
+    validate: createJsonSchemaToolArgumentValidator(),
+    secrets: ['sk-secret'],
+    context: { sessionId: 's', runId: 'r' },
+    ...extra,
+  }
+}
+
+test('each call gives what dispatchToolCall gives, native or not', async () => {
+  const opts = options()
+  const dispatch = createToolDispatcher(opts)
+  const calls = [
+    call('ok', ECHO, { message: 'hello' }),
+    call('sum', SUM, { a: 2, b: 3 }),
+    call('wrong-type', ECHO, { message: 5 }),
+    call('missing', ECHO, {}),
+    call('unknown', 'mcp:everything:nope', {}),
+    call('denied', 'mcp:everything:get-env', {}),
+    call('args-error', ECHO, {}, { argumentsError: { message: 'bad JSON from the model sk-secret' } }),
+    call('not-json', ECHO, { message: Number.NaN }),
+    call('forbidden-key', ECHO, JSON.parse('{"message":"x","__proto__":{"a":1}}')),
+  ]
+  for (const c of calls) {
+    const viaDispatcher = await dispatch(c)
+    const viaDispatch = await dispatchToolCall({ ...opts, call: c })
+    assert.deepEqual(viaDispatcher, viaDispatch, c.id)
+  }
+})
+
+test('a call whose gates need no host code crosses once (callTools), never through execute', async () => {
+  const dispatch = createToolDispatcher(options())
+  let result
+  const counts = await crossings(async () => {
+    result = await dispatch(call('one', ECHO, { message: 'native' }))
+  })
+  assert.deepEqual(counts, { callTools: 1 })
+  assert.equal(result.content[0].text, 'Echo: native')
+})
+
+test('a turn of 64 native calls starts in one crossing, results in call order', async () => {
+  const dispatch = createToolDispatcher(options())
+  const history = []
+  const calls = Array.from({ length: 64 }, (_, i) => call(`t${i}`, ECHO, { message: `m${i}` }))
+  const counts = await crossings(() =>
+    dispatchToolCallsInOrder(calls, { history, toolConcurrency: 64, appendMessage: async () => {}, dispatchToolCall: dispatch }),
+  )
+  assert.deepEqual(counts, { callTools: 1 })
+  assert.deepEqual(
+    history.map((m) => [m.content[0].toolCallId, m.content[0].error, m.content[1].text]),
+    calls.map((c, i) => [c.id, undefined, `Echo: m${i}`]),
+  )
+})
+
+test('a mixed turn: JS tools, refused calls and native calls, in call order', async () => {
+  const local = { name: 'local', execute: async (args) => ({ toolCallId: 'x', name: 'local', value: args.n * 2 }) }
+  const opts = options({ registry: createToolRegistry([...bridge.tools, local]), permission: undefined })
+  const dispatch = createToolDispatcher(opts)
+  const calls = [call('a', ECHO, { message: 'one' }), call('b', 'local', { n: 21 }), call('c', ECHO, { message: 7 }), call('d', SUM, { a: 1, b: 1 })]
+  const run = async (dispatchToolCall) => {
+    const history = []
+    await dispatchToolCallsInOrder(calls, { history, toolConcurrency: 4, appendMessage: async () => {}, dispatchToolCall })
+    return history
+  }
+  const viaDispatcher = await run(dispatch)
+  const viaDispatch = await run((c) => dispatchToolCall({ ...opts, call: c }))
+  assert.deepEqual(viaDispatcher, viaDispatch)
+  assert.equal(viaDispatcher[1].content[0].result, 42)
+  assert.match(viaDispatcher[2].content[0].error.message, /must be string/)
+})
+
+test('host code at any gate keeps every call on the JS path, with the same results', async () => {
+  const events = []
+  const wrapped = bridge.tools.map((t) => ({ ...t, execute: (a, c) => t.execute(a, c) }))
+  const cases = [
+    options({ emit: (e) => void events.push(e.type) }),
+    options({ permission: { check: () => ({ allowed: true }) } }),
+    options({ trust: { check: () => true } }),
+    options({ validate: () => undefined }),
+    options({ beforeExecute: () => {} }),
+    options({ registry: createToolRegistry(wrapped) }),
+  ]
+  for (const opts of cases) {
+    const dispatch = createToolDispatcher(opts)
+    let result
+    const counts = await crossings(async () => {
+      result = await dispatch(call('js', ECHO, { message: 'js' }))
+    })
+    assert.deepEqual(counts, { callTool: 1 })
+    assert.equal(result.content[0].text, 'Echo: js')
+  }
+  assert.deepEqual(events, ['tool_execution_started', 'tool_execution_finished'])
+})
+
+test('a policy replaced after the dispatcher was made is asked (the JS path)', async () => {
+  const opts = options()
+  const dispatch = createToolDispatcher(opts)
+  opts.permission.check = () => ({ allowed: false, reason: 'changed my mind' })
+  const result = await dispatch(call('p', ECHO, { message: 'x' }))
+  assert.deepEqual(result, await dispatchToolCall({ ...opts, call: call('p', ECHO, { message: 'x' }) }))
+  assert.match(result.error.message, /changed my mind/)
+})
+
+test('an aborted signal cancels a native call as it cancels execute', async () => {
+  const controller = new AbortController()
+  const opts = options({ context: { sessionId: 's', runId: 'r', signal: controller.signal }, permission: undefined, validate: undefined })
+  const dispatch = createToolDispatcher(opts)
+  const long = call('long', 'mcp:everything:trigger-long-running-operation', { duration: 30, steps: 5 })
+  const pending = dispatch(long)
+  setTimeout(() => controller.abort(), 200)
+  const native = await pending
+  const viaDispatch = await dispatchToolCall({ ...opts, call: long })
+  assert.ok(native.error, 'the aborted call failed')
+  assert.deepEqual(native, viaDispatch)
+})
+
+test('a closed bridge: the JS path says so, as dispatchToolCall does', async () => {
+  const own = await connectMcpTools({ serverId: 'closing', transport: everythingStdio() })
+  const opts = options({ registry: createToolRegistry(own.tools), permission: undefined })
+  const dispatch = createToolDispatcher(opts)
+  await own.close()
+  const c = call('late', 'mcp:closing:echo', { message: 'x' })
+  assert.deepEqual(await dispatch(c), await dispatchToolCall({ ...opts, call: c }))
+})
+
+test('bad options throw when the dispatcher is made', () => {
+  assert.throws(() => createToolDispatcher(null), { code: 'ERR_PRISM_INVALID_DISPATCH' })
+  const hostile = {
+    [Symbol.iterator]() {
+      throw new Error('no')
+    },
+  }
+  assert.throws(() => createToolDispatcher({ registry: createToolRegistry(), secrets: hostile }), { code: 'ERR_PRISM_INVALID_DISPATCH' })
+})
+
+test('a schema evicted before the engine checks it: the call takes the JS path, which prepares it again', async () => {
+  const opts = options({ validate: createJsonSchemaToolArgumentValidator({ maxCompiledSchemas: 1 }) })
+  const dispatch = createToolDispatcher(opts)
+  const calls = [call('e1', ECHO, { message: 'a' }), call('s1', SUM, { a: 1, b: 2 }), call('e2', ECHO, { message: 'b' }), call('s2', SUM, { a: 'x', b: 2 })]
+  const history = []
+  await dispatchToolCallsInOrder(calls, { history, toolConcurrency: 4, appendMessage: async () => {}, dispatchToolCall: dispatch })
+  const rows = history.map((m) => m.content[0])
+  assert.deepEqual(
+    rows.map((r) => [r.toolCallId, r.error?.message]),
+    [
+      ['e1', undefined],
+      ['s1', undefined],
+      ['e2', undefined],
+      ['s2', '/a: must be number'],
+    ],
+  )
+})

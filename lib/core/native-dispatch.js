@@ -1,0 +1,138 @@
+'use strict'
+// createToolDispatcher: `dispatchToolCall` with its options bound once, whose calls to the
+// engine's own tools run in the engine.
+//
+// A call runs natively when nothing of it needs host code: its tool's `execute` is one this
+// package made (an MCP bridge's tool, `engine-owned.js`), the options have no middleware,
+// redactor, `beforeExecute`, `emit` or ledger, the trust and permission policies are this
+// package's static ones (pure lookups, asked here) and the validator, if any, is this
+// package's JSON Schema validator. Then the call's arguments cross once as JSON text, the
+// engine checks them against the tool's prepared schema and sends the same bytes to the
+// server, and its result comes back through the bridge's one result callback: no gate, no
+// validator crossing and no `execute` of its own on the JS thread.
+//
+// Every other call, and a native one the engine did not start (its arguments fail the
+// schema, the schema was evicted, the session closed), takes `dispatchToolCall`, which
+// decides it as always: a native call is one whose every gate would have passed, so both
+// paths give the same result.
+const { dispatchToolCall, readOptions, InvalidDispatchError } = require('./dispatch.js')
+const { compiledFilter } = require('./registry.js')
+const { isJsonObject } = require('./json.js')
+const { engineTools, pureChecks, engineValidators } = require('./engine-owned.js')
+const native = require('../native.js')
+const { VOCABULARY: WORDS, say } = require('../engine-words.js')
+
+const REQUEST_KIND = WORDS.requestKind
+const REQUEST_ACTION = WORDS.requestAction
+const STARTED = native.MCP_CALL_STARTED
+
+/** The native planners of the dispatchers made here, by dispatcher function. */
+const planners = new WeakMap()
+
+/** Whether a static policy's `check` (read now: a host may have replaced it) passes `request`. */
+function purePasses(policy, request, field) {
+  if (policy === undefined || policy === null) return true
+  const check = policy.check
+  if (!pureChecks.has(check)) return false
+  const decision = check(request)
+  return decision !== null && typeof decision === 'object' && decision[field] === true
+}
+
+/**
+ * The planner of a dispatcher whose options let calls run natively, or `undefined`.
+ * `plan(call)` gives a native call (`{ route, remoteName, name, text, toolCallId, schemaId }`)
+ * or `undefined` for the JS path; `start(entries)` starts planned calls, each of which then
+ * calls its `settle(result)` or `fail(error)`; `js(call)` is the JS path.
+ */
+function plannerOf(options, js) {
+  const { registry, trust, permission, validate, filter } = options
+  if (options.middleware || options.redactor || options.beforeExecute || options.emit || options.ledger) return undefined
+  const validator = validate === undefined || validate === null ? undefined : engineValidators.get(validate)
+  if (validate && validator === undefined) return undefined
+  const base = options.context ?? {}
+  if (typeof base !== 'object' || typeof registry?.get !== 'function') return undefined
+  const signal = base.signal
+  const metadata = base.metadata
+
+  function plan(call) {
+    try {
+      if (call === null || typeof call !== 'object' || call.argumentsError) return undefined
+      const { name, id } = call
+      if (typeof name !== 'string' || typeof id !== 'string') return undefined
+      const tool = registry.get(name)
+      const route = tool === undefined ? undefined : engineTools.get(tool.execute)
+      if (route === undefined || route.calls.isClosed() || signal?.aborted) return undefined
+      if (filter && !compiledFilter(filter).allows(tool.name)) return undefined
+      if (!purePasses(trust, { kind: REQUEST_KIND, target: name, capability: REQUEST_ACTION, metadata }, 'trusted')) return undefined
+      if (!purePasses(permission, { kind: REQUEST_KIND, action: REQUEST_ACTION, target: name, metadata }, 'allowed')) return undefined
+      const args = call.arguments
+      if (!isJsonObject(args)) return undefined
+      const schemaId = validator === undefined ? 0 : validator.schemaId(tool)
+      if (schemaId === undefined) return undefined
+      return { call, route, remoteName: route.remoteName, name: route.name, text: JSON.stringify(args), toolCallId: id, schemaId, settle: undefined, fail: undefined }
+    } catch {
+      // A hostile value (a throwing getter or Proxy): the JS path refuses it in its own words.
+      return undefined
+    }
+  }
+
+  /** Starts `entries` (planned calls with `settle` and `fail` set): one crossing per bridge. */
+  function start(entries) {
+    const groups = new Map()
+    for (const e of entries) {
+      const group = groups.get(e.route.calls)
+      if (group === undefined) groups.set(e.route.calls, [e])
+      else group.push(e)
+    }
+    for (const [calls, group] of groups) {
+      const verdicts = calls.start(group, validator?.engine, signal)
+      for (let i = 0; i < group.length; i++) {
+        if (verdicts !== undefined && verdicts[i] === STARTED) continue
+        const e = group[i]
+        js(e.call).then(e.settle, e.fail)
+      }
+    }
+  }
+
+  return { plan, start, js }
+}
+
+/**
+ * `(call) => Promise<ToolResult>`: `dispatchToolCall({ ...options, call })` with `options`
+ * read once, now (a host that changes them afterwards makes a new dispatcher). Calls to the
+ * engine's own tools whose gates need no host code run in the engine (see the top of this
+ * file); `dispatchToolCallsInOrder` given this as `ctx.dispatchToolCall` starts such calls of a
+ * turn together, one crossing per MCP server.
+ */
+function createToolDispatcher(options) {
+  if (options === null || typeof options !== 'object') throw new InvalidDispatchError(say('dispatchNeedsOptions'))
+  const read = readOptions(options)
+  if (read.secrets !== undefined && read.secrets !== null) {
+    try {
+      read.secrets = Array.from(read.secrets)
+    } catch {
+      throw new InvalidDispatchError(say('dispatchSecrets'))
+    }
+  }
+  const js = (call) => dispatchToolCall({ ...read, call })
+  const planner = plannerOf(read, js)
+  if (planner === undefined) return js
+  const dispatch = (call) => {
+    const entry = planner.plan(call)
+    if (entry === undefined) return js(call)
+    return new Promise((resolve, reject) => {
+      entry.settle = resolve
+      entry.fail = reject
+      planner.start([entry])
+    })
+  }
+  planners.set(dispatch, planner)
+  return dispatch
+}
+
+/** The native planner of a dispatcher made by createToolDispatcher, or `undefined`. */
+function nativePlannerOf(dispatch) {
+  return typeof dispatch === 'function' ? planners.get(dispatch) : undefined
+}
+
+module.exports = { createToolDispatcher, nativePlannerOf }
