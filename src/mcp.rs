@@ -19,7 +19,7 @@ use prism_engine::mcp::call_result::{failed_result, panicked_result, OwnedCallId
 use prism_engine::mcp::content::{map_content, summarize_content};
 use prism_engine::mcp::http::{validate_url, HttpConfig};
 use prism_engine::mcp::negotiation::Revision;
-use prism_engine::mcp::session::{ListChangedHook, McpSession, TransportConfig};
+use prism_engine::mcp::session::{DirectCall, ListChangedHook, McpSession, TransportConfig};
 use prism_engine::mcp::stdio::{kill_all_server_groups, StdioConfig};
 use prism_engine::mcp::{assert_valid_server_id, McpError, McpLimits, McpLimitsInput};
 use serde_json::Value;
@@ -31,6 +31,9 @@ use prism_engine::mcp::capability::ListKind;
 use prism_engine::mcp::host_requests::{ClientSide, HostCallbacks, HostRequest};
 use prism_engine::mcp::session_capabilities::CapabilityRequest;
 use tokio_util::sync::CancellationToken;
+
+/// One call's key and strings: `(call_key, remote_name, arguments_json, tool_call_id, name)`.
+pub(crate) type CallStrings = (u32, String, String, String, String);
 
 /// The bridge options after the JS facade flattened them (every limit a plain number). Read
 /// field by field ([`McpNativeOptions::read`]), so a wrong-typed host value is a `TypeError`
@@ -370,26 +373,20 @@ impl NativeMcpBridge {
         name: String,
     ) -> napi::Result<()> {
         let session = self.session().map_err(|e| e.into_js(env))?;
-        self.start_call(
-            &session,
-            call_key,
-            remote_name,
-            arguments_json,
-            tool_call_id,
-            name,
-        );
+        let call = (call_key, remote_name, arguments_json, tool_call_id, name);
+        self.start_call(&session, call, None);
         Ok(())
     }
 
-    /// Starts one remote tool call on the connected `session` (see [`Self::call_tool`]).
+    /// Starts one remote tool call on the connected `session` (see [`Self::call_tool`]):
+    /// `(call_key, remote_name, arguments_json, tool_call_id, name)`. With `batch`, a call the
+    /// session writes itself is added there instead, for the caller to start with the others
+    /// in one write ([`McpSession::start_call_results`]).
     pub(crate) fn start_call(
         &self,
         session: &Arc<McpSession>,
-        call_key: u32,
-        remote_name: String,
-        arguments_json: String,
-        tool_call_id: String,
-        name: String,
+        (call_key, remote_name, arguments_json, tool_call_id, name): CallStrings,
+        batch: Option<&mut Vec<DirectCall>>,
     ) {
         let session = Arc::clone(session);
         let id = OwnedCallIdentity {
@@ -413,9 +410,15 @@ impl NativeMcpBridge {
             // an abort or a close. Recorded before it starts, so its end finds the record.
             let n = session.next_call_number();
             self.record(call_key, PendingCall::Direct(n));
-            match ArgumentsJson::parse(arguments_json) {
-                Ok(arguments) => session.start_call_result(n, id, &arguments, finish),
-                Err(e) => finish(failed_result(id.borrow(), &e, session.limits())),
+            match (ArgumentsJson::parse(arguments_json), batch) {
+                (Ok(arguments), Some(batch)) => batch.push(DirectCall {
+                    n,
+                    id,
+                    arguments,
+                    done: Box::new(finish),
+                }),
+                (Ok(arguments), None) => session.start_call_result(n, id, &arguments, finish),
+                (Err(e), _) => finish(failed_result(id.borrow(), &e, session.limits())),
             }
             return;
         }

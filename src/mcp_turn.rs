@@ -1,8 +1,8 @@
 //! A turn's MCP calls started in one crossing: the facade's native dispatch
 //! (`lib/core/native-dispatch.js`) hands the bridge every call of a turn that it may run
 //! without a host callback, and the engine checks each call's arguments against its tool's
-//! prepared schema and starts the ones that pass, from the same JSON text. Their results reach
-//! the bridge's one `onCallDone` as any call's do.
+//! prepared schema and starts the ones that pass, from the same JSON text, their lines in one
+//! write over stdio. Their results reach the bridge's one `onCallDone` as any call's do.
 
 use napi::bindgen_prelude::{Uint32Array, Uint8Array};
 use napi::Env;
@@ -54,6 +54,8 @@ impl NativeMcpBridge {
         }
         let session = self.session().map_err(|e| e.into_js(env))?;
         let mut validator = validator;
+        // The calls the session writes itself go out together, in one write.
+        let mut batch = Vec::with_capacity(n);
         let mut texts = texts.into_iter();
         let mut verdicts = vec![MCP_CALL_STARTED; n];
         for (i, verdict) in verdicts.iter_mut().enumerate() {
@@ -72,10 +74,14 @@ impl NativeMcpBridge {
                 Some(false) => MCP_CALL_INVALID,
                 Some(true) => {
                     let key = keys.get(i).copied().unwrap_or(0);
-                    self.start_call(&session, key, remote_name, arguments, tool_call_id, name);
+                    let call = (key, remote_name, arguments, tool_call_id, name);
+                    self.start_call(&session, call, Some(&mut batch));
                     MCP_CALL_STARTED
                 }
             };
+        }
+        if !batch.is_empty() {
+            session.start_call_results(batch);
         }
         Ok(Uint8Array::new(verdicts))
     }

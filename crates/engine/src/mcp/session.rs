@@ -284,6 +284,27 @@ fn cancelled_line(n: i64, reason: &str) -> Vec<u8> {
 /// are, with `_meta`: the call's progress token (its request number) and the negotiated
 /// revision's envelope when it needs one; with `task: {ttl}` when `task_ttl` is given (a
 /// call made as a task).
+/// A direct `tools/call` ready to write: its number, line, clock and waiter.
+struct DirectStart {
+    n: i64,
+    line: Vec<u8>,
+    clock: Deadlines,
+    waiter: DirectWaiter,
+}
+
+/// One call of [`McpSession::start_call_results`]: its number (from
+/// [`McpSession::next_call_number`]), identity, arguments and what receives its `ToolResult`.
+pub struct DirectCall {
+    /// The request number.
+    pub n: i64,
+    /// Whose call it is.
+    pub id: OwnedCallIdentity,
+    /// The arguments.
+    pub arguments: ArgumentsJson,
+    /// Receives the call's `ToolResult`, as [`McpSession::start_call_result`]'s `done`.
+    pub done: Box<dyn FnOnce(Value) + Send>,
+}
+
 fn call_line(
     id: i64,
     remote_name: &str,
@@ -875,26 +896,57 @@ impl McpSession {
 
     /// Writes `line`, `tools/call` number `n`, and returns at once; `waiter` gets its outcome.
     fn start_direct(&self, n: i64, line: Vec<u8>, clock: Deadlines, waiter: DirectWaiter) {
+        self.start_directs(vec![DirectStart {
+            n,
+            line,
+            clock,
+            waiter,
+        }]);
+    }
+
+    /// Writes the lines of `calls` in one write (one system call, one wake-up of the server
+    /// for a turn's calls) and returns at once; each call's waiter gets its outcome.
+    fn start_directs(&self, calls: Vec<DirectStart>) {
         if self.closed.load(Ordering::Acquire) {
-            return waiter(Err(McpError::Closed));
+            for call in calls {
+                (call.waiter)(Err(McpError::Closed));
+            }
+            return;
         }
-        // Tracked before it is written, so no response can come first.
-        self.frames.track_direct(n, waiter, clock);
+        let mut bytes = Vec::with_capacity(calls.iter().map(|c| c.line.len()).sum());
+        let mut numbers = Vec::with_capacity(calls.len());
+        // Tracked before they are written, so no response can come first.
+        for call in calls {
+            bytes.extend_from_slice(&call.line);
+            numbers.push(call.n);
+            self.frames.track_direct(call.n, call.waiter, call.clock);
+        }
         let sent = self
             .direct
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .as_ref()
-            .is_some_and(|w| w.send(line));
+            .is_some_and(|w| w.send(bytes));
         if !sent {
             // The writer stopped: the session closed, or the pipe failed.
-            let error = if self.closed.load(Ordering::Acquire) {
-                McpError::Closed
-            } else {
-                McpError::server_closed()
-            };
-            self.frames.fail_direct(n, error);
+            for n in numbers {
+                let error = if self.closed.load(Ordering::Acquire) {
+                    McpError::Closed
+                } else {
+                    McpError::server_closed()
+                };
+                self.frames.fail_direct(n, error);
+            }
         }
+    }
+
+    /// Starts direct calls as [`McpSession::start_call_result`] does, every line in one write.
+    pub fn start_call_results(&self, calls: Vec<DirectCall>) {
+        let starts = calls
+            .into_iter()
+            .map(|c| self.direct_start(c.n, c.id, &c.arguments, c.done))
+            .collect();
+        self.start_directs(starts);
     }
 
     /// Starts a stdio `tools/call` (see [`McpSession::writes_directly`]) numbered `n` (from
@@ -910,6 +962,18 @@ impl McpSession {
         arguments: &ArgumentsJson,
         done: impl FnOnce(Value) + Send + 'static,
     ) {
+        let start = self.direct_start(n, id, arguments, Box::new(done));
+        self.start_directs(vec![start]);
+    }
+
+    /// The line, clock and waiter of direct call `n`.
+    fn direct_start(
+        &self,
+        n: i64,
+        id: OwnedCallIdentity,
+        arguments: &ArgumentsJson,
+        done: Box<dyn FnOnce(Value) + Send>,
+    ) -> DirectStart {
         let limits = self.limits;
         let line = call_line(n, &id.remote_name, arguments, &self.envelope, None);
         let output = self.outputs.for_tool(&id.remote_name);
@@ -925,7 +989,12 @@ impl McpSession {
             // A panic must still settle the call (its caller would wait forever).
             done(mapped.unwrap_or_else(|_| panicked_result(id.borrow(), &limits)));
         });
-        self.start_direct(n, line, limits.call_deadlines(Instant::now()), waiter);
+        DirectStart {
+            n,
+            line,
+            clock: limits.call_deadlines(Instant::now()),
+            waiter,
+        }
     }
 
     /// Aborts direct call `n` if it still waits: it fails with [`McpError::Aborted`] and the
