@@ -228,10 +228,12 @@ export declare class NativeMcpBridge {
    * that validator's prepared schema `schemaIds[i]` (0: the tool has none, no check).
    * Returns each call's verdict: `MCP_CALL_STARTED`, or, not started,
    * `MCP_CALL_SCHEMA_EVICTED` or `MCP_CALL_INVALID` (the facade dispatches those on its own
-   * path, which prepares again or words the refusal). Throws `ERR_PRISM_MCP_CLOSED` (no
-   * call started) before connect and after close.
+   * path, which prepares again or words the refusal). With `checkOnly`, nothing starts:
+   * `MCP_CALL_STARTED` then says the call passed its check (a dispatch with `emit` emits
+   * its started event before it starts it). Throws `ERR_PRISM_MCP_CLOSED` (no call
+   * started) before connect and after close.
    */
-  callTools(keys: Uint32Array, texts: Array<string>, validator: NativeJsonSchemaValidator | undefined | null, schemaIds: Uint32Array): Uint8Array
+  callTools(keys: Uint32Array, texts: Array<string>, validator: NativeJsonSchemaValidator | undefined | null, schemaIds: Uint32Array, checkOnly?: boolean | undefined | null): Uint8Array
 }
 
 /** The capability rules of one client: its `maxCapabilityBytes`. */

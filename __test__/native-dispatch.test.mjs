@@ -124,11 +124,12 @@ test('a mixed turn: JS tools, refused calls and native calls, in call order', as
   assert.match(viaDispatcher[2].content[0].error.message, /must be string/)
 })
 
-test('host code at any gate keeps every call on the JS path, with the same results', async () => {
-  const events = []
+test('host code at any gate but emit keeps every call on the JS path, with the same results', async () => {
   const wrapped = bridge.tools.map((t) => ({ ...t, execute: (a, c) => t.execute(a, c) }))
   const cases = [
-    options({ emit: (e) => void events.push(e.type) }),
+    options({ ledger: { appendToolCall: () => {} } }),
+    options({ middleware: { run: async (_hook, v) => v } }),
+    options({ redactor: { redact: (v) => v } }),
     options({ permission: { check: () => ({ allowed: true }) } }),
     options({ trust: { check: () => true } }),
     options({ validate: () => undefined }),
@@ -144,7 +145,75 @@ test('host code at any gate keeps every call on the JS path, with the same resul
     assert.deepEqual(counts, { callTool: 1 })
     assert.equal(result.content[0].text, 'Echo: js')
   }
-  assert.deepEqual(events, ['tool_execution_started', 'tool_execution_finished'])
+})
+
+/** The events a dispatch delivers, without their timings. */
+function recorder(respond = () => undefined) {
+  const events = []
+  const emit = (e) => {
+    const { metadata, ...rest } = e
+    events.push(metadata ? { ...rest, status: metadata.status, timed: typeof metadata.durationMs === 'number' } : rest)
+    return respond(e)
+  }
+  return { events, emit }
+}
+
+test('with emit, each event is delivered at its gate, awaited, as dispatchToolCall delivers it', async () => {
+  const calls = [call('e1', ECHO, { message: 'a' }), call('e2', ECHO, { message: 7 }), call('e3', 'mcp:everything:nope', {}), call('e4', SUM, { a: 1, b: 2 })]
+  for (const respond of [() => undefined, () => new Promise((r) => setTimeout(r, 5))]) {
+    const a = recorder(respond)
+    const b = recorder(respond)
+    const viaDispatcher = createToolDispatcher(options({ emit: a.emit }))
+    let got
+    const counts = await crossings(async () => {
+      got = await Promise.all(calls.map((c) => viaDispatcher(c)))
+    })
+    const want = await Promise.all(calls.map((c) => dispatchToolCall({ ...options({ emit: b.emit }), call: c })))
+    assert.deepEqual(got, want)
+    const byCall = (events) => calls.map((c) => events.filter((e) => (e.call ?? e.result ?? e).toolCallId === c.id || e.call?.id === c.id))
+    assert.deepEqual(byCall(a.events), byCall(b.events))
+    assert.ok(
+      byCall(a.events).every((list) => list.length > 0),
+      'every call had its events',
+    )
+    // The two native calls: checked, then started (at once, or one by one after each awaited event).
+    assert.ok(counts.callTools >= 2 && counts.callTool === undefined, JSON.stringify(counts))
+  }
+})
+
+test('with emit, a throwing or rejecting emit rejects the dispatch, as it does in dispatchToolCall', async () => {
+  const cases = [
+    (e) => {
+      if (e.type === 'tool_execution_started') throw new Error('started refused')
+    },
+    async (e) => {
+      if (e.type === 'tool_execution_finished') throw new Error('finished refused')
+    },
+  ]
+  for (const emit of cases) {
+    const c = call('x', ECHO, { message: 'x' })
+    const viaDispatch = await dispatchToolCall({ ...options({ emit }), call: c }).then(() => 'resolved', (e) => e.message)
+    const viaDispatcher = await createToolDispatcher(options({ emit }))(c).then(() => 'resolved', (e) => e.message)
+    assert.equal(viaDispatcher, viaDispatch)
+    assert.notEqual(viaDispatcher, 'resolved')
+  }
+})
+
+test('with emit, a bridge closed while a started event is awaited fails the call as execute would', async () => {
+  const c = call('late', 'mcp:closing2:echo', { message: 'x' })
+  const run = async (makeDispatch) => {
+    const own = await connectMcpTools({ serverId: 'closing2', transport: everythingStdio() })
+    const { events, emit } = recorder(async (e) => {
+      if (e.type === 'tool_execution_started') await own.close()
+    })
+    const opts = options({ registry: createToolRegistry(own.tools), permission: undefined, emit })
+    const result = await makeDispatch(opts)(c)
+    return { result, events }
+  }
+  const viaDispatcher = await run((opts) => createToolDispatcher(opts))
+  const viaDispatch = await run((opts) => (cc) => dispatchToolCall({ ...opts, call: cc }))
+  assert.deepEqual(viaDispatcher, viaDispatch)
+  assert.equal(viaDispatcher.events.at(-1).type, 'tool_execution_error')
 })
 
 test('a policy replaced after the dispatcher was made is asked (the JS path)', async () => {

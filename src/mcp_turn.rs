@@ -34,8 +34,10 @@ impl NativeMcpBridge {
     /// that validator's prepared schema `schemaIds[i]` (0: the tool has none, no check).
     /// Returns each call's verdict: `MCP_CALL_STARTED`, or, not started,
     /// `MCP_CALL_SCHEMA_EVICTED` or `MCP_CALL_INVALID` (the facade dispatches those on its own
-    /// path, which prepares again or words the refusal). Throws `ERR_PRISM_MCP_CLOSED` (no
-    /// call started) before connect and after close.
+    /// path, which prepares again or words the refusal). With `checkOnly`, nothing starts:
+    /// `MCP_CALL_STARTED` then says the call passed its check (a dispatch with `emit` emits
+    /// its started event before it starts it). Throws `ERR_PRISM_MCP_CLOSED` (no call
+    /// started) before connect and after close.
     #[napi]
     pub fn call_tools(
         &self,
@@ -44,7 +46,9 @@ impl NativeMcpBridge {
         texts: Vec<String>,
         validator: Option<&mut NativeJsonSchemaValidator>,
         schema_ids: Uint32Array,
+        check_only: Option<bool>,
     ) -> napi::Result<Uint8Array> {
+        let check_only = check_only.unwrap_or(false);
         let n = keys.len();
         if texts.len() != n * TEXTS_PER_CALL || schema_ids.len() != n {
             return Err(facade_bug(
@@ -72,6 +76,7 @@ impl NativeMcpBridge {
             *verdict = match checked {
                 None => MCP_CALL_SCHEMA_EVICTED,
                 Some(false) => MCP_CALL_INVALID,
+                Some(true) if check_only => MCP_CALL_STARTED,
                 Some(true) => {
                     let key = keys.get(i).copied().unwrap_or(0);
                     let call = (key, remote_name, arguments, tool_call_id, name);

@@ -291,6 +291,20 @@ async function dispatchToolCall(input) {
 }
 
 /**
+ * The result of a call whose `execute` threw `err` after its started event (the engine's own
+ * path, `native-dispatch.js`, when the MCP session closed under it): the machine's ending,
+ * emitted as `dispatchToolCall` emits it; rejects when the machine says the value propagates.
+ * `options` as read by readOptions; `start`, the dispatch's start time.
+ */
+async function executeThrew(options, call, start, err) {
+  const base = options.context ?? {}
+  const d = { options, base, call, start, secrets: options.secrets, sessionId: base.sessionId, runId: base.runId, id: undefined, startedAt: undefined, redacted: Boolean(options.redactor), ownership: options.ownership }
+  const ending = native.reportThrown(d, G.EXECUTE, err)
+  if (ending === null) throw err
+  return end(d, ending)
+}
+
+/**
  * Applies the machine's ending of a blocked or failed call: emits its event, appends its
  * ledger row and returns its result.
  */
@@ -343,4 +357,4 @@ async function reportProgress(d, progress, metadata) {
   if (options.ledger) await appendRow(d, ROW.started, undefined, undefined, progress, metadata, true)
 }
 
-module.exports = { dispatchToolCall, readOptions, InvalidDispatchError }
+module.exports = { dispatchToolCall, readOptions, executeThrew, emitEvent, InvalidDispatchError }

@@ -2,26 +2,31 @@
 // createToolDispatcher: `dispatchToolCall` with its options bound once, whose calls to the
 // engine's own tools run in the engine.
 //
-// A call runs natively when nothing of it needs host code: its tool's `execute` is one this
-// package made (an MCP bridge's tool, `engine-owned.js`), the options have no middleware,
-// redactor, `beforeExecute`, `emit` or ledger, the trust and permission policies are this
+// A call runs natively when nothing of it needs host code but `emit`: its tool's `execute` is
+// one this package made (an MCP bridge's tool, `engine-owned.js`), the options have no
+// middleware, redactor, `beforeExecute` or ledger, the trust and permission policies are this
 // package's static ones (pure lookups, asked here) and the validator, if any, is this
 // package's JSON Schema validator. Then the call's arguments cross once as JSON text, the
 // engine checks them against the tool's prepared schema and sends the same bytes to the
 // server, and its result comes back through the bridge's one result callback: no gate, no
-// validator crossing and no `execute` of its own on the JS thread.
+// validator crossing and no `execute` of its own on the JS thread. With `emit`, each event is
+// delivered at its point in the gate order and awaited as dispatchToolCall awaits it: the
+// calls are checked first, and each starts once its started event was delivered.
 //
 // Every other call, and a native one the engine did not start (its arguments fail the
 // schema, the schema was evicted, the session closed), takes `dispatchToolCall`, which
 // decides it as always: a native call is one whose every gate would have passed, so both
 // paths give the same result.
-const { dispatchToolCall, readOptions, InvalidDispatchError } = require('./dispatch.js')
+const { dispatchToolCall, readOptions, executeThrew, emitEvent, InvalidDispatchError } = require('./dispatch.js')
 const { compiledFilter } = require('./registry.js')
 const { isJsonObject } = require('./json.js')
 const { engineTools, pureChecks, engineValidators } = require('./engine-owned.js')
 const native = require('../native.js')
 const { VOCABULARY: WORDS, say } = require('../engine-words.js')
 
+const STARTED_EVENT = WORDS.started
+const FINISHED_EVENT = WORDS.finished
+const STATUS_FINISHED = WORDS.statusFinished
 const REQUEST_KIND = WORDS.requestKind
 const REQUEST_ACTION = WORDS.requestAction
 const STARTED = native.MCP_CALL_STARTED
@@ -45,14 +50,17 @@ function purePasses(policy, request, field) {
  * calls its `settle(result)` or `fail(error)`; `js(call)` is the JS path.
  */
 function plannerOf(options, js) {
-  const { registry, trust, permission, validate, filter } = options
-  if (options.middleware || options.redactor || options.beforeExecute || options.emit || options.ledger) return undefined
+  const { registry, trust, permission, validate, filter, emit } = options
+  if (options.middleware || options.redactor || options.beforeExecute || options.ledger) return undefined
+  if (emit !== undefined && typeof emit !== 'function') return undefined
   const validator = validate === undefined || validate === null ? undefined : engineValidators.get(validate)
   if (validate && validator === undefined) return undefined
   const base = options.context ?? {}
   if (typeof base !== 'object' || typeof registry?.get !== 'function') return undefined
   const signal = base.signal
   const metadata = base.metadata
+  const sessionId = base.sessionId
+  const runId = base.runId
 
   function plan(call) {
     try {
@@ -69,14 +77,17 @@ function plannerOf(options, js) {
       if (!isJsonObject(args)) return undefined
       const schemaId = validator === undefined ? 0 : validator.schemaId(tool)
       if (schemaId === undefined) return undefined
-      return { call, route, remoteName: route.remoteName, name: route.name, text: JSON.stringify(args), toolCallId: id, schemaId, settle: undefined, fail: undefined }
+      return { call, start: Date.now(), route, remoteName: route.remoteName, name: route.name, text: JSON.stringify(args), toolCallId: id, schemaId, settle: undefined, fail: undefined, done: undefined }
     } catch {
       // A hostile value (a throwing getter or Proxy): the JS path refuses it in its own words.
       return undefined
     }
   }
 
-  /** Starts `entries` (planned calls with `settle` and `fail` set): one crossing per bridge. */
+  /**
+   * Starts `entries` (planned calls with `settle` and `fail` set): one crossing per bridge, or
+   * with `emit` two (the check, then the start of the calls whose started event was emitted).
+   */
   function start(entries) {
     const groups = new Map()
     for (const e of entries) {
@@ -85,13 +96,71 @@ function plannerOf(options, js) {
       else group.push(e)
     }
     for (const [calls, group] of groups) {
-      const verdicts = calls.start(group, validator?.engine, signal)
-      for (let i = 0; i < group.length; i++) {
-        if (verdicts !== undefined && verdicts[i] === STARTED) continue
-        const e = group[i]
-        js(e.call).then(e.settle, e.fail)
+      if (emit === undefined) {
+        const verdicts = calls.start(group, validator?.engine, signal)
+        for (let i = 0; i < group.length; i++) if (verdicts === undefined || verdicts[i] !== STARTED) fallBack(group[i])
+        continue
       }
+      checkThenStart(calls, group)
     }
+  }
+
+  /** A planned call the engine did not take: the JS path decides it (its events included). */
+  function fallBack(e) {
+    js(e.call).then(e.settle, e.fail)
+  }
+
+  /**
+   * With `emit`: the calls are checked first; each that passes gets its started event (awaited
+   * when `emit` returns a promise) before it starts, and its finished event before it settles.
+   */
+  function checkThenStart(calls, group) {
+    const verdicts = calls.start(group, validator?.engine, signal, true)
+    const now = []
+    for (let i = 0; i < group.length; i++) {
+      const e = group[i]
+      if (verdicts === undefined || verdicts[i] !== STARTED) {
+        fallBack(e)
+        continue
+      }
+      // `settle` after the finished event; `done`, the call's own (for a failure's result).
+      const done = e.settle
+      e.done = done
+      e.settle = (result) => finished(e, result, done)
+      let p
+      try {
+        p = emitEvent(emit, { type: STARTED_EVENT, sessionId, runId, call: e.call })
+      } catch (err) {
+        e.fail(err)
+        continue
+      }
+      if (p === undefined) now.push(e)
+      else p.then(() => launch(calls, [e]), e.fail)
+    }
+    if (now.length > 0) launch(calls, now)
+  }
+
+  /** Starts calls already checked (and announced); a session closed meanwhile fails them as execute would. */
+  function launch(calls, group) {
+    const verdicts = calls.isClosed() ? undefined : calls.start(group, undefined, signal)
+    for (let i = 0; i < group.length; i++) {
+      if (verdicts !== undefined && verdicts[i] === STARTED) continue
+      const e = group[i]
+      executeThrew(options, e.call, e.start, calls.closedError()).then(e.done, e.fail)
+    }
+  }
+
+  /** The finished event of a native call (awaited as dispatchToolCall awaits it), then its result. */
+  function finished(e, result, settle) {
+    let p
+    try {
+      p = emitEvent(emit, { type: FINISHED_EVENT, sessionId, runId, result, metadata: { durationMs: Math.max(0, Date.now() - e.start), status: STATUS_FINISHED } })
+    } catch (err) {
+      e.fail(err)
+      return
+    }
+    if (p === undefined) settle(result)
+    else p.then(() => settle(result), e.fail)
   }
 
   return { plan, start, js }

@@ -202,9 +202,10 @@ async function connectNativeBridge(options, side = {}) {
    * arguments as JSON text, checked in the engine against `validator`'s prepared schema
    * `schemaId` first. Returns each call's verdict (`MCP_CALL_STARTED` or why not), or
    * `undefined` when none started (the session is closed). A started call settles through
-   * `waiting`, as callRemoteTool's do, and `signal` aborts it.
+   * `waiting`, as callRemoteTool's do, and `signal` aborts it. With `checkOnly` nothing
+   * starts: the verdicts say which calls pass their check.
    */
-  function startNativeCalls(batch, validator, signal) {
+  function startNativeCalls(batch, validator, signal, checkOnly = false) {
     const n = batch.length
     const keys = new Uint32Array(n)
     const texts = new Array(n * 4)
@@ -220,10 +221,11 @@ async function connectNativeBridge(options, side = {}) {
     }
     let verdicts
     try {
-      verdicts = nativeBridge.callTools(keys, texts, validator ?? null, schemaIds)
+      verdicts = nativeBridge.callTools(keys, texts, validator ?? null, schemaIds, checkOnly)
     } catch {
       return undefined
     }
+    if (checkOnly) return verdicts
     let pending = 0
     const onAbort = () => {
       for (let i = 0; i < n; i++) if (waiting.has(keys[i])) nativeBridge.cancelCall(keys[i])
@@ -242,7 +244,8 @@ async function connectNativeBridge(options, side = {}) {
     if (pending > 0) signal?.addEventListener('abort', onAbort, { once: true })
     return verdicts
   }
-  const nativeCalls = { start: startNativeCalls, isClosed: catalogue.isClosed }
+  // `closedError()`: what the tools' execute throws once the bridge is closed.
+  const nativeCalls = { start: startNativeCalls, isClosed: catalogue.isClosed, closedError: () => new McpBridgeClosedError() }
 
   async function listOnce() {
     let listed
