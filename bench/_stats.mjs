@@ -1,4 +1,5 @@
 // Shared helpers for the benchmarks: medians, RSS after GC, and table printing.
+import { readFileSync } from 'node:fs'
 import { collectGarbage } from '../__test__/fixtures/runtime.mjs'
 
 /** The median of `xs`. */
@@ -21,6 +22,16 @@ export function rssAfterGc() {
   collectGarbage()
   collectGarbage()
   return process.memoryUsage().rss / 1048576
+}
+
+/** RssAnon from /proc/self/status in MiB (NaN where there is none). */
+export function rssAnon() {
+  try {
+    const kb = /^RssAnon:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]
+    return kb === undefined ? NaN : Number(kb) / 1024
+  } catch {
+    return NaN
+  }
 }
 
 /** Prints rows of `{case, native, peer, unit, ratio, target}` as an aligned table. */

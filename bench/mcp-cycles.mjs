@@ -9,11 +9,11 @@
 // side only in RSS. On Linux the anonymous part of the RSS is printed too: the file-backed
 // rest is code paged in as it first runs (V8 optimizing hot functions after the warm-up adds
 // a few MiB), shared and reclaimable, not memory the cycles hold.
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { connectMcpTools } from '../lib/mcp/index.mjs'
 import { misbehaving, startEverythingHttp } from '../__test__/fixtures/mcp-helpers.mjs'
-import { rssAfterGc } from './_stats.mjs'
+import { rssAfterGc, rssAnon } from './_stats.mjs'
 
 const cycles = Number(process.argv[2] ?? 1000)
 const kind = process.argv[3] ?? 'stdio'
@@ -36,16 +36,6 @@ async function cycle() {
   const r = await echo.execute({ message: 'x' }, ctx)
   if (r.error) throw new Error(r.error.message)
   await bridge.close()
-}
-
-/** RssAnon from /proc/self/status in MiB (NaN where there is none). */
-function rssAnon() {
-  try {
-    const kb = /^RssAnon:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]
-    return kb === undefined ? NaN : Number(kb) / 1024
-  } catch {
-    return NaN
-  }
 }
 
 /** Open file descriptors of this process (NaN where /proc is missing). */

@@ -6,12 +6,11 @@
 // With `js` after the count, the same turns go through a closure over dispatchToolCall (the
 // JS driver and the tool's own execute), for comparison.
 // Run: node --expose-gc bench/native-turn-memory.mjs [calls] [js]
-import { readFileSync } from 'node:fs'
 import { createToolDispatcher, createToolRegistry, createStaticPermissionPolicy, dispatchToolCall as dispatchOne, dispatchToolCallsInOrder } from '../index.mjs'
 import { connectMcpTools } from '../lib/mcp/index.mjs'
 import { createJsonSchemaToolArgumentValidator } from '../lib/validation/json-schema.js'
 import { everythingStdio } from '../__test__/fixtures/mcp-helpers.mjs'
-import { rssAfterGc } from './_stats.mjs'
+import { rssAfterGc, rssAnon } from './_stats.mjs'
 
 const CALLS = Number(process.argv[2] ?? 100_000)
 const PATH = process.argv[3] === 'js' ? 'js' : 'native'
@@ -21,16 +20,6 @@ const PER_TURN = 64
 // overrides it.
 const WARM_CALLS = Number(process.env.NATIVE_MEMORY_WARM_CALLS ?? 100_000)
 const POINTS = 5
-
-/** RssAnon from /proc/self/status in MiB (NaN where there is none). */
-function rssAnon() {
-  try {
-    const kb = /^RssAnon:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]
-    return kb === undefined ? NaN : Number(kb) / 1024
-  } catch {
-    return NaN
-  }
-}
 
 /** The lowest of three readings after a full GC and a short pause (see mcp-cycles.mjs). */
 async function point(calls) {
