@@ -28,15 +28,22 @@ const ECHO = 'mcp:everything:echo'
 const SUM = 'mcp:everything:get-sum'
 const call = (id, name, args, extra = {}) => ({ type: 'tool_call', id, name, arguments: args, ...extra })
 
-/** Counts the bridge's native method calls by name while `fn` runs. */
+/**
+ * Counts the bridge's native method calls while `fn` runs: `callTool`, and `callTools` by kind:
+ * `check` (checkOnly), `validated` (with the engine validator: a native dispatch) or `plain`
+ * (the tools' own execute, whose calls of a tick start together, or a native start after a
+ * check).
+ */
 async function crossings(fn) {
   const counts = {}
   const proto = native.NativeMcpBridge.prototype
   const names = ['callTool', 'callTools']
+  const label = (n, args) => (n === 'callTool' ? n : `callTools(${args[4] ? 'check' : args[2] ? 'validated' : 'plain'})`)
   const originals = names.map((n) => proto[n])
   names.forEach((n, i) => {
     proto[n] = function (...args) {
-      counts[n] = (counts[n] ?? 0) + 1
+      const l = label(n, args)
+      counts[l] = (counts[l] ?? 0) + 1
       return originals[i].apply(this, args)
     }
   })
@@ -89,7 +96,7 @@ test('a call whose gates need no host code crosses once (callTools), never throu
   const counts = await crossings(async () => {
     result = await dispatch(call('one', ECHO, { message: 'native' }))
   })
-  assert.deepEqual(counts, { callTools: 1 })
+  assert.deepEqual(counts, { 'callTools(validated)': 1 })
   assert.equal(result.content[0].text, 'Echo: native')
 })
 
@@ -100,7 +107,7 @@ test('a turn of 64 native calls starts in one crossing, results in call order', 
   const counts = await crossings(() =>
     dispatchToolCallsInOrder(calls, { history, toolConcurrency: 64, appendMessage: async () => {}, dispatchToolCall: dispatch }),
   )
-  assert.deepEqual(counts, { callTools: 1 })
+  assert.deepEqual(counts, { 'callTools(validated)': 1 })
   assert.deepEqual(
     history.map((m) => [m.content[0].toolCallId, m.content[0].error, m.content[1].text]),
     calls.map((c, i) => [c.id, undefined, `Echo: m${i}`]),
@@ -125,6 +132,7 @@ test('a mixed turn: JS tools, refused calls and native calls, in call order', as
 })
 
 test('host code at any gate but emit keeps every call on the JS path, with the same results', async () => {
+  let validated = 0
   const wrapped = bridge.tools.map((t) => ({ ...t, execute: (a, c) => t.execute(a, c) }))
   const cases = [
     options({ ledger: { appendToolCall: () => {} } }),
@@ -132,7 +140,7 @@ test('host code at any gate but emit keeps every call on the JS path, with the s
     options({ redactor: { redact: (v) => v } }),
     options({ permission: { check: () => ({ allowed: true }) } }),
     options({ trust: { check: () => true } }),
-    options({ validate: () => undefined }),
+    options({ validate: () => void validated++ }),
     options({ beforeExecute: () => {} }),
     options({ registry: createToolRegistry(wrapped) }),
   ]
@@ -142,9 +150,10 @@ test('host code at any gate but emit keeps every call on the JS path, with the s
     const counts = await crossings(async () => {
       result = await dispatch(call('js', ECHO, { message: 'js' }))
     })
-    assert.deepEqual(counts, { callTool: 1 })
+    assert.deepEqual(counts, { 'callTools(plain)': 1 })
     assert.equal(result.content[0].text, 'Echo: js')
   }
+  assert.equal(validated, 1, "the host's validator was asked")
 })
 
 /** The events a dispatch delivers, without their timings. */
@@ -176,8 +185,9 @@ test('with emit, each event is delivered at its gate, awaited, as dispatchToolCa
       byCall(a.events).every((list) => list.length > 0),
       'every call had its events',
     )
-    // The two native calls: checked, then started (at once, or one by one after each awaited event).
-    assert.ok(counts.callTools >= 2 && counts.callTool === undefined, JSON.stringify(counts))
+    // Each dispatch of the three planned calls (e1, e2, e4) is checked in the engine; the two
+    // that pass start after their started event (e2 fails its schema: the JS path blocks it).
+    assert.deepEqual(counts, { 'callTools(check)': 3, 'callTools(plain)': 2 })
   }
 })
 
@@ -273,4 +283,35 @@ test('a schema evicted before the engine checks it: the call takes the JS path, 
       ['s2', '/a: must be number'],
     ],
   )
+})
+
+test("the tools' own execute: the calls of one tick start in one crossing", async () => {
+  const echo = bridge.tools.find((t) => t.name === ECHO)
+  let results
+  const counts = await crossings(async () => {
+    results = await Promise.all(Array.from({ length: 64 }, (_, i) => echo.execute({ message: `x${i}` }, { toolCallId: `x${i}` })))
+  })
+  assert.deepEqual(counts, { 'callTools(plain)': 1 })
+  assert.deepEqual(
+    results.map((r) => [r.toolCallId, r.content[0].text]),
+    results.map((_, i) => [`x${i}`, `Echo: x${i}`]),
+  )
+})
+
+test("the tools' own execute: a call aborted before its tick ends is never sent; odd ids still get their own answer", async () => {
+  const echo = bridge.tools.find((t) => t.name === ECHO)
+  const controller = new AbortController()
+  let aborted
+  let odd
+  let fine
+  const counts = await crossings(async () => {
+    const pending = echo.execute({ message: 'a' }, { toolCallId: 'a', signal: controller.signal })
+    controller.abort()
+    ;[aborted, odd, fine] = await Promise.all([pending, echo.execute({ message: 'b' }, { toolCallId: 42 }), echo.execute({ message: 'c' }, { toolCallId: 'c' })])
+  })
+  assert.deepEqual(counts, { callTool: 1, 'callTools(plain)': 1 })
+  assert.equal(aborted.toolCallId, 'a')
+  assert.ok(aborted.error, 'the aborted call failed')
+  assert.ok(odd.error, 'a tool call id that is not a string fails that call alone')
+  assert.equal(fine.content[0].text, 'Echo: c')
 })

@@ -5,7 +5,7 @@
 const native = require('../native.js')
 const { McpBridgeError, McpBridgeClosedError, McpUnsupportedCapabilityError } = require('./errors.js')
 const { fromNative } = require('../native-errors.js')
-const { assertValidServerId, defaultMcpNamePrefix, formatMcpToolName, boundedMcpErrorMessage, mcpCallError } = require('./helpers.js')
+const { assertValidServerId, defaultMcpNamePrefix, formatMcpToolName } = require('./helpers.js')
 const { MCP_LIMITS, bridgeLimitInput } = require('./limits.js')
 const { limitInput } = require('../limits.js')
 const { effectFor, assertEffectPolicy, mapMcpToolsToDefinitions } = require('./definitions.js')
@@ -15,44 +15,15 @@ const { createNativeApps } = require('./native-apps.js')
 const { CONSTANTS, say } = require('../engine-words.js')
 const { oauthBearer } = require('./oauth-bearer.js')
 const { engineTools } = require('../core/engine-owned.js')
+const { createNativeCalls } = require('./native-calls.js')
 const { hostnameResolver, routeHostRequests } = require('./host-requests.js')
-const { mcpErrorSummaryBytes: ERROR_SUMMARY_BYTES, mcpAbortedMessage: ABORTED_MESSAGE } = CONSTANTS
-const STARTED = native.MCP_CALL_STARTED
-
-// A call's result arrives through the bridge's one threadsafe function, which does not keep
-// the event loop alive: this timer does, referenced only while some call of any bridge is
-// pending (as a promise per call used to).
-let callsPending = 0
-let keepAlive
-function callStarted() {
-  if (callsPending++ === 0) {
-    keepAlive ??= setInterval(() => {}, 0x7fffffff)
-    keepAlive.ref()
-  }
-}
-function callEnded() {
-  if (--callsPending === 0) keepAlive.unref()
-}
+const { mcpErrorSummaryBytes: ERROR_SUMMARY_BYTES } = CONSTANTS
 
 // The native side holds its two callbacks (through threadsafe functions) until the native
 // bridge is dropped: they are built outside connectMcpTools and reach the bridge's state only
-// weakly or while a call is pending, or a bridge the host dropped without close() could never
-// be collected (and its server would run until the host exits).
-
-/** The results that finished together (`[keys, jsons]`: `jsons[i]` for call `keys[i]`) from
- * the native side to the calls waiting for them (the map holds only pending calls, whose
- * promises keep their bridge alive anyway). */
-function resultRouter(waiting) {
-  return ([keys, jsons]) => {
-    for (let i = 0; i < keys.length; i++) {
-      const settle = waiting.get(keys[i])
-      if (settle !== undefined) {
-        waiting.delete(keys[i])
-        settle(jsons[i])
-      }
-    }
-  }
-}
+// weakly or while a call is pending (`native-calls.js`'s result router holds only the map of
+// pending calls), or a bridge the host dropped without close() could never be collected (and
+// its server would run until the host exits).
 
 /** `notifications/tools/list_changed` to the bridge's catalogue, if it is still reachable. */
 function listChangedRouter(catalogue) {
@@ -118,7 +89,6 @@ async function connectNativeBridge(options, side = {}) {
   const effectPolicy = options.effect
   assertEffectPolicy(effectPolicy)
 
-  let nextCallKey = 1
   const maxResultBytes = options.maxResultBytes ?? MCP_LIMITS.maxResultBytes.default
   const errorCap = Math.min(ERROR_SUMMARY_BYTES, maxResultBytes)
 
@@ -130,7 +100,7 @@ async function connectNativeBridge(options, side = {}) {
   })
 
   let nativeBridge
-  const waiting = new Map()
+  const calls = createNativeCalls({ serverId, isClosed: () => catalogue.isClosed(), errorCap })
   let bearer
   let hostRequests
   try {
@@ -145,107 +115,24 @@ async function connectNativeBridge(options, side = {}) {
     opts.capabilities = [...(opts.capabilities ?? []), ...Object.keys(handlers)]
     if (side.maxCapabilityBytes !== undefined) opts.limits.maxCapabilityBytes = side.maxCapabilityBytes
     const asksHost = side.onServerRequest !== undefined || Object.keys(handlers).length > 0
-    nativeBridge = new native.NativeMcpBridge(opts, listChangedRouter(catalogue), resultRouter(waiting), asksHost ? hostRequests.route : undefined)
+    nativeBridge = new native.NativeMcpBridge(opts, listChangedRouter(catalogue), calls.router, asksHost ? hostRequests.route : undefined)
   } catch (err) {
     throw fromNative(err)
   }
+  calls.bind(nativeBridge)
   side.bind?.(nativeBridge)
   hostRequests.bind(nativeBridge, 'answerServerRequest')
   installExitHook()
+  // A tool's call (queued to start with the others of its tick), and the calls of a native
+  // dispatch; `closedError()`: what the tools' execute throws once the bridge is closed.
+  const callRemoteTool = calls.call
+  const nativeCalls = { start: calls.start, isClosed: catalogue.isClosed, closedError: () => new McpBridgeClosedError() }
+
   // MCP Apps: the engine judges the negotiation, the app tools and their resources.
   const apps =
     options.mcpApps === true
       ? createNativeApps({ options, serverId, prefix, isClosed: catalogue.isClosed, nativeBridge, callTool: callRemoteTool })
       : undefined
-
-  function failedResult(toolCallId, name, remoteName, message) {
-    return { toolCallId, name, error: mcpCallError(message), metadata: { mcp: { serverId, remoteName } } }
-  }
-
-  async function callRemoteTool(remoteName, name, args, context) {
-    if (catalogue.isClosed()) throw new McpBridgeClosedError()
-    const toolCallId = context?.toolCallId ?? ''
-    const signal = context?.signal
-    if (signal?.aborted) return failedResult(toolCallId, name, remoteName, ABORTED_MESSAGE)
-    const key = takeCallKey()
-    const onAbort = () => nativeBridge.cancelCall(key)
-    try {
-      nativeBridge.callTool(key, remoteName, JSON.stringify(args ?? {}), toolCallId, name)
-      const pending = new Promise((resolve) => waiting.set(key, resolve))
-      callStarted()
-      signal?.addEventListener('abort', onAbort, { once: true })
-      let json
-      try {
-        json = await pending
-      } finally {
-        callEnded()
-      }
-      return JSON.parse(json)
-    } catch (err) {
-      const e = fromNative(err)
-      if (e instanceof McpBridgeClosedError) throw e
-      return failedResult(toolCallId, name, remoteName, boundedMcpErrorMessage(e, errorCap))
-    } finally {
-      signal?.removeEventListener('abort', onAbort)
-    }
-  }
-
-  function takeCallKey() {
-    const key = nextCallKey
-    nextCallKey = nextCallKey >= 0xffffffff ? 1 : nextCallKey + 1
-    return key
-  }
-
-  /**
-   * A native dispatch's calls of this bridge, started in one crossing (`callTools`): each of
-   * `batch` is `{ remoteName, name, text, toolCallId, schemaId, settle(result) }`, `text` its
-   * arguments as JSON text, checked in the engine against `validator`'s prepared schema
-   * `schemaId` first. Returns each call's verdict (`MCP_CALL_STARTED` or why not), or
-   * `undefined` when none started (the session is closed). A started call settles through
-   * `waiting`, as callRemoteTool's do, and `signal` aborts it. With `checkOnly` nothing
-   * starts: the verdicts say which calls pass their check.
-   */
-  function startNativeCalls(batch, validator, signal, checkOnly = false) {
-    const n = batch.length
-    const keys = new Uint32Array(n)
-    const texts = new Array(n * 4)
-    const schemaIds = new Uint32Array(n)
-    for (let i = 0; i < n; i++) {
-      const c = batch[i]
-      keys[i] = takeCallKey()
-      texts[4 * i] = c.remoteName
-      texts[4 * i + 1] = c.text
-      texts[4 * i + 2] = c.toolCallId
-      texts[4 * i + 3] = c.name
-      schemaIds[i] = c.schemaId
-    }
-    let verdicts
-    try {
-      verdicts = nativeBridge.callTools(keys, texts, validator ?? null, schemaIds, checkOnly)
-    } catch {
-      return undefined
-    }
-    if (checkOnly) return verdicts
-    let pending = 0
-    const onAbort = () => {
-      for (let i = 0; i < n; i++) if (waiting.has(keys[i])) nativeBridge.cancelCall(keys[i])
-    }
-    for (let i = 0; i < n; i++) {
-      if (verdicts[i] !== STARTED) continue
-      const settle = batch[i].settle
-      pending++
-      callStarted()
-      waiting.set(keys[i], (json) => {
-        callEnded()
-        if (--pending === 0) signal?.removeEventListener('abort', onAbort)
-        settle(JSON.parse(json))
-      })
-    }
-    if (pending > 0) signal?.addEventListener('abort', onAbort, { once: true })
-    return verdicts
-  }
-  // `closedError()`: what the tools' execute throws once the bridge is closed.
-  const nativeCalls = { start: startNativeCalls, isClosed: catalogue.isClosed, closedError: () => new McpBridgeClosedError() }
 
   async function listOnce() {
     let listed
