@@ -150,7 +150,7 @@ test('host code at any gate but emit keeps every call on the JS path, with the s
     const counts = await crossings(async () => {
       result = await dispatch(call('js', ECHO, { message: 'js' }))
     })
-    assert.deepEqual(counts, { 'callTools(plain)': 1 })
+    assert.deepEqual(counts, { callTool: 1 })
     assert.equal(result.content[0].text, 'Echo: js')
   }
   assert.equal(validated, 1, "the host's validator was asked")
@@ -285,33 +285,41 @@ test('a schema evicted before the engine checks it: the call takes the JS path, 
   )
 })
 
-test("the tools' own execute: the calls of one tick start in one crossing", async () => {
+test("the tools' own execute: the first call of a tick goes at once, the others of the tick together", async () => {
   const echo = bridge.tools.find((t) => t.name === ECHO)
   let results
   const counts = await crossings(async () => {
     results = await Promise.all(Array.from({ length: 64 }, (_, i) => echo.execute({ message: `x${i}` }, { toolCallId: `x${i}` })))
   })
-  assert.deepEqual(counts, { 'callTools(plain)': 1 })
+  assert.deepEqual(counts, { callTool: 1, 'callTools(plain)': 1 })
   assert.deepEqual(
     results.map((r) => [r.toolCallId, r.content[0].text]),
     results.map((_, i) => [`x${i}`, `Echo: x${i}`]),
   )
 })
 
-test("the tools' own execute: a call aborted before its tick ends is never sent; odd ids still get their own answer", async () => {
+test("the tools' own execute: a queued call aborted before its tick ends is never sent; odd ids still get their own answer", async () => {
   const echo = bridge.tools.find((t) => t.name === ECHO)
   const controller = new AbortController()
-  let aborted
-  let odd
-  let fine
+  let results
   const counts = await crossings(async () => {
-    const pending = echo.execute({ message: 'a' }, { toolCallId: 'a', signal: controller.signal })
+    const first = echo.execute({ message: 'first' }, { toolCallId: 'first' })
+    const queued = echo.execute({ message: 'a' }, { toolCallId: 'a', signal: controller.signal })
     controller.abort()
-    ;[aborted, odd, fine] = await Promise.all([pending, echo.execute({ message: 'b' }, { toolCallId: 42 }), echo.execute({ message: 'c' }, { toolCallId: 'c' })])
+    results = await Promise.all([
+      first,
+      queued,
+      echo.execute({ message: 'b' }, { toolCallId: 42 }),
+      echo.execute({ message: 'c' }, { toolCallId: 'c' }),
+      echo.execute({ message: 'd' }, { toolCallId: 'd' }),
+    ])
   })
-  assert.deepEqual(counts, { callTool: 1, 'callTools(plain)': 1 })
+  // `first` alone at once, `42` alone (its conversion error is its own), `c` and `d` together.
+  assert.deepEqual(counts, { callTool: 2, 'callTools(plain)': 1 })
+  const [first, aborted, odd, c, d] = results
+  assert.equal(first.content[0].text, 'Echo: first')
   assert.equal(aborted.toolCallId, 'a')
   assert.ok(aborted.error, 'the aborted call failed')
   assert.ok(odd.error, 'a tool call id that is not a string fails that call alone')
-  assert.equal(fine.content[0].text, 'Echo: c')
+  assert.deepEqual([c.content[0].text, d.content[0].text], ['Echo: c', 'Echo: d'])
 })

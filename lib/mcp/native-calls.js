@@ -1,9 +1,9 @@
 'use strict'
 // A native bridge's tool calls from JS: each call's key, the calls waiting for their results,
-// and the one crossing that starts a batch of calls (`callTools`). Calls that start in the
-// same tick go out together: a tool's `execute` queues its call and the first one of a tick
-// schedules the batch's start for the end of the tick (a microtask), so a turn of concurrent
-// calls crosses once and, over stdio, is written in one write. A native dispatch
+// and the one crossing that starts a batch of calls (`callTools`). The first call of a tick
+// goes out at once (a lone call waits for nothing); the ones after it in the same tick are
+// queued and start together when the tick ends (a microtask), so a turn of concurrent calls
+// crosses twice and, over stdio, is written in two writes. A native dispatch
 // (`core/native-dispatch.js`) starts its own batches, checked against a schema first.
 const native = require('../native.js')
 const { McpBridgeClosedError } = require('./errors.js')
@@ -56,6 +56,9 @@ function createNativeCalls({ serverId, isClosed, errorCap }) {
   let nativeBridge
   let nextCallKey = 1
   let queued = []
+  // Whether a call started this tick: the first goes out at once (a lone call waits for
+  // nothing), the ones after it are queued until the tick ends.
+  let tickOpen = false
 
   function takeCallKey() {
     const key = nextCallKey
@@ -125,6 +128,7 @@ function createNativeCalls({ serverId, isClosed, errorCap }) {
 
   /** The calls queued this tick, started together. */
   function flush() {
+    tickOpen = false
     const batch = []
     for (const c of queued) {
       if (c.signal?.aborted) c.settle(failedResult(c.toolCallId, c.name, c.remoteName, ABORTED_MESSAGE))
@@ -133,6 +137,12 @@ function createNativeCalls({ serverId, isClosed, errorCap }) {
     }
     queued = []
     if (batch.length === 0) return
+    // One call alone crosses as itself: no batch buffers to make.
+    if (batch.length === 1) {
+      const c = batch[0]
+      callAlone(c.remoteName, c.name, c.text, c.toolCallId, c.signal).then(c.settle, c.fail)
+      return
+    }
     try {
       startBatch(batch, undefined, undefined, false)
     } catch (err) {
@@ -144,8 +154,9 @@ function createNativeCalls({ serverId, isClosed, errorCap }) {
     }
   }
 
-  /** One call through `callTool` alone (a tool call id or arguments text that is not a
-   * string: the conversion's error is this call's own, as a failed result). */
+  /** One call through `callTool` alone: the only call of its tick, or one whose tool call id
+   * or arguments text is not a string (the conversion's error is then its own, as a failed
+   * result). */
   async function callAlone(remoteName, name, text, toolCallId, signal) {
     const key = takeCallKey()
     const onAbort = () => nativeBridge.cancelCall(key)
@@ -183,9 +194,13 @@ function createNativeCalls({ serverId, isClosed, errorCap }) {
       return failedResult(toolCallId, name, remoteName, boundedMcpErrorMessage(fromNative(err), errorCap))
     }
     if (typeof toolCallId !== 'string' || typeof text !== 'string') return callAlone(remoteName, name, text, toolCallId, signal)
+    if (!tickOpen) {
+      tickOpen = true
+      queueMicrotask(flush)
+      return callAlone(remoteName, name, text, toolCallId, signal)
+    }
     return new Promise((settle, fail) => {
       queued.push({ remoteName, name, text, toolCallId, schemaId: 0, signal, settle, fail })
-      if (queued.length === 1) queueMicrotask(flush)
     })
   }
 
