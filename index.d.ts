@@ -838,15 +838,16 @@ export function dispatchToolCall(options: DispatchToolCallOptions): Promise<Tool
  * for `LoopContext.dispatchToolCall`. This package's addition (not in the reference).
  *
  * A call runs natively (in the engine, with no gate, validator or `execute` on the JS thread)
- * when nothing of it needs host code but `emit`: its tool is an MCP bridge's tool from
- * `connectMcpTools` with its own `execute`, the options have no `middleware`, `redactor`,
- * `beforeExecute` or `ledger`, `trust` and `permission` are absent or made by `createStaticTrustPolicy` and
+ * when nothing of it needs host code but `emit` and the ledger: its tool is an MCP bridge's
+ * tool from `connectMcpTools` with its own `execute`, the options have no `middleware`,
+ * `redactor` or `beforeExecute`, `trust` and `permission` are absent or made by `createStaticTrustPolicy` and
  * `createStaticPermissionPolicy` (and pass), and `validate` is absent or made by
  * `createJsonSchemaToolArgumentValidator`. Its arguments then cross once as JSON text, are
  * checked against the tool's schema in the engine and sent to the server as the same bytes.
  * `dispatchToolCallsInOrder` with this dispatcher starts a turn's native calls together (one
- * crossing per MCP server; with `emit`, each event is delivered at its gate and awaited, as
- * `dispatchToolCall` does). Every other call takes `dispatchToolCall`'s path. A bad options
+ * crossing per MCP server; with `emit` or a ledger, each event and row is delivered at its
+ * gate and awaited, as `dispatchToolCall` does). Every other call takes `dispatchToolCall`'s
+ * path. A bad options
  * value (not an object, an unreadable field, unreadable `secrets`) throws here.
  */
 export function createToolDispatcher(options: Omit<DispatchToolCallOptions, 'call'> & { readonly call?: never }): (call: ToolCallContent) => Promise<ToolResult>

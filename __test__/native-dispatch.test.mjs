@@ -131,11 +131,10 @@ test('a mixed turn: JS tools, refused calls and native calls, in call order', as
   assert.match(viaDispatcher[2].content[0].error.message, /must be string/)
 })
 
-test('host code at any gate but emit keeps every call on the JS path, with the same results', async () => {
+test('host code at any gate but emit and the ledger keeps every call on the JS path, with the same results', async () => {
   let validated = 0
   const wrapped = bridge.tools.map((t) => ({ ...t, execute: (a, c) => t.execute(a, c) }))
   const cases = [
-    options({ ledger: { appendToolCall: () => {} } }),
     options({ middleware: { run: async (_hook, v) => v } }),
     options({ redactor: { redact: (v) => v } }),
     options({ permission: { check: () => ({ allowed: true }) } }),
@@ -322,4 +321,50 @@ test("the tools' own execute: a queued call aborted before its tick ends is neve
   assert.ok(aborted.error, 'the aborted call failed')
   assert.ok(odd.error, 'a tool call id that is not a string fails that call alone')
   assert.deepEqual([c.content[0].text, d.content[0].text], ['Echo: c', 'Echo: d'])
+})
+
+/** A ledger that keeps its rows without their ids and times; `respond` answers each append. */
+function rowKeeper(respond = () => undefined) {
+  const rows = []
+  const ledger = {
+    appendToolCall(row) {
+      const { id, startedAt, finishedAt, durationMs, ...rest } = row
+      rows.push({ ...rest, timed: [id, startedAt].every((v) => v !== undefined) })
+      return respond(row)
+    },
+  }
+  return { rows, ledger }
+}
+
+test('with a ledger, each row is appended at its gate, awaited, as dispatchToolCall appends it', async () => {
+  const calls = [call('l1', ECHO, { message: 'a' }), call('l2', ECHO, { message: 7 }), call('l3', SUM, { a: 1, b: 2 })]
+  for (const respond of [() => undefined, () => new Promise((r) => setTimeout(r, 5))]) {
+    const a = rowKeeper(respond)
+    const b = rowKeeper(respond)
+    const events = recorder()
+    let got
+    const counts = await crossings(async () => {
+      got = []
+      for (const c of calls) got.push(await createToolDispatcher(options({ ledger: a.ledger, emit: events.emit }))(c))
+    })
+    const want = []
+    for (const c of calls) want.push(await dispatchToolCall({ ...options({ ledger: b.ledger, emit: recorder().emit }), call: c }))
+    assert.deepEqual(got, want)
+    assert.deepEqual(a.rows, b.rows)
+    assert.ok(a.rows.length >= 5, 'started and finished rows for the two that ran, a blocked row for the third')
+    assert.deepEqual(counts, { 'callTools(check)': 3, 'callTools(plain)': 2 })
+  }
+})
+
+test('with a ledger, a throwing append rejects the dispatch, as it does in dispatchToolCall', async () => {
+  const c = call('x', ECHO, { message: 'x' })
+  const ledger = {
+    appendToolCall(row) {
+      if (row.status === 'finished') throw new Error('the ledger is full')
+    },
+  }
+  const viaDispatch = await dispatchToolCall({ ...options({ ledger }), call: c }).then(() => 'resolved', (e) => e.message)
+  const viaDispatcher = await createToolDispatcher(options({ ledger }))(c).then(() => 'resolved', (e) => e.message)
+  assert.equal(viaDispatcher, viaDispatch)
+  assert.equal(viaDispatcher, 'the ledger is full')
 })

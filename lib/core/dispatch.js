@@ -143,7 +143,6 @@ async function dispatchToolCall(input) {
       throw new InvalidDispatchError(say('dispatchSecrets'))
     }
   }
-  const secrets = options.secrets
   checkCallReadable(options.call, NOT_A_CALL)
   let registryGet
   try {
@@ -169,23 +168,8 @@ async function dispatchToolCall(input) {
       (options.beforeExecute ? H.BEFORE_EXECUTE : 0) |
       (redactor ? H.REDACTOR : 0),
   )
-  // The dispatch's record, read by the module-level helpers and by the binding when it shapes
-  // an ending (no closure per call); its id/sessionId/runId/call/startedAt/redacted/ownership
-  // fields are what a ledger row needs, `start` and `secrets` what an event and an ErrorInfo need.
-  const d = {
-    options,
-    base,
-    call: options.call,
-    start,
-    secrets,
-    sessionId: base.sessionId,
-    runId: base.runId,
-    id: undefined,
-    startedAt: undefined,
-    redacted: Boolean(redactor),
-    ownership: options.ownership,
-  }
-  if (ledger) [d.id, d.startedAt] = native.ledgerStart(start)
+  // The dispatch's record (no closure per call; see dispatchRecord).
+  const d = dispatchRecord(options, base, options.call, start)
 
   let call = d.call
   let tool
@@ -291,14 +275,37 @@ async function dispatchToolCall(input) {
 }
 
 /**
- * The result of a call whose `execute` threw `err` after its started event (the engine's own
- * path, `native-dispatch.js`, when the MCP session closed under it): the machine's ending,
- * emitted as `dispatchToolCall` emits it; rejects when the machine says the value propagates.
- * `options` as read by readOptions; `start`, the dispatch's start time.
+ * The record of one dispatch of `call` (`options` as readOptions read them, with `secrets`
+ * copied; `base`, the host's context; `start`, its start time), read by the helpers here and
+ * by the binding when it shapes an ending: its id/sessionId/runId/call/startedAt/redacted/
+ * ownership fields are what a ledger row needs (the id and start are the engine's when there
+ * is a ledger), `start` and `secrets` what an event and an ErrorInfo need.
  */
-async function executeThrew(options, call, start, err) {
-  const base = options.context ?? {}
-  const d = { options, base, call, start, secrets: options.secrets, sessionId: base.sessionId, runId: base.runId, id: undefined, startedAt: undefined, redacted: Boolean(options.redactor), ownership: options.ownership }
+function dispatchRecord(options, base, call, start) {
+  const d = {
+    options,
+    base,
+    call,
+    start,
+    secrets: options.secrets,
+    sessionId: base.sessionId,
+    runId: base.runId,
+    id: undefined,
+    startedAt: undefined,
+    redacted: Boolean(options.redactor),
+    ownership: options.ownership,
+  }
+  if (options.ledger) [d.id, d.startedAt] = native.ledgerStart(start)
+  return d
+}
+
+/**
+ * The result of dispatch `d`'s call whose `execute` threw `err` after its started event (the
+ * engine's own path, `native-dispatch.js`, when the MCP session closed under it): the
+ * machine's ending, emitted and appended as `dispatchToolCall` does; rejects when the machine
+ * says the value propagates.
+ */
+async function executeThrew(d, err) {
   const ending = native.reportThrown(d, G.EXECUTE, err)
   if (ending === null) throw err
   return end(d, ending)
@@ -357,4 +364,4 @@ async function reportProgress(d, progress, metadata) {
   if (options.ledger) await appendRow(d, ROW.started, undefined, undefined, progress, metadata, true)
 }
 
-module.exports = { dispatchToolCall, readOptions, executeThrew, emitEvent, InvalidDispatchError }
+module.exports = { dispatchToolCall, readOptions, dispatchRecord, executeThrew, appendRow, emitEvent, ROW, InvalidDispatchError }

@@ -2,22 +2,24 @@
 // createToolDispatcher: `dispatchToolCall` with its options bound once, whose calls to the
 // engine's own tools run in the engine.
 //
-// A call runs natively when nothing of it needs host code but `emit`: its tool's `execute` is
-// one this package made (an MCP bridge's tool, `engine-owned.js`), the options have no
-// middleware, redactor, `beforeExecute` or ledger, the trust and permission policies are this
+// A call runs natively when nothing of it needs host code but `emit` and the ledger: its
+// tool's `execute` is one this package made (an MCP bridge's tool, `engine-owned.js`), the
+// options have no middleware, redactor or `beforeExecute`, the trust and permission policies are this
 // package's static ones (pure lookups, asked here) and the validator, if any, is this
 // package's JSON Schema validator. Then the call's arguments cross once as JSON text, the
 // engine checks them against the tool's prepared schema and sends the same bytes to the
 // server, and its result comes back through the bridge's one result callback: no gate, no
-// validator crossing and no `execute` of its own on the JS thread. With `emit`, each event is
-// delivered at its point in the gate order and awaited as dispatchToolCall awaits it: the
-// calls are checked first, and each starts once its started event was delivered.
+// validator crossing and no `execute` of its own on the JS thread. With `emit` or a ledger,
+// each event and row is delivered at its point in the gate order and awaited as
+// dispatchToolCall awaits it: the calls are checked first, and each starts once its started
+// event and row were delivered.
 //
 // Every other call, and a native one the engine did not start (its arguments fail the
 // schema, the schema was evicted, the session closed), takes `dispatchToolCall`, which
 // decides it as always: a native call is one whose every gate would have passed, so both
 // paths give the same result.
-const { dispatchToolCall, readOptions, executeThrew, emitEvent, InvalidDispatchError } = require('./dispatch.js')
+const { dispatchToolCall, readOptions, dispatchRecord, executeThrew, appendRow, emitEvent, ROW, InvalidDispatchError } = require('./dispatch.js')
+const { isThenable } = require('./security.js')
 const { compiledFilter } = require('./registry.js')
 const { isJsonObject } = require('./json.js')
 const { engineTools, pureChecks, engineValidators } = require('./engine-owned.js')
@@ -50,9 +52,12 @@ function purePasses(policy, request, field) {
  * calls its `settle(result)` or `fail(error)`; `js(call)` is the JS path.
  */
 function plannerOf(options, js) {
-  const { registry, trust, permission, validate, filter, emit } = options
-  if (options.middleware || options.redactor || options.beforeExecute || options.ledger) return undefined
+  const { registry, trust, permission, validate, filter, emit, ledger } = options
+  if (options.middleware || options.redactor || options.beforeExecute) return undefined
   if (emit !== undefined && typeof emit !== 'function') return undefined
+  if (ledger && typeof ledger.appendToolCall !== 'function') return undefined
+  // With `emit` or a ledger, the calls are checked, announced, then started (checkThenStart).
+  const announces = emit !== undefined || Boolean(ledger)
   const validator = validate === undefined || validate === null ? undefined : engineValidators.get(validate)
   if (validate && validator === undefined) return undefined
   const base = options.context ?? {}
@@ -77,7 +82,7 @@ function plannerOf(options, js) {
       if (!isJsonObject(args)) return undefined
       const schemaId = validator === undefined ? 0 : validator.schemaId(tool)
       if (schemaId === undefined) return undefined
-      return { call, start: Date.now(), route, remoteName: route.remoteName, name: route.name, text: JSON.stringify(args), toolCallId: id, schemaId, settle: undefined, fail: undefined, done: undefined }
+      return { call, start: Date.now(), route, remoteName: route.remoteName, name: route.name, text: JSON.stringify(args), toolCallId: id, schemaId, settle: undefined, fail: undefined, done: undefined, d: undefined }
     } catch {
       // A hostile value (a throwing getter or Proxy): the JS path refuses it in its own words.
       return undefined
@@ -96,7 +101,7 @@ function plannerOf(options, js) {
       else group.push(e)
     }
     for (const [calls, group] of groups) {
-      if (emit === undefined) {
+      if (!announces) {
         const verdicts = calls.start(group, validator?.engine, signal)
         for (let i = 0; i < group.length; i++) if (verdicts === undefined || verdicts[i] !== STARTED) fallBack(group[i])
         continue
@@ -111,8 +116,9 @@ function plannerOf(options, js) {
   }
 
   /**
-   * With `emit`: the calls are checked first; each that passes gets its started event (awaited
-   * when `emit` returns a promise) before it starts, and its finished event before it settles.
+   * With `emit` or a ledger: the calls are checked first; each that passes gets its started
+   * event and ledger row (each awaited when it is a promise) before it starts, and its
+   * finished event and row before it settles, as dispatchToolCall's gates do.
    */
   function checkThenStart(calls, group) {
     const verdicts = calls.start(group, validator?.engine, signal, true)
@@ -129,7 +135,8 @@ function plannerOf(options, js) {
       e.settle = (result) => finished(e, result, done)
       let p
       try {
-        p = emitEvent(emit, { type: STARTED_EVENT, sessionId, runId, call: e.call })
+        e.d = dispatchRecord(options, base, e.call, e.start)
+        p = afterEvent(emitEvent(emit, { type: STARTED_EVENT, sessionId, runId, call: e.call }), () => ledger && appendRow(e.d, ROW.started))
       } catch (err) {
         e.fail(err)
         continue
@@ -140,21 +147,32 @@ function plannerOf(options, js) {
     if (now.length > 0) launch(calls, now)
   }
 
+  /**
+   * `next()` after `event` (an emit's promise, or `undefined` when it was synchronous): a
+   * promise when either is one, else `undefined` (a synchronous throw propagates).
+   */
+  function afterEvent(event, next) {
+    if (event !== undefined) return event.then(next)
+    const r = next()
+    return isThenable(r) ? r : undefined
+  }
+
   /** Starts calls already checked (and announced); a session closed meanwhile fails them as execute would. */
   function launch(calls, group) {
     const verdicts = calls.isClosed() ? undefined : calls.start(group, undefined, signal)
     for (let i = 0; i < group.length; i++) {
       if (verdicts !== undefined && verdicts[i] === STARTED) continue
       const e = group[i]
-      executeThrew(options, e.call, e.start, calls.closedError()).then(e.done, e.fail)
+      executeThrew(e.d, calls.closedError()).then(e.done, e.fail)
     }
   }
 
-  /** The finished event of a native call (awaited as dispatchToolCall awaits it), then its result. */
+  /** The finished event and ledger row of a native call (awaited as dispatchToolCall awaits them), then its result. */
   function finished(e, result, settle) {
     let p
     try {
-      p = emitEvent(emit, { type: FINISHED_EVENT, sessionId, runId, result, metadata: { durationMs: Math.max(0, Date.now() - e.start), status: STATUS_FINISHED } })
+      const event = emitEvent(emit, { type: FINISHED_EVENT, sessionId, runId, result, metadata: { durationMs: Math.max(0, Date.now() - e.start), status: STATUS_FINISHED } })
+      p = afterEvent(event, () => ledger && appendRow(e.d, ROW.finished, undefined, result))
     } catch (err) {
       e.fail(err)
       return
