@@ -364,4 +364,4 @@ async function reportProgress(d, progress, metadata) {
   if (options.ledger) await appendRow(d, ROW.started, undefined, undefined, progress, metadata, true)
 }
 
-module.exports = { dispatchToolCall, readOptions, dispatchRecord, executeThrew, appendRow, emitEvent, ROW, InvalidDispatchError }
+module.exports = { dispatchToolCall, readOptions, dispatchRecord, executeThrew, appendRow, emitEvent, stepsFor, G, H, ROW, InvalidDispatchError }

@@ -18,7 +18,7 @@
 // schema, the schema was evicted, the session closed), takes `dispatchToolCall`, which
 // decides it as always: a native call is one whose every gate would have passed, so both
 // paths give the same result.
-const { dispatchToolCall, readOptions, dispatchRecord, executeThrew, appendRow, emitEvent, ROW, InvalidDispatchError } = require('./dispatch.js')
+const { dispatchToolCall, readOptions, dispatchRecord, executeThrew, appendRow, emitEvent, stepsFor, G, H, ROW, InvalidDispatchError } = require('./dispatch.js')
 const { isThenable } = require('./security.js')
 const { compiledFilter } = require('./registry.js')
 const { isJsonObject } = require('./json.js')
@@ -35,6 +35,22 @@ const STARTED = native.MCP_CALL_STARTED
 
 /** The native planners of the dispatchers made here, by dispatcher function. */
 const planners = new WeakMap()
+
+/**
+ * Whether the engine's steps for these hooks are the ones a native call performs, in its
+ * order: the call check, the trust, permission and validator gates (asked in planning and
+ * in the engine's check), then the started event and row, `execute` and the finished event
+ * and row. The gate order is the engine's: a plan with any other step keeps the JS path.
+ */
+function nativeOrder(mask) {
+  const want = [G.CHECK_CALL]
+  if (mask & H.TRUST) want.push(G.TRUST)
+  if (mask & H.PERMISSION) want.push(G.PERMISSION)
+  if (mask & H.VALIDATE) want.push(G.VALIDATE)
+  want.push(G.STARTED, G.EXECUTE, G.FINISHED)
+  const steps = stepsFor(mask)
+  return steps.length === want.length && want.every((gate, i) => steps[i] === gate)
+}
 
 /** Whether a static policy's `check` (read now: a host may have replaced it) passes `request`. */
 function purePasses(policy, request, field) {
@@ -58,6 +74,7 @@ function plannerOf(options, js) {
   if (ledger && typeof ledger.appendToolCall !== 'function') return undefined
   // With `emit` or a ledger, the calls are checked, announced, then started (checkThenStart).
   const announces = emit !== undefined || Boolean(ledger)
+  if (!nativeOrder((trust ? H.TRUST : 0) | (permission ? H.PERMISSION : 0) | (validate ? H.VALIDATE : 0))) return undefined
   const validator = validate === undefined || validate === null ? undefined : engineValidators.get(validate)
   if (validate && validator === undefined) return undefined
   const base = options.context ?? {}
