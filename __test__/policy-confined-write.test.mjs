@@ -91,11 +91,22 @@ test('a directory swapped for a symlink during writes never lets a write escape'
     assert.deepEqual(readdirSync(outside), [], 'nothing was written outside the root')
     assert.ok(written > 0, 'some writes went through while the directory was real')
   } finally {
-    racer.kill('SIGKILL')
-    await new Promise((r) => racer.once('exit', r))
+    await stop(racer)
     rmSync(base, { recursive: true, force: true })
   }
 })
+
+/**
+ * Kills `child` and waits for its exit; at once when it has exited already (its 'exit' event
+ * was emitted then, and waiting for another would never end: under Deno the flipper's inline
+ * script can end early, and the test then hung until its timeout).
+ */
+async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((r) => child.once('exit', r))
+  child.kill('SIGKILL')
+  await exited
+}
 
 /** A separate process that flips root/dir between a real directory and a symlink to `outside`. */
 function flipper(root, outside) {
@@ -141,8 +152,7 @@ test('a directory swapped for a symlink during reads never lets a read return an
     assert.equal(escaped, 0, 'no read returned the file outside the root')
     assert.ok(inside[0] > 0 && inside[1] > 0, `some reads of each kind went through while the directory was real: ${inside}`)
   } finally {
-    racer.kill('SIGKILL')
-    await new Promise((r) => racer.once('exit', r))
+    await stop(racer)
     rmSync(base, { recursive: true, force: true })
   }
 })
