@@ -22,8 +22,8 @@
 // microseconds; bench/dispatch.mjs): its `tool_execution_started`/`finished` events, the
 // middleware hooks and the trust/permission request are built here from the engine's words
 // (`dispatchVocabulary`, read once at load). The one engine rule restated here is the finished
-// event's `durationMs` clamp at zero (`duration_ms`), since asking would cost a crossing per
-// call. The context `execute` sees is assembled here too (host values, not engine data).
+// event's `durationMs` clamp at zero (`duration_ms`, in `finishedEvent`), since asking would
+// cost a crossing per call. The context `execute` sees is assembled here too (host values, not engine data).
 const native = require('../native.js')
 const { isThenable, permissionGate, trustGate } = require('./security.js')
 const { compiledFilter } = require('./registry.js')
@@ -117,6 +117,19 @@ function isJsonArguments(value) {
 // The refusals of a call that cannot be read, fetched once (checked on every dispatch).
 const NOT_A_CALL = say('dispatchCall')
 const NOT_A_MIDDLEWARE_CALL = say('middlewareCall')
+
+/** The `tool_execution_started` event of dispatch `d` (its call as the gates now see it). */
+function startedEvent(d) {
+  return { type: STARTED, sessionId: d.sessionId, runId: d.runId, call: d.call }
+}
+
+/**
+ * The `tool_execution_finished` event of dispatch `d` with its `result`; `durationMs` is the
+ * engine's `duration_ms` rule (clamped at zero), restated here so a call costs no crossing.
+ */
+function finishedEvent(d, result) {
+  return { type: FINISHED, sessionId: d.sessionId, runId: d.runId, result, metadata: { durationMs: Math.max(0, Date.now() - d.start), status: STATUS_FINISHED } }
+}
 
 function emitEvent(emit, event) {
   if (emit === undefined) return undefined
@@ -239,7 +252,7 @@ async function dispatchToolCall(input) {
           break
         }
         case G.STARTED: {
-          const p = emitEvent(emit, { type: STARTED, sessionId: d.sessionId, runId: d.runId, call })
+          const p = emitEvent(emit, startedEvent(d))
           if (p) await p
           if (ledger) await appendRow(d, ROW.started)
           break
@@ -256,8 +269,7 @@ async function dispatchToolCall(input) {
           result = redactor.redact(result)
           break
         case G.FINISHED: {
-          const metadata = { durationMs: Math.max(0, Date.now() - start), status: STATUS_FINISHED }
-          const p = emitEvent(emit, { type: FINISHED, sessionId: d.sessionId, runId: d.runId, result, metadata })
+          const p = emitEvent(emit, finishedEvent(d, result))
           if (p) await p
           if (ledger) await appendRow(d, ROW.finished, undefined, result)
           break
@@ -364,4 +376,4 @@ async function reportProgress(d, progress, metadata) {
   if (options.ledger) await appendRow(d, ROW.started, undefined, undefined, progress, metadata, true)
 }
 
-module.exports = { dispatchToolCall, readOptions, dispatchRecord, executeThrew, appendRow, emitEvent, stepsFor, G, H, ROW, InvalidDispatchError }
+module.exports = { dispatchToolCall, readOptions, dispatchRecord, executeThrew, appendRow, emitEvent, startedEvent, finishedEvent, stepsFor, G, H, ROW, InvalidDispatchError }

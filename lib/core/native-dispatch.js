@@ -18,7 +18,7 @@
 // schema, the schema was evicted, the session closed), takes `dispatchToolCall`, which
 // decides it as always: a native call is one whose every gate would have passed, so both
 // paths give the same result.
-const { dispatchToolCall, readOptions, dispatchRecord, executeThrew, appendRow, emitEvent, stepsFor, G, H, ROW, InvalidDispatchError } = require('./dispatch.js')
+const { dispatchToolCall, readOptions, dispatchRecord, executeThrew, appendRow, emitEvent, startedEvent, finishedEvent, stepsFor, G, H, ROW, InvalidDispatchError } = require('./dispatch.js')
 const { isThenable } = require('./security.js')
 const { compiledFilter } = require('./registry.js')
 const { isJsonObject } = require('./json.js')
@@ -26,9 +26,6 @@ const { engineTools, pureChecks, engineValidators } = require('./engine-owned.js
 const native = require('../native.js')
 const { VOCABULARY: WORDS, say } = require('../engine-words.js')
 
-const STARTED_EVENT = WORDS.started
-const FINISHED_EVENT = WORDS.finished
-const STATUS_FINISHED = WORDS.statusFinished
 const REQUEST_KIND = WORDS.requestKind
 const REQUEST_ACTION = WORDS.requestAction
 const STARTED = native.MCP_CALL_STARTED
@@ -81,8 +78,6 @@ function plannerOf(options, js) {
   if (typeof base !== 'object' || typeof registry?.get !== 'function') return undefined
   const signal = base.signal
   const metadata = base.metadata
-  const sessionId = base.sessionId
-  const runId = base.runId
 
   function plan(call) {
     try {
@@ -153,7 +148,7 @@ function plannerOf(options, js) {
       let p
       try {
         e.d = dispatchRecord(options, base, e.call, e.start)
-        p = afterEvent(emitEvent(emit, { type: STARTED_EVENT, sessionId, runId, call: e.call }), () => ledger && appendRow(e.d, ROW.started))
+        p = afterEvent(emitEvent(emit, startedEvent(e.d)), () => ledger && appendRow(e.d, ROW.started))
       } catch (err) {
         e.fail(err)
         continue
@@ -188,7 +183,7 @@ function plannerOf(options, js) {
   function finished(e, result, settle) {
     let p
     try {
-      const event = emitEvent(emit, { type: FINISHED_EVENT, sessionId, runId, result, metadata: { durationMs: Math.max(0, Date.now() - e.start), status: STATUS_FINISHED } })
+      const event = emitEvent(emit, finishedEvent(e.d, result))
       p = afterEvent(event, () => ledger && appendRow(e.d, ROW.finished, undefined, result))
     } catch (err) {
       e.fail(err)
