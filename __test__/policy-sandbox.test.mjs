@@ -135,10 +135,13 @@ optionalTest('bubblewrap: everything in the sandbox dies with the host process',
   const script = `const s = require(${lib}); s.createBubblewrapSandbox({ roots: [${JSON.stringify(root)}] }).then((b) => { b.exec({ command: '${marker} & ${marker}', cwd: ${JSON.stringify(root)} }); setTimeout(() => console.log('started'), 300) })`
   const { spawn } = await import('node:child_process')
   const host = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
-  await new Promise((resolve) => host.stdout.once('data', resolve))
+  // Listened for from the spawn on: a host that ends early must not leave this test waiting for
+  // an 'exit' already emitted.
+  const exited = new Promise((resolve) => host.once('exit', resolve))
+  await Promise.race([new Promise((resolve) => host.stdout.once('data', resolve)), exited])
   assert.equal(alive(marker), true)
   host.kill('SIGKILL')
-  await new Promise((resolve) => host.once('exit', resolve))
+  await exited
   let gone = false
   for (let i = 0; i < 50 && !gone; i++) {
     await new Promise((r) => setTimeout(r, 50))
