@@ -142,11 +142,20 @@ function emitEvent(emit, event) {
  * failed calls are results, never throws; only contract violations (a non-object call, a
  * missing registry) and the reference's rethrown codes reject.
  */
-async function dispatchToolCall(input) {
+function dispatchToolCall(input) {
+  try {
+    return prepared(input)
+  } catch (err) {
+    return Promise.reject(err)
+  }
+}
+
+/** dispatchToolCall's checks of its options, then its gates (a promise); throws a contract violation. */
+function prepared(input) {
   if (input === null || typeof input !== 'object') throw new InvalidDispatchError(say('dispatchNeedsOptions'))
   // The options, read once into a plain object (a hostile Proxy is read only here).
   const options = readOptions(input)
-  const { registry, emit, ledger, redactor, middleware } = options
+  const { registry, redactor, middleware } = options
   // The secrets, copied once into a plain array: redaction runs on error paths, where a
   // hostile iterable must not throw in turn.
   if (options.secrets !== undefined && options.secrets !== null) {
@@ -183,26 +192,41 @@ async function dispatchToolCall(input) {
   )
   // The dispatch's record (no closure per call; see dispatchRecord).
   const d = dispatchRecord(options, base, options.call, start)
+  d.lookup = registryGet
+  return runGates(d, steps, 0, steps.length)
+}
 
-  let call = d.call
-  let tool
-  let context
-  let result
+/** What runGates gives when it performed its steps and the dispatch goes on past them. */
+const GO_ON = Symbol('go on')
+
+/**
+ * Performs `steps[from, to)` of dispatch `d` (its call, tool, context and result live on the
+ * record, so a dispatch can be taken up at any step: the engine's own path,
+ * `native-dispatch.js`, performs some steps itself). Resolves to the call's result when the
+ * dispatch ended (a fact failed and the machine's ending was applied, or `to` is the last
+ * step), else to GO_ON; rejects when the machine says a thrown value propagates.
+ */
+async function runGates(d, steps, from, to) {
+  const { options } = d
+  const { emit, ledger, redactor, middleware } = options
   // The machine's ending of a blocked or failed call (`[event, result, status]`), when a fact
   // failed; `gate` is the step being performed, which a throw is reported against.
   let ending
   let gate
   try {
-    for (let i = 0; i < steps.length && ending === undefined; i++) {
+    for (let i = from; i < to && ending === undefined; i++) {
       gate = steps[i]
       switch (gate) {
-        case G.TOOL_CALL_MIDDLEWARE:
-          call = await middleware.run(TOOL_CALL_HOOK, call)
+        case G.TOOL_CALL_MIDDLEWARE: {
+          const call = await middleware.run(TOOL_CALL_HOOK, d.call)
           checkCallReadable(call, NOT_A_MIDDLEWARE_CALL)
           d.call = call
           break
+        }
         case G.CHECK_CALL: {
-          tool = registryGet.call(registry, call.name)
+          const call = d.call
+          const tool = d.lookup.call(options.registry, call.name)
+          d.tool = tool
           const found = tool !== undefined
           let allowed = true
           if (found && options.filter) {
@@ -218,16 +242,16 @@ async function dispatchToolCall(input) {
           if (!found || !allowed || call.argumentsError || !jsonObject) {
             ending = native.reportCallChecked(d, found, allowed, jsonObject)
           }
-          if (ending === undefined) context = buildContext(d)
+          if (ending === undefined) d.context = buildContext(d)
           break
         }
         case G.TRUST: {
-          const p = trustGate(options.trust, { kind: REQUEST_KIND, target: call.name, capability: REQUEST_ACTION, metadata: context.metadata })
+          const p = trustGate(options.trust, { kind: REQUEST_KIND, target: d.call.name, capability: REQUEST_ACTION, metadata: d.context.metadata })
           if (p) await p
           break
         }
         case G.PERMISSION: {
-          const p = permissionGate(options.permission, { kind: REQUEST_KIND, action: REQUEST_ACTION, target: call.name, metadata: context.metadata })
+          const p = permissionGate(options.permission, { kind: REQUEST_KIND, action: REQUEST_ACTION, target: d.call.name, metadata: d.context.metadata })
           if (p) await p
           break
         }
@@ -236,18 +260,18 @@ async function dispatchToolCall(input) {
           // crossing (`validator.js`); any other validator is called as the host wrote it.
           const inEngine = dispatchChecks.get(options.validate)
           if (inEngine !== undefined) {
-            const r = inEngine(tool, call.arguments, d)
+            const r = inEngine(d.tool, d.call.arguments, d)
             if (Array.isArray(r)) ending = r
             else if (r) ending = native.reportVerdict(d, r)
             break
           }
-          let verdict = options.validate(tool, call.arguments, context)
+          let verdict = options.validate(d.tool, d.call.arguments, d.context)
           if (isThenable(verdict)) verdict = await verdict
           if (verdict) ending = native.reportVerdict(d, verdict)
           break
         }
         case G.BEFORE_EXECUTE: {
-          const r = options.beforeExecute(call, tool, context)
+          const r = options.beforeExecute(d.call, d.tool, d.context)
           if (isThenable(r)) await r
           break
         }
@@ -257,21 +281,23 @@ async function dispatchToolCall(input) {
           if (ledger) await appendRow(d, ROW.started)
           break
         }
-        case G.EXECUTE:
-          result = tool.execute(call.arguments, context)
+        case G.EXECUTE: {
+          let result = d.tool.execute(d.call.arguments, d.context)
           if (isThenable(result)) result = await result
+          d.result = result
           if (result === null || typeof result !== 'object' || Array.isArray(result)) ending = native.reportResult(d, result)
           break
+        }
         case G.RESULT_MIDDLEWARE:
-          result = await middleware.run(TOOL_RESULT_HOOK, result)
+          d.result = await middleware.run(TOOL_RESULT_HOOK, d.result)
           break
         case G.REDACT:
-          result = redactor.redact(result)
+          d.result = redactor.redact(d.result)
           break
         case G.FINISHED: {
-          const p = emitEvent(emit, finishedEvent(d, result))
+          const p = emitEvent(emit, finishedEvent(d, d.result))
           if (p) await p
-          if (ledger) await appendRow(d, ROW.finished, undefined, result)
+          if (ledger) await appendRow(d, ROW.finished, undefined, d.result)
           break
         }
       }
@@ -283,7 +309,7 @@ async function dispatchToolCall(input) {
     if (ending === null) throw err
   }
   if (ending !== undefined) return end(d, ending)
-  return result
+  return to === steps.length ? d.result : GO_ON
 }
 
 /**
@@ -306,6 +332,12 @@ function dispatchRecord(options, base, call, start) {
     startedAt: undefined,
     redacted: Boolean(options.redactor),
     ownership: options.ownership,
+    // The dispatch's state as its gates go: the registry's `get`, the call's tool, the
+    // context `execute` sees, and its result.
+    lookup: undefined,
+    tool: undefined,
+    context: undefined,
+    result: undefined,
   }
   if (options.ledger) [d.id, d.startedAt] = native.ledgerStart(start)
   return d
@@ -376,4 +408,4 @@ async function reportProgress(d, progress, metadata) {
   if (options.ledger) await appendRow(d, ROW.started, undefined, undefined, progress, metadata, true)
 }
 
-module.exports = { dispatchToolCall, readOptions, dispatchRecord, executeThrew, appendRow, emitEvent, startedEvent, finishedEvent, stepsFor, G, H, ROW, InvalidDispatchError }
+module.exports = { dispatchToolCall, readOptions, dispatchRecord, runGates, buildContext, GO_ON, executeThrew, appendRow, emitEvent, startedEvent, finishedEvent, stepsFor, G, H, ROW, InvalidDispatchError }
