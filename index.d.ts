@@ -837,17 +837,18 @@ export function dispatchToolCall(options: DispatchToolCallOptions): Promise<Tool
  * `(call) => Promise<ToolResult>`, the same result as `dispatchToolCall({ ...options, call })`,
  * for `LoopContext.dispatchToolCall`. This package's addition (not in the reference).
  *
- * A call runs natively (in the engine, with no gate, validator or `execute` on the JS thread)
- * when nothing of it needs host code but `emit` and the ledger: its tool is an MCP bridge's
- * tool from `connectMcpTools` with its own `execute`, the options have no `middleware`,
- * `redactor` or `beforeExecute`, `trust` and `permission` are absent or made by `createStaticTrustPolicy` and
- * `createStaticPermissionPolicy` (and pass), and `validate` is absent or made by
- * `createJsonSchemaToolArgumentValidator`. Its arguments then cross once as JSON text, are
- * checked against the tool's schema in the engine and sent to the server as the same bytes.
- * `dispatchToolCallsInOrder` with this dispatcher starts a turn's native calls together (one
- * crossing per MCP server; with `emit` or a ledger, each event and row is delivered at its
- * gate and awaited, as `dispatchToolCall` does). Every other call takes `dispatchToolCall`'s
- * path. A bad options
+ * A call of an MCP bridge's tool from `connectMcpTools` (with its own `execute`) runs in the
+ * engine, the host's callbacks crossing at their own gates only: its arguments cross once as
+ * JSON text, are checked against the tool's schema in the engine (when `validate` is made by
+ * `createJsonSchemaToolArgumentValidator`; a validator of the host's is called at its gate)
+ * and sent to the server as the same bytes. Middleware, `trust`, `permission`,
+ * `beforeExecute`, `emit`, the ledger and `redactor` are each called at their gate, awaited,
+ * as `dispatchToolCall` calls them. With none of them but the static policies of
+ * `createStaticTrustPolicy` and `createStaticPermissionPolicy`, `dispatchToolCallsInOrder`
+ * with this dispatcher starts a turn's calls together (one crossing per MCP server); otherwise
+ * the checks and starts of one tick cross together. A call the engine does not take goes on
+ * through `dispatchToolCall`'s driver from the gate where it stopped, and every other call
+ * takes `dispatchToolCall`'s path. A bad options
  * value (not an object, an unreadable field, unreadable `secrets`) throws here.
  */
 export function createToolDispatcher(options: Omit<DispatchToolCallOptions, 'call'> & { readonly call?: never }): (call: ToolCallContent) => Promise<ToolResult>

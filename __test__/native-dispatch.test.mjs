@@ -100,18 +100,22 @@ test('a call whose gates need no host code crosses once (callTools), never throu
   assert.equal(result.content[0].text, 'Echo: native')
 })
 
-test('a turn of 64 native calls starts in one crossing, results in call order', async () => {
-  const dispatch = createToolDispatcher(options())
+/** Runs a turn of 64 echo calls through `dispatch`; asserts its rows in call order and returns its crossings. */
+async function echoTurn(dispatch) {
   const history = []
   const calls = Array.from({ length: 64 }, (_, i) => call(`t${i}`, ECHO, { message: `m${i}` }))
   const counts = await crossings(() =>
     dispatchToolCallsInOrder(calls, { history, toolConcurrency: 64, appendMessage: async () => {}, dispatchToolCall: dispatch }),
   )
-  assert.deepEqual(counts, { 'callTools(validated)': 1 })
   assert.deepEqual(
     history.map((m) => [m.content[0].toolCallId, m.content[0].error, m.content[1].text]),
     calls.map((c, i) => [c.id, undefined, `Echo: m${i}`]),
   )
+  return counts
+}
+
+test('a turn of 64 native calls starts in one crossing, results in call order', async () => {
+  assert.deepEqual(await echoTurn(createToolDispatcher(options())), { 'callTools(validated)': 1 })
 })
 
 test('a mixed turn: JS tools, refused calls and native calls, in call order', async () => {
@@ -131,28 +135,93 @@ test('a mixed turn: JS tools, refused calls and native calls, in call order', as
   assert.match(viaDispatcher[2].content[0].error.message, /must be string/)
 })
 
-test('host code at any gate but emit and the ledger keeps every call on the JS path, with the same results', async () => {
+// Host code at a gate: the JS driver performs that gate (the host's callback crosses there
+// only), the engine checks the arguments and starts the call. A wrapped `execute` is the host's
+// tool: the JS path.
+test('host code at a gate crosses at that gate only: the engine checks and starts the call', async () => {
   let validated = 0
   const wrapped = bridge.tools.map((t) => ({ ...t, execute: (a, c) => t.execute(a, c) }))
   const cases = [
-    options({ middleware: { run: async (_hook, v) => v } }),
-    options({ redactor: { redact: (v) => v } }),
-    options({ permission: { check: () => ({ allowed: true }) } }),
-    options({ trust: { check: () => true } }),
-    options({ validate: () => void validated++ }),
-    options({ beforeExecute: () => {} }),
-    options({ registry: createToolRegistry(wrapped) }),
+    [options({ middleware: { run: async (_hook, v) => v } }), { 'callTools(validated)': 1 }],
+    [options({ redactor: { redact: (v) => v } }), { 'callTools(validated)': 1 }],
+    [options({ permission: { check: () => ({ allowed: true }) } }), { 'callTools(validated)': 1 }],
+    [options({ trust: { check: async () => true } }), { 'callTools(validated)': 1 }],
+    // The host's validator is called at its gate; the engine only starts the call.
+    [options({ validate: () => void validated++ }), { 'callTools(plain)': 1 }],
+    // `beforeExecute` runs between the check and the start.
+    [options({ beforeExecute: () => {} }), { 'callTools(check)': 1, 'callTools(plain)': 1 }],
+    [options({ registry: createToolRegistry(wrapped) }), { callTool: 1 }],
   ]
-  for (const opts of cases) {
+  for (const [opts, want] of cases) {
     const dispatch = createToolDispatcher(opts)
     let result
     const counts = await crossings(async () => {
       result = await dispatch(call('js', ECHO, { message: 'js' }))
     })
-    assert.deepEqual(counts, { callTool: 1 })
+    assert.deepEqual(counts, want)
     assert.equal(result.content[0].text, 'Echo: js')
+    assert.deepEqual(result, await dispatchToolCall({ ...opts, call: call('js', ECHO, { message: 'js' }) }))
   }
-  assert.equal(validated, 1, "the host's validator was asked")
+  assert.equal(validated, 2, "the host's validator was asked once per dispatch")
+})
+
+test("each host callback is asked once, at its gate, in dispatchToolCall's order, also when the engine refuses the call", async () => {
+  const calls = [
+    call('ok', ECHO, { message: 'hello' }),
+    call('wrong-type', ECHO, { message: 5 }),
+    call('unknown', 'mcp:everything:nope', {}),
+    call('args-error', ECHO, {}, { argumentsError: { message: 'bad JSON' } }),
+    call('denied', SUM, { a: 1, b: 2 }),
+  ]
+  const hosted = (log) => ({
+    middleware: {
+      run: async (hook, v) => {
+        log.push(`${hook}:${v.id ?? v.toolCallId}`)
+        return hook === 'tool_result' ? { ...v, metadata: { ...v.metadata, seen: true } } : v
+      },
+    },
+    trust: { check: async (r) => (log.push(`trust:${r.target}`), true) },
+    permission: { check: (r) => (log.push(`permission:${r.target}`), r.target === SUM ? { allowed: false, reason: 'no sums' } : { allowed: true }) },
+    beforeExecute: async (c) => void log.push(`before:${c.id}`),
+    redactor: { redact: (v) => (log.push('redact'), v) },
+    emit: async (e) => void log.push(e.type),
+  })
+  const viaDispatcher = []
+  const a = []
+  const dispatch = createToolDispatcher(options(hosted(a)))
+  for (const c of calls) viaDispatcher.push(await dispatch(c))
+  const viaDispatch = []
+  const b = []
+  for (const c of calls) viaDispatch.push(await dispatchToolCall({ ...options(hosted(b)), call: c }))
+  assert.deepEqual(viaDispatcher, viaDispatch)
+  assert.deepEqual(a, b)
+  assert.equal(viaDispatcher[0].metadata.seen, true)
+  assert.match(viaDispatcher[4].error.message, /no sums/)
+})
+
+test('a turn of 64 calls with a host permission policy: its checks and starts cross together', async () => {
+  for (const check of [(r) => ({ allowed: r.target === ECHO }), async (r) => ({ allowed: r.target === ECHO })]) {
+    assert.deepEqual(await echoTurn(createToolDispatcher(options({ permission: { check } }))), { 'callTools(validated)': 1 })
+  }
+})
+
+test('a signal aborted while a started event is awaited: the call is not sent, as execute would not send it', async () => {
+  const run = async (makeDispatch) => {
+    const controller = new AbortController()
+    const emit = (e) => {
+      if (e.type === 'tool_execution_started') controller.abort()
+    }
+    const opts = options({ emit, context: { sessionId: 's', runId: 'r', signal: controller.signal } })
+    return makeDispatch(opts)(call('a', ECHO, { message: 'x' }))
+  }
+  let viaDispatcher
+  const counts = await crossings(async () => {
+    viaDispatcher = await run((opts) => createToolDispatcher(opts))
+  })
+  const viaDispatch = await run((opts) => (c) => dispatchToolCall({ ...opts, call: c }))
+  assert.deepEqual(viaDispatcher, viaDispatch)
+  assert.ok(viaDispatcher.error, 'the aborted call failed')
+  assert.deepEqual(counts, { 'callTools(check)': 1 })
 })
 
 /** The events a dispatch delivers, without their timings. */
@@ -184,9 +253,11 @@ test('with emit, each event is delivered at its gate, awaited, as dispatchToolCa
       byCall(a.events).every((list) => list.length > 0),
       'every call had its events',
     )
-    // Each dispatch of the three planned calls (e1, e2, e4) is checked in the engine; the two
-    // that pass start after their started event (e2 fails its schema: the JS path blocks it).
-    assert.deepEqual(counts, { 'callTools(check)': 3, 'callTools(plain)': 2 })
+    // The three calls of the engine's tools (e1, e2, e4) are checked in the engine together;
+    // the two that pass start after their started events (e2 fails its schema: the JS driver
+    // blocks it at the validator): together when the events return at once, each after its
+    // own timer otherwise.
+    assert.deepEqual(counts, { 'callTools(check)': 1, 'callTools(plain)': respond() === undefined ? 1 : 2 })
   }
 })
 

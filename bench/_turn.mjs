@@ -4,15 +4,16 @@
 
 /**
  * A function that runs one turn of `calls` through `lib` with `tools` (`allow`: the permission
- * keys, `validate`: the ToolValidator, `secrets`: redacted values, `bound`: see above) and resolves to the
- * turn's history, once every call's row was appended.
+ * keys, `validate`: the ToolValidator, `secrets`: redacted values, `bound`: see below, `emit`: the
+ * host's event callback, if any) and resolves to the turn's history, once every call's row was
+ * appended.
  */
-export function hostTurn(lib, { tools, allow, validate, secrets, bound = false }) {
+export function hostTurn(lib, { tools, allow, validate, secrets, bound = false, emit }) {
   const registry = lib.createToolRegistry(tools)
   const permission = lib.createStaticPermissionPolicy({ allow })
   // `bound`: the dispatch options bound once with prism-native's createToolDispatcher (which
   // runs the engine's own tools natively) instead of a closure over dispatchToolCall.
-  const dispatcher = bound ? lib.createToolDispatcher({ registry, permission, validate, secrets, context: { sessionId: 's', runId: 'r' } }) : undefined
+  const dispatcher = bound ? lib.createToolDispatcher({ registry, permission, validate, secrets, emit, context: { sessionId: 's', runId: 'r' } }) : undefined
   return async (calls) => {
     const history = []
     const ctx = {
@@ -22,7 +23,7 @@ export function hostTurn(lib, { tools, allow, validate, secrets, bound = false }
       history,
       toolConcurrency: calls.length,
       appendMessage: async () => {},
-      dispatchToolCall: dispatcher ?? ((call) => lib.dispatchToolCall({ call, registry, permission, validate, secrets, context: { sessionId: 's', runId: 'r', toolCallId: call.id } })),
+      dispatchToolCall: dispatcher ?? ((call) => lib.dispatchToolCall({ call, registry, permission, validate, secrets, emit, context: { sessionId: 's', runId: 'r', toolCallId: call.id } })),
     }
     await lib.dispatchToolCallsInOrder(calls, ctx)
     if (history.length !== calls.length) throw new Error(`turn appended ${history.length} rows`)

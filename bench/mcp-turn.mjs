@@ -16,7 +16,9 @@
 // Each stack runs in its own child process, the stacks taking turns. Prints calls/s (median of
 // the timed turns), host CPU per call (user + system of the child, all threads, from
 // process.cpuUsage) and the server's CPU per call (all its threads, from /proc on Linux) for
-// each. Usage: node bench/mcp-turn.mjs
+// each. With MCP_TURN_EMIT=1 each stack's dispatch also has an `emit` callback (a host that
+// records its events): the native turn then takes the gated path, the events delivered at their
+// gates. Usage: node bench/mcp-turn.mjs
 import { spawn, spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -35,13 +37,15 @@ const WARM_TURNS = Number(process.env.MCP_TURN_WARM_TURNS ?? 200)
 const ROUNDS = Number(process.env.MCP_TURN_ROUNDS ?? 3)
 const TURNS_PER_ROUND = 40
 const SECRET = 'sk-bench-secret-value'
+// MCP_TURN_EMIT=1: every stack's dispatch has this `emit`, as a host that records its events.
+const EMIT = process.env.MCP_TURN_EMIT === '1' ? (event) => void event.type : undefined
 
 const turnCalls = (turn) =>
   Array.from({ length: CALLS }, (_, i) => ({ type: 'tool_call', id: `t${turn}c${i}`, name: 'mcp:everything:echo', arguments: { message: `m${i}` } }))
 
 /** A host's turn over one library's stack and bridge (see _turn.mjs). */
 function stackTurn(lib, bridge, validate, bound = false) {
-  const run = hostTurn(lib, { tools: bridge.tools, allow: ['tool:mcp:everything:echo:execute'], validate, secrets: [SECRET], bound })
+  const run = hostTurn(lib, { tools: bridge.tools, allow: ['tool:mcp:everything:echo:execute'], validate, secrets: [SECRET], bound, emit: EMIT })
   let turn = 0
   return async () => {
     const history = await run(turnCalls(turn++))

@@ -155,7 +155,6 @@ function prepared(input) {
   if (input === null || typeof input !== 'object') throw new InvalidDispatchError(say('dispatchNeedsOptions'))
   // The options, read once into a plain object (a hostile Proxy is read only here).
   const options = readOptions(input)
-  const { registry, redactor, middleware } = options
   // The secrets, copied once into a plain array: redaction runs on error paths, where a
   // hostile iterable must not throw in turn.
   if (options.secrets !== undefined && options.secrets !== null) {
@@ -165,6 +164,17 @@ function prepared(input) {
       throw new InvalidDispatchError(say('dispatchSecrets'))
     }
   }
+  const d = startDispatch(options)
+  return runGates(d)
+}
+
+/**
+ * The record of a dispatch of `options.call` (`options` as readOptions read them, `secrets`
+ * copied), its steps planned for the hooks present; throws the InvalidDispatchError of a call,
+ * registry or context that cannot be used.
+ */
+function startDispatch(options) {
+  const { registry, redactor, middleware } = options
   checkCallReadable(options.call, NOT_A_CALL)
   let registryGet
   try {
@@ -181,8 +191,10 @@ function prepared(input) {
   } catch {
     throw new InvalidDispatchError(say('dispatchContextUnreadable'))
   }
-  const start = Date.now()
-  const steps = stepsFor(
+  // The dispatch's record (no closure per call; see dispatchRecord).
+  const d = dispatchRecord(options, base, options.call, Date.now())
+  d.lookup = registryGet
+  d.steps = stepsFor(
     (middleware ? H.MIDDLEWARE : 0) |
       (options.trust ? H.TRUST : 0) |
       (options.permission ? H.PERMISSION : 0) |
@@ -190,31 +202,29 @@ function prepared(input) {
       (options.beforeExecute ? H.BEFORE_EXECUTE : 0) |
       (redactor ? H.REDACTOR : 0),
   )
-  // The dispatch's record (no closure per call; see dispatchRecord).
-  const d = dispatchRecord(options, base, options.call, start)
-  d.lookup = registryGet
-  return runGates(d, steps, 0, steps.length)
+  return d
 }
 
-/** What runGates gives when it performed its steps and the dispatch goes on past them. */
-const GO_ON = Symbol('go on')
-
 /**
- * Performs `steps[from, to)` of dispatch `d` (its call, tool, context and result live on the
- * record, so a dispatch can be taken up at any step: the engine's own path,
- * `native-dispatch.js`, performs some steps itself). Resolves to the call's result when the
- * dispatch ended (a fact failed and the machine's ending was applied, or `to` is the last
- * step), else to GO_ON; rejects when the machine says a thrown value propagates.
+ * Performs dispatch `d`'s steps (`d.steps`; its call, tool, context and result live on the
+ * record) and resolves to its result: the tool's, or the machine's ending of a blocked or
+ * failed call (emitted and appended); rejects when the machine says a thrown value propagates.
+ *
+ * `d.engine`, when set (a dispatcher of `native-dispatch.js`), runs two steps in the engine
+ * for the engine's own tools: at the validator's gate `check(d)` gives `false` (not taken: the
+ * validator runs) or a promise of whether the engine passed the arguments (when not, the
+ * validator runs and words the refusal); at `execute`'s, `start(d)` gives `undefined` (not
+ * taken: `execute` runs) or the promise of the call's result.
  */
-async function runGates(d, steps, from, to) {
-  const { options } = d
+async function runGates(d) {
+  const { options, steps } = d
   const { emit, ledger, redactor, middleware } = options
   // The machine's ending of a blocked or failed call (`[event, result, status]`), when a fact
   // failed; `gate` is the step being performed, which a throw is reported against.
   let ending
   let gate
   try {
-    for (let i = from; i < to && ending === undefined; i++) {
+    for (let i = 0; i < steps.length && ending === undefined; i++) {
       gate = steps[i]
       switch (gate) {
         case G.TOOL_CALL_MIDDLEWARE: {
@@ -256,6 +266,8 @@ async function runGates(d, steps, from, to) {
           break
         }
         case G.VALIDATE: {
+          const taken = d.engine === undefined ? false : d.engine.check(d)
+          if (taken !== false && (await taken)) break
           // This package's JSON Schema validator checks, words and has the machine decide in one
           // crossing (`validator.js`); any other validator is called as the host wrote it.
           const inEngine = dispatchChecks.get(options.validate)
@@ -282,7 +294,8 @@ async function runGates(d, steps, from, to) {
           break
         }
         case G.EXECUTE: {
-          let result = d.tool.execute(d.call.arguments, d.context)
+          let result = d.engine === undefined ? undefined : d.engine.start(d)
+          if (result === undefined) result = d.tool.execute(d.call.arguments, d.context)
           if (isThenable(result)) result = await result
           d.result = result
           if (result === null || typeof result !== 'object' || Array.isArray(result)) ending = native.reportResult(d, result)
@@ -309,7 +322,7 @@ async function runGates(d, steps, from, to) {
     if (ending === null) throw err
   }
   if (ending !== undefined) return end(d, ending)
-  return to === steps.length ? d.result : GO_ON
+  return d.result
 }
 
 /**
@@ -332,8 +345,12 @@ function dispatchRecord(options, base, call, start) {
     startedAt: undefined,
     redacted: Boolean(options.redactor),
     ownership: options.ownership,
-    // The dispatch's state as its gates go: the registry's `get`, the call's tool, the
-    // context `execute` sees, and its result.
+    // The dispatch's state as its gates go: its steps, the registry's `get`, the call's tool,
+    // the context `execute` sees, and its result; `engine` and `native`, the engine's steps
+    // and their call (see runGates).
+    steps: undefined,
+    engine: undefined,
+    native: undefined,
     lookup: undefined,
     tool: undefined,
     context: undefined,
@@ -341,18 +358,6 @@ function dispatchRecord(options, base, call, start) {
   }
   if (options.ledger) [d.id, d.startedAt] = native.ledgerStart(start)
   return d
-}
-
-/**
- * The result of dispatch `d`'s call whose `execute` threw `err` after its started event (the
- * engine's own path, `native-dispatch.js`, when the MCP session closed under it): the
- * machine's ending, emitted and appended as `dispatchToolCall` does; rejects when the machine
- * says the value propagates.
- */
-async function executeThrew(d, err) {
-  const ending = native.reportThrown(d, G.EXECUTE, err)
-  if (ending === null) throw err
-  return end(d, ending)
 }
 
 /**
@@ -408,4 +413,4 @@ async function reportProgress(d, progress, metadata) {
   if (options.ledger) await appendRow(d, ROW.started, undefined, undefined, progress, metadata, true)
 }
 
-module.exports = { dispatchToolCall, readOptions, dispatchRecord, runGates, buildContext, GO_ON, executeThrew, appendRow, emitEvent, startedEvent, finishedEvent, stepsFor, G, H, ROW, InvalidDispatchError }
+module.exports = { dispatchToolCall, readOptions, startDispatch, runGates, stepsFor, G, H, InvalidDispatchError }

@@ -85,11 +85,12 @@ async function dispatchToolCallsInOrder(calls, ctx) {
   }
   // A dispatcher of createToolDispatcher runs the engine's own tools natively: the calls the
   // scheduler starts together are planned here and started at once before the driver waits
-  // (`pending`), one crossing per MCP server; every other call is `run` (on its JS path).
+  // (`pending`), one crossing per MCP server; every other call is `run` (by the planner's gated
+  // path or the JS path).
   const planner = nativePlannerOf(ctx.dispatchToolCall)
   const run = async (i) => {
     try {
-      results[i] = await (planner === undefined ? ctx.dispatchToolCall(calls[i]) : planner.js(calls[i]))
+      results[i] = await (planner === undefined ? ctx.dispatchToolCall(calls[i]) : planner.run(calls[i]))
       finished.push(i)
     } catch (e) {
       if (!failed) {
