@@ -4,7 +4,7 @@
 import test from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync, statSync, chmodSync } from 'node:fs'
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync, statSync, chmodSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createEditTool, createReadTool, createWriteTool } from 'prism-native/coding-tools/agent'
@@ -61,24 +61,9 @@ test('write and edit through the policy keep working and keep file modes', async
 test('a directory swapped for a symlink during writes never lets a write escape', { ...symlinks, timeout: 60_000 }, async () => {
   const { base, root, outside } = workspace()
   writeFileSync(join(root, 'dir', 'seed.txt'), 'seed')
-  // A separate process flips root/dir between a real directory and a symlink to `outside`.
-  const racer = spawn(
-    process.execPath,
-    [
-      '-e',
-      `const fs = require('fs'); const [dir, spare, outside] = process.argv.slice(1);
-       const end = Date.now() + 20000
-       while (Date.now() < end) {
-         try { fs.renameSync(dir, spare); fs.symlinkSync(outside, dir) } catch {}
-         try { fs.unlinkSync(dir); fs.renameSync(spare, dir) } catch {}
-       }`,
-      join(root, 'dir'),
-      join(root, 'spare'),
-      outside,
-    ],
-    { stdio: 'ignore' },
-  )
+  const racer = flipper(root, outside)
   try {
+    await flipping(root)
     const executionPolicy = createCodingApprovalPolicy({ roots: [root], approve: () => true })
     const write = createWriteTool(root, { executionPolicy })
     const edit = createEditTool(root, { executionPolicy })
@@ -90,6 +75,8 @@ test('a directory swapped for a symlink during writes never lets a write escape'
     }
     assert.deepEqual(readdirSync(outside), [], 'nothing was written outside the root')
     assert.ok(written > 0, 'some writes went through while the directory was real')
+    assert.ok(written < 400, 'some writes met the swapped directory')
+    assert.equal(racer.exitCode, null, 'the flipper ran throughout')
   } finally {
     await stop(racer)
     rmSync(base, { recursive: true, force: true })
@@ -98,8 +85,8 @@ test('a directory swapped for a symlink during writes never lets a write escape'
 
 /**
  * Kills `child` and waits for its exit; at once when it has exited already (its 'exit' event
- * was emitted then, and waiting for another would never end: under Deno the flipper's inline
- * script can end early, and the test then hung until its timeout).
+ * was emitted then, and waiting for another would never end: a flipper that ended early once
+ * hung a test until its timeout).
  */
 async function stop(child) {
   if (child.exitCode !== null || child.signalCode !== null) return
@@ -108,24 +95,38 @@ async function stop(child) {
   await exited
 }
 
-/** A separate process that flips root/dir between a real directory and a symlink to `outside`. */
+/**
+ * A separate process that flips root/dir between a real directory and a symlink to `outside`
+ * for 20 s, holding each state for a random 0-0.3 ms (so swaps land inside operations, and
+ * some operations also see a settled directory). Its script carries its paths inline: under Deno, `-e`'s `process.argv` has the
+ * evaluated script's own path at index 1, which the flipper used to take for the directory
+ * (so it flipped nothing there).
+ */
 function flipper(root, outside) {
-  return spawn(
-    process.execPath,
-    [
-      '-e',
-      `const fs = require('fs'); const [dir, spare, outside] = process.argv.slice(1);
-       const end = Date.now() + 20000
-       while (Date.now() < end) {
-         try { fs.renameSync(dir, spare); fs.symlinkSync(outside, dir) } catch {}
-         try { fs.unlinkSync(dir); fs.renameSync(spare, dir) } catch {}
-       }`,
-      join(root, 'dir'),
-      join(root, 'spare'),
-      outside,
-    ],
-    { stdio: 'ignore' },
-  )
+  const paths = JSON.stringify([join(root, 'dir'), join(root, 'spare'), outside])
+  const script = `const fs = require('fs')
+    const [dir, spare, outside] = ${paths}
+    const end = Date.now() + 20000
+    const hold = () => { const until = performance.now() + Math.random() * 0.3; while (performance.now() < until) {} }
+    while (Date.now() < end) {
+      try { fs.renameSync(dir, spare); fs.symlinkSync(outside, dir) } catch {}
+      hold()
+      try { fs.unlinkSync(dir); fs.renameSync(spare, dir) } catch {}
+      hold()
+    }`
+  return spawn(process.execPath, ['-e', script], { stdio: 'ignore' })
+}
+
+/** Resolves once root/dir has been seen as a symlink (the flipper is racing); fails after 10 s. */
+async function flipping(root) {
+  const dir = join(root, 'dir')
+  for (const end = Date.now() + 10_000; Date.now() < end; ) {
+    try {
+      if (lstatSync(dir).isSymbolicLink()) return
+    } catch {}
+    await new Promise((r) => setImmediate(r))
+  }
+  assert.fail('the flipper never swapped the directory')
 }
 
 /** A document reader that hands back the bytes it was given as the document's text. */
@@ -137,6 +138,7 @@ test('a directory swapped for a symlink during reads never lets a read return an
   writeFileSync(join(outside, 'secret.txt'), 'OUTSIDE')
   const racer = flipper(root, outside)
   try {
+    await flipping(root)
     const executionPolicy = createCodingApprovalPolicy({ roots: [root] })
     // Text reads, and reads whose bytes go to a document reader (read by the same confined
     // handle, not by a second open of the path).
@@ -151,6 +153,8 @@ test('a directory swapped for a symlink during reads never lets a read return an
     }
     assert.equal(escaped, 0, 'no read returned the file outside the root')
     assert.ok(inside[0] > 0 && inside[1] > 0, `some reads of each kind went through while the directory was real: ${inside}`)
+    assert.ok(inside[0] + inside[1] < 2000, 'some reads met the swapped directory')
+    assert.equal(racer.exitCode, null, 'the flipper ran throughout')
   } finally {
     await stop(racer)
     rmSync(base, { recursive: true, force: true })
