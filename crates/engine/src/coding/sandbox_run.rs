@@ -25,6 +25,10 @@ pub const SANDBOX_DEFAULT_SHELL: &str = "/bin/sh";
 /// The code of every failure of a sandboxed run (`SandboxExecutionError`'s code).
 pub const SANDBOX_EXECUTION_CODE: &str = "ERR_PRISM_SANDBOX_EXECUTION";
 
+/// The code of a sandbox the kernel cannot provide as asked (Landlock missing, or too old for
+/// the network rules).
+pub const SANDBOX_UNAVAILABLE_CODE: &str = "ERR_PRISM_SANDBOX_UNAVAILABLE";
+
 /// Why a sandboxed program did not run.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

@@ -53,12 +53,15 @@ pub enum LandlockError {
 }
 
 impl LandlockError {
-    /// `ERR_PRISM_SANDBOX_UNAVAILABLE` when the kernel lacks what was asked, otherwise
-    /// `ERR_PRISM_SANDBOX_EXECUTION`.
+    /// [`SANDBOX_UNAVAILABLE_CODE`](crate::coding::sandbox_run::SANDBOX_UNAVAILABLE_CODE)
+    /// when the kernel lacks what was asked, otherwise
+    /// [`SANDBOX_EXECUTION_CODE`](crate::coding::sandbox_run::SANDBOX_EXECUTION_CODE).
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
-            Self::Unavailable | Self::NetworkUnsupported { .. } => "ERR_PRISM_SANDBOX_UNAVAILABLE",
+            Self::Unavailable | Self::NetworkUnsupported { .. } => {
+                crate::coding::sandbox_run::SANDBOX_UNAVAILABLE_CODE
+            }
             Self::Ruleset { .. } => crate::coding::sandbox_run::SANDBOX_EXECUTION_CODE,
         }
     }
