@@ -1,8 +1,8 @@
-// createToolDispatcher: a call to an MCP bridge's tool whose gates need no host code runs in
-// the engine (its arguments checked against the tool's schema there and sent as the same
-// bytes), and gives exactly what dispatchToolCall gives for the same call. Every other call
-// takes dispatchToolCall's path. Against server-everything over stdio; the crossings are
-// counted by wrapping the bridge's native methods.
+// createToolDispatcher: a call to an MCP bridge's tool runs in the engine (its arguments
+// checked against the tool's schema there and sent as the same bytes), the host's callbacks
+// crossing at their own gates only, and gives exactly what dispatchToolCall gives for the same
+// call. A call of any other tool takes dispatchToolCall's path. Against server-everything over
+// stdio; the crossings are counted by wrapping the bridge's native methods.
 import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
@@ -438,4 +438,42 @@ test('with a ledger, a throwing append rejects the dispatch, as it does in dispa
   const viaDispatcher = await createToolDispatcher(options({ ledger }))(c).then(() => 'resolved', (e) => e.message)
   assert.equal(viaDispatcher, viaDispatch)
   assert.equal(viaDispatcher, 'the ledger is full')
+})
+
+// The gated path's edges: each gives what dispatchToolCall gives.
+test('gated: an evicted schema, a rename to a JS tool, a suspending beforeExecute and a result middleware', async () => {
+  const local = { name: 'local', execute: async (args, c) => ({ toolCallId: c.toolCallId, name: 'local', value: args.message }) }
+  const registry = createToolRegistry([...bridge.tools, local])
+  const suspended = Object.assign(new Error('run suspended'), { code: 'ERR_PRISM_AGENT_RUN_SUSPENDED' })
+  const cases = [
+    // One compiled schema at a time: the checks of one tick meet evicted schemas, and the JS
+    // validator prepares them again.
+    [{ validate: createJsonSchemaToolArgumentValidator({ maxCompiledSchemas: 1 }), beforeExecute: () => {} }, [call('e1', ECHO, { message: 'a' }), call('s1', SUM, { a: 1, b: 2 }), call('s2', SUM, { a: 'x', b: 2 })]],
+    // Middleware that sends an MCP call to a JS tool, and a JS call to an MCP tool.
+    [
+      {
+        middleware: {
+          run: async (hook, v) => (hook === 'tool_call' ? { ...v, name: v.name === ECHO ? 'local' : v.name === 'local' ? ECHO : v.name } : { ...v, metadata: { ...v.metadata, after: hook } }),
+        },
+      },
+      [call('r1', ECHO, { message: 'to local' }), call('r2', 'local', { message: 'to echo' })],
+    ],
+    // A suspension thrown by beforeExecute rejects the dispatch, as the reference rethrows it.
+    [
+      {
+        beforeExecute: () => {
+          throw suspended
+        },
+      },
+      [call('b1', ECHO, { message: 'x' })],
+    ],
+  ]
+  for (const [extra, calls] of cases) {
+    const opts = options({ registry, permission: undefined, ...extra })
+    const dispatch = createToolDispatcher(opts)
+    const settle = (p) => p.then((r) => ['resolved', r], (e) => ['rejected', e.code ?? e.message])
+    const got = await Promise.all(calls.map((c) => settle(dispatch(c))))
+    const want = await Promise.all(calls.map((c) => settle(dispatchToolCall({ ...opts, call: c }))))
+    assert.deepEqual(got, want)
+  }
 })
