@@ -4,8 +4,10 @@
 // every call runs in the engine. Prints RSS (and its anonymous part on Linux), V8 heap and
 // external memory after a full GC at a few points, and the growth per call after the warm-up.
 // With `js` after the count, the same turns go through a closure over dispatchToolCall (the
-// JS driver and the tool's own execute), for comparison.
-// Run: node --expose-gc bench/native-turn-memory.mjs [calls] [js]
+// JS driver and the tool's own execute), for comparison; with `gated`, the dispatcher also has
+// an `emit` callback, so its calls take the gated path (the events at their gates, the check
+// and the start in the engine).
+// Run: node --expose-gc bench/native-turn-memory.mjs [calls] [js|gated]
 import { createToolDispatcher, createToolRegistry, createStaticPermissionPolicy, dispatchToolCall as dispatchOne, dispatchToolCallsInOrder } from '../index.mjs'
 import { connectMcpTools } from '../lib/mcp/index.mjs'
 import { createJsonSchemaToolArgumentValidator } from '../lib/validation/json-schema.js'
@@ -13,7 +15,7 @@ import { everythingStdio } from '../__test__/fixtures/mcp-helpers.mjs'
 import { rssAfterGc, rssAnon } from './_stats.mjs'
 
 const CALLS = Number(process.argv[2] ?? 100_000)
-const PATH = process.argv[3] === 'js' ? 'js' : 'native'
+const PATH = ['js', 'gated'].includes(process.argv[3]) ? process.argv[3] : 'native'
 const PER_TURN = 64
 // The warm-up: V8 grows its young generation (about 24 MiB) and the allocators their pools
 // over the first tens of thousands of calls, then the RSS stays put. NATIVE_MEMORY_WARM_CALLS
@@ -41,6 +43,7 @@ const options = {
   validate: createJsonSchemaToolArgumentValidator(),
   secrets: ['sk-bench-secret'],
   context: { sessionId: 's', runId: 'r' },
+  emit: PATH === 'gated' ? (event) => void event.type : undefined,
 }
 const dispatchToolCall = PATH === 'js' ? (call) => dispatchOne({ ...options, call }) : createToolDispatcher(options)
 let done = 0
