@@ -1185,7 +1185,7 @@ export interface NativeAnalysisLayoutWords {
 /** The words of the approval machine's crossing (read once at load). */
 export interface NativeApprovalWords {
   /**
-   * The code of each step, by name (`containPath`, `analyze`, `analyzeOffThread`,
+   * The code of each step, by name (`containPath`, `analyze`,
    * `containRedirect`, `lookUpCache`, `ask`, `allow`, `deny`): `state & stepMask`.
    */
   steps: Record<string, number>

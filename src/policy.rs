@@ -215,7 +215,7 @@ pub fn policy_approval_limits() -> Vec<u32> {
 /// The words of the approval machine's crossing (read once at load).
 #[napi(object)]
 pub struct NativeApprovalWords {
-    /// The code of each step, by name (`containPath`, `analyze`, `analyzeOffThread`,
+    /// The code of each step, by name (`containPath`, `analyze`,
     /// `containRedirect`, `lookUpCache`, `ask`, `allow`, `deny`): `state & stepMask`.
     pub steps: HashMap<String, u32>,
     /// The bits of a state that hold its step's code.

@@ -602,11 +602,6 @@ pub const MCP_STDERR_DRAIN_MS: u64 = 200;
 /// replaced by the redaction marker (fail closed). Fixed at 64.
 pub const DISPATCH_VERDICT_REDACT_DEPTH: usize = 64;
 
-/// Commands longer than this (UTF-8 bytes) are analysed off the JavaScript thread by
-/// `policy.check` (the synchronous `evaluateCommandRules` and `explainCommand` analyse on the
-/// calling thread at any length). Fixed at 16 KiB.
-pub const POLICY_ANALYSIS_ASYNC_BYTES: usize = 16 * 1024;
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,7 +35,7 @@ use std::collections::{HashMap, VecDeque};
 
 use sha2::{Digest, Sha256};
 
-use crate::limits::{POLICY_ANALYSIS_ASYNC_BYTES, POLICY_APPROVAL_CACHE_ENTRIES};
+use crate::limits::POLICY_APPROVAL_CACHE_ENTRIES;
 use crate::policy::verdict;
 
 /// The reason when the policy has no trusted roots (even reads are denied).
@@ -202,37 +202,20 @@ pub struct Policy {
 pub enum Command {
     /// Missing or empty (falsy): nothing to analyse.
     Absent,
-    /// Analysed on the calling thread (it takes microseconds).
-    Short,
-    /// Analysed off the JavaScript thread, so a long hostile command never holds it.
-    Long,
+    /// Present: analysed (on the blocking pool, where the binding runs every check).
+    Present,
 }
 
 impl Command {
-    /// The command from what the driver sees: whether it is present (truthy) and, for a
-    /// string, its length in UTF-16 code units. Its UTF-8 length is at most three times that,
-    /// so every command longer than [`POLICY_ANALYSIS_ASYNC_BYTES`] in UTF-8 is [`Command::Long`].
-    #[must_use]
-    pub fn from_facts(present: bool, utf16_len: usize) -> Command {
-        if !present {
-            Self::Absent
-        } else if utf16_len.saturating_mul(3) > POLICY_ANALYSIS_ASYNC_BYTES {
-            Self::Long
-        } else {
-            Self::Short
-        }
-    }
-
     fn code(self) -> u64 {
         match self {
             Self::Absent => 0,
-            Self::Short => 1,
-            Self::Long => 2,
+            Self::Present => 1,
         }
     }
 
     fn from_code(code: u64) -> Option<Command> {
-        [Self::Absent, Self::Short, Self::Long]
+        [Self::Absent, Self::Present]
             .get(usize::try_from(code).ok()?)
             .copied()
     }
@@ -345,11 +328,8 @@ pub enum Step {
     /// (API.md Decision 8); feed [`Input::Location`].
     ContainPath,
     /// Analyse the command and judge it under the host's rules (Decision 7); feed
-    /// [`Input::Verdict`]. `off_thread`: analyse on the native blocking pool.
-    Analyze {
-        /// Whether the command is long enough to analyse off the JavaScript thread.
-        off_thread: bool,
-    },
+    /// [`Input::Verdict`].
+    Analyze,
     /// Resolve the command's next redirection target (in order) and contain it; feed
     /// [`Input::Location`] ([`Location::NoTarget`] for a redirection without a file).
     ContainRedirect,
@@ -372,10 +352,9 @@ pub enum Step {
 
 impl Step {
     /// The step names in their code order (the low four bits of [`Check::to_bits`]).
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 7] = [
         "containPath",
         "analyze",
-        "analyzeOffThread",
         "containRedirect",
         "lookUpCache",
         "ask",
@@ -393,13 +372,12 @@ impl Step {
     pub const fn code(self) -> u64 {
         match self {
             Self::ContainPath => 0,
-            Self::Analyze { off_thread: false } => 1,
-            Self::Analyze { off_thread: true } => 2,
-            Self::ContainRedirect => 3,
-            Self::LookUpCache => 4,
-            Self::Ask => 5,
-            Self::Allow { .. } => 6,
-            Self::Deny(_) => 7,
+            Self::Analyze => 1,
+            Self::ContainRedirect => 2,
+            Self::LookUpCache => 3,
+            Self::Ask => 4,
+            Self::Allow { .. } => 5,
+            Self::Deny(_) => 6,
         }
     }
 
@@ -424,16 +402,15 @@ impl Step {
     fn from_bits(code: u64, detail: u64) -> Option<Step> {
         Some(match code {
             0 => Self::ContainPath,
-            1 => Self::Analyze { off_thread: false },
-            2 => Self::Analyze { off_thread: true },
-            3 => Self::ContainRedirect,
-            4 => Self::LookUpCache,
-            5 => Self::Ask,
-            6 => Self::Allow {
+            1 => Self::Analyze,
+            2 => Self::ContainRedirect,
+            3 => Self::LookUpCache,
+            4 => Self::Ask,
+            5 => Self::Allow {
                 exclusive: detail & ALLOW_EXCLUSIVE != 0,
                 write_beneath: detail & ALLOW_WRITE_BENEATH != 0,
             },
-            7 => Self::Deny(*Denial::ALL.get(usize::try_from(detail).ok()?)?),
+            6 => Self::Deny(*Denial::ALL.get(usize::try_from(detail).ok()?)?),
             _ => return None,
         })
     }
@@ -635,7 +612,7 @@ impl Check {
                 }
             }
             (
-                Step::Analyze { .. },
+                Step::Analyze,
                 Input::Verdict {
                     action,
                     has_reason,
@@ -704,9 +681,7 @@ impl Check {
 
     fn after_paths(self, policy: &Policy) -> Check {
         if self.kind == Kind::Shell && self.command != Command::Absent {
-            return self.at(Step::Analyze {
-                off_thread: self.command == Command::Long,
-            });
+            return self.at(Step::Analyze);
         }
         self.approval(policy)
     }
@@ -1015,7 +990,7 @@ mod tests {
         };
         for k in [Kind::Shell, Kind::Write, Kind::Other] {
             assert_eq!(
-                run(&p, action(k, 1, Command::Short), &[]),
+                run(&p, action(k, 1, Command::Present), &[]),
                 Ok(Step::Deny(Denial::ReadOnly))
             );
         }
@@ -1079,36 +1054,23 @@ mod tests {
     }
 
     #[test]
-    fn a_shell_command_is_analysed_after_the_paths_long_ones_off_thread() {
-        let a = action(Kind::Shell, 1, Command::Short);
-        assert_eq!(
-            run(&POLICY, a, &[INSIDE]),
-            Ok(Step::Analyze { off_thread: false })
-        );
-        let long = action(Kind::Shell, 0, Command::Long);
-        assert_eq!(
-            run(&POLICY, long, &[]),
-            Ok(Step::Analyze { off_thread: true })
-        );
+    fn a_shell_command_is_analysed_after_the_paths() {
+        let a = action(Kind::Shell, 1, Command::Present);
+        assert_eq!(run(&POLICY, a, &[INSIDE]), Ok(Step::Analyze));
         // No command: straight to approval; a command on another kind is not analysed.
         assert_eq!(
             run(&POLICY, action(Kind::Shell, 0, Command::Absent), &[]),
             Ok(Step::Ask)
         );
         assert_eq!(
-            run(&POLICY, action(Kind::Read, 0, Command::Short), &[]),
+            run(&POLICY, action(Kind::Read, 0, Command::Present), &[]),
             Ok(allow(false, false))
         );
-        let edge = POLICY_ANALYSIS_ASYNC_BYTES / 3;
-        assert_eq!(Command::from_facts(true, edge), Command::Short);
-        assert_eq!(Command::from_facts(true, edge + 1), Command::Long);
-        assert_eq!(Command::from_facts(false, usize::MAX), Command::Absent);
-        assert_eq!(Command::from_facts(true, usize::MAX), Command::Long);
     }
 
     #[test]
     fn a_denying_verdict_gives_its_reason_or_the_engines() {
-        let a = action(Kind::Shell, 0, Command::Short);
+        let a = action(Kind::Shell, 0, Command::Present);
         assert_eq!(
             run(&POLICY, a, &[verdict(Verdict::Deny, true, false, 2)]),
             Ok(Step::Deny(Denial::CommandRule))
@@ -1126,7 +1088,7 @@ mod tests {
 
     #[test]
     fn redirection_targets_are_contained_before_approval() {
-        let a = action(Kind::Shell, 0, Command::Short);
+        let a = action(Kind::Shell, 0, Command::Present);
         let v = verdict(Verdict::Allow, false, false, 3);
         assert_eq!(run(&POLICY, a, &[v]), Ok(Step::ContainRedirect));
         let no = Input::Location(Location::NoTarget);
@@ -1154,7 +1116,7 @@ mod tests {
 
     #[test]
     fn covered_commands_skip_approval_only_when_the_policy_says_so() {
-        let a = action(Kind::Shell, 0, Command::Short);
+        let a = action(Kind::Shell, 0, Command::Present);
         let covered = verdict(Verdict::Allow, true, true, 0);
         assert_eq!(run(&POLICY, a, &[covered]), Ok(Step::Ask));
         let skip = Policy {
@@ -1186,7 +1148,7 @@ mod tests {
             allow_rules_skip_approval: true,
             ..POLICY
         };
-        let a = action(Kind::Shell, 0, Command::Short);
+        let a = action(Kind::Shell, 0, Command::Present);
         assert_eq!(
             run(
                 &skip,
@@ -1244,7 +1206,7 @@ mod tests {
 
     #[test]
     fn states_round_trip_and_garbage_is_refused() {
-        let c = Check::begin(&POLICY, &action(Kind::Move, u32::MAX, Command::Long));
+        let c = Check::begin(&POLICY, &action(Kind::Move, u32::MAX, Command::Present));
         let bits = c.to_bits();
         assert!(bits < 1 << 53);
         assert_eq!(bits & Step::CODE_MASK, Step::ContainPath.code());
@@ -1272,7 +1234,7 @@ mod tests {
         // Each step's code names it in NAMES (the words JavaScript reads).
         for (step, name) in [
             (Step::ContainPath, "containPath"),
-            (Step::Analyze { off_thread: true }, "analyzeOffThread"),
+            (Step::Analyze, "analyze"),
             (Step::LookUpCache, "lookUpCache"),
             (Step::Deny(Denial::Denied), "deny"),
         ] {

@@ -87,7 +87,7 @@ pub fn decide(
     let command = match request.command {
         CommandText::Absent => Command::Absent,
         // Never analysed on a caller's thread here: the length only picks the state.
-        CommandText::NotAString | CommandText::Text(_) => Command::Short,
+        CommandText::NotAString | CommandText::Text(_) => Command::Present,
     };
     let action = Action {
         kind: request.kind,
@@ -123,7 +123,7 @@ pub fn decide(
                     Location::Outside
                 })
             }
-            Step::Analyze { .. } => {
+            Step::Analyze => {
                 let analysis = analyze(request.command);
                 let host = host_bits.map(|bits| HostMatches::for_analysis(&analysis, bits));
                 let judgement = rules::judge(&analysis, rules, deny_metacharacters, host);
