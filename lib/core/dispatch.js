@@ -169,12 +169,40 @@ function prepared(input) {
 }
 
 /**
+ * dispatchToolCall for options already read (readOptions, `secrets` copied) and bound once,
+ * as `createToolDispatcher` holds them; `engine`, the engine's steps of its gated path, if
+ * any (see runGates). Rejects with the InvalidDispatchError of a call that cannot be used.
+ */
+function dispatchWith(options, call, engine) {
+  let d
+  try {
+    d = startDispatch({ ...options, call })
+  } catch (err) {
+    return Promise.reject(err)
+  }
+  d.engine = engine
+  return runGates(d)
+}
+
+/** The HookSet bits of the hooks `options` has (what the engine plans a dispatch's steps for). */
+function hookMask(options) {
+  return (
+    (options.middleware ? H.MIDDLEWARE : 0) |
+    (options.trust ? H.TRUST : 0) |
+    (options.permission ? H.PERMISSION : 0) |
+    (options.validate ? H.VALIDATE : 0) |
+    (options.beforeExecute ? H.BEFORE_EXECUTE : 0) |
+    (options.redactor ? H.REDACTOR : 0)
+  )
+}
+
+/**
  * The record of a dispatch of `options.call` (`options` as readOptions read them, `secrets`
  * copied), its steps planned for the hooks present; throws the InvalidDispatchError of a call,
  * registry or context that cannot be used.
  */
 function startDispatch(options) {
-  const { registry, redactor, middleware } = options
+  const { registry } = options
   checkCallReadable(options.call, NOT_A_CALL)
   let registryGet
   try {
@@ -194,14 +222,7 @@ function startDispatch(options) {
   // The dispatch's record (no closure per call; see dispatchRecord).
   const d = dispatchRecord(options, base, options.call, Date.now())
   d.lookup = registryGet
-  d.steps = stepsFor(
-    (middleware ? H.MIDDLEWARE : 0) |
-      (options.trust ? H.TRUST : 0) |
-      (options.permission ? H.PERMISSION : 0) |
-      (options.validate ? H.VALIDATE : 0) |
-      (options.beforeExecute ? H.BEFORE_EXECUTE : 0) |
-      (redactor ? H.REDACTOR : 0),
-  )
+  d.steps = stepsFor(hookMask(options))
   return d
 }
 
@@ -413,4 +434,4 @@ async function reportProgress(d, progress, metadata) {
   if (options.ledger) await appendRow(d, ROW.started, undefined, undefined, progress, metadata, true)
 }
 
-module.exports = { dispatchToolCall, readOptions, startDispatch, runGates, stepsFor, G, H, InvalidDispatchError }
+module.exports = { dispatchToolCall, dispatchWith, readOptions, hookMask, stepsFor, G, H, InvalidDispatchError }

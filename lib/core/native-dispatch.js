@@ -24,7 +24,7 @@
 //
 // A call of a tool that is not the engine's takes `dispatchToolCall`. Every path gives what
 // `dispatchToolCall` gives.
-const { dispatchToolCall, readOptions, startDispatch, runGates, stepsFor, G, H, InvalidDispatchError } = require('./dispatch.js')
+const { dispatchWith, readOptions, hookMask, stepsFor, G, H, InvalidDispatchError } = require('./dispatch.js')
 const { compiledFilter } = require('./registry.js')
 const { isJsonObject } = require('./json.js')
 const { engineTools, pureChecks, engineValidators } = require('./engine-owned.js')
@@ -95,14 +95,7 @@ function plannerOf(options, js) {
 
   // The gated path's engine steps: the arguments are checked at the validator's gate (this
   // package's validator), the call starts at `execute`'s; the gates before them find the tool.
-  const steps = stepsFor(
-    (middleware ? H.MIDDLEWARE : 0) |
-      (trust ? H.TRUST : 0) |
-      (permission ? H.PERMISSION : 0) |
-      (validate ? H.VALIDATE : 0) |
-      (beforeExecute ? H.BEFORE_EXECUTE : 0) |
-      (redactor ? H.REDACTOR : 0),
-  )
+  const steps = stepsFor(hookMask(options))
   const atExecute = steps.indexOf(G.EXECUTE)
   const atCheck = validator === undefined ? atExecute : steps.indexOf(G.VALIDATE)
   const gated = atExecute > 0 && atCheck > steps.indexOf(G.CHECK_CALL) && atCheck <= atExecute
@@ -246,18 +239,6 @@ function plannerOf(options, js) {
     return entry
   }
 
-  /** A call by the gated path: the JS driver's gates, with the check and the start in the engine. */
-  function viaGates(call) {
-    let d
-    try {
-      d = startDispatch({ ...options, call })
-    } catch (err) {
-      return Promise.reject(err)
-    }
-    d.engine = engineSteps
-    return runGates(d)
-  }
-
   /** Whether `call` (before middleware, which may rename it) names one of the engine's tools. */
   function namesEngineTool(call) {
     try {
@@ -270,7 +251,8 @@ function plannerOf(options, js) {
   /** A call not planned: the gated path when its tool may be the engine's, else the JS path. */
   function run(call) {
     if (!gated || (!middleware && !namesEngineTool(call))) return js(call)
-    return viaGates(call)
+    // The gated path: the JS driver's gates, with the check and the start in the engine.
+    return dispatchWith(options, call, engineSteps)
   }
 
   return { plan, start, run }
@@ -293,7 +275,7 @@ function createToolDispatcher(options) {
       throw new InvalidDispatchError(say('dispatchSecrets'))
     }
   }
-  const js = (call) => dispatchToolCall({ ...read, call })
+  const js = (call) => dispatchWith(read, call)
   const planner = plannerOf(read, js)
   if (planner === undefined) return js
   const dispatch = (call) => {

@@ -3,7 +3,7 @@
 // JS keeps what must be JS: the AbortSignal, the effect policy callback, the `tools` array
 // identity (a failed refresh keeps the previous array object) and the debounce timer.
 const native = require('../native.js')
-const { McpBridgeError, McpBridgeClosedError, McpUnsupportedCapabilityError } = require('./errors.js')
+const { McpBridgeError, McpUnsupportedCapabilityError } = require('./errors.js')
 const { fromNative } = require('../native-errors.js')
 const { assertValidServerId, defaultMcpNamePrefix, formatMcpToolName } = require('./helpers.js')
 const { MCP_LIMITS, bridgeLimitInput } = require('./limits.js')
@@ -124,9 +124,9 @@ async function connectNativeBridge(options, side = {}) {
   hostRequests.bind(nativeBridge, 'answerServerRequest')
   installExitHook()
   // A tool's call (queued to start with the others of its tick), and the calls of a native
-  // dispatch; `closedError()`: what the tools' execute throws once the bridge is closed.
+  // dispatch.
   const callRemoteTool = calls.call
-  const nativeCalls = { start: calls.start, isClosed: catalogue.isClosed, closedError: () => new McpBridgeClosedError() }
+  const nativeCalls = { start: calls.start, isClosed: catalogue.isClosed }
 
   // MCP Apps: the engine judges the negotiation, the app tools and their resources.
   const apps =
