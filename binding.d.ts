@@ -148,6 +148,14 @@ export declare class NativeJsonSchemaValidator {
    * failure crosses once.
    */
   checkDispatch(id: number, instanceText: string, tool: string, d: unknown): boolean | [unknown, unknown, number]
+  /**
+   * Checks a batch of calls' arguments (JSON text `texts[i]` against prepared schema
+   * `ids[i]`; 0: no schema, no check) in one crossing, as `callTools` checks a bridge's:
+   * each verdict is `MCP_CALL_STARTED` (passed: the caller takes the call),
+   * `MCP_CALL_SCHEMA_EVICTED` or `MCP_CALL_INVALID` (the caller's own path prepares again
+   * or words the refusal).
+   */
+  checkTexts(ids: Uint32Array, texts: Array<string>): Uint8Array
   /** Schemas compiled so far (cache misses). */
   get compileCount(): number
   /** Schemas in the cache now. */
@@ -641,6 +649,30 @@ export declare function codingPageFromBackend(page: CodingBackendPage, req: Codi
  */
 export declare function codingRead(req: CodingReadRequest, beneath?: CodingBeneath | undefined | null): Promise<CodingReadResult>
 
+/**
+ * Reads a batch of read calls. Call `i` is `calls[2i]` (its arguments as JSON text) and
+ * `calls[2i + 1]` (its path, resolved against the tool's working directory). Each result is
+ * the argument refusal or what `codingRead` gives for that path (the tool's native path has
+ * no document reader). With `policy` (the tool's execution policy, made by
+ * `createCodingApprovalPolicy`), each read is first checked as the tool's policy action
+ * (`kind: "read"`, the one path): a read it allows outright is opened beneath the root it
+ * approved, as `codingRead` opens it; any other (denied, or a step only the facade performs:
+ * the approval cache, `approve`) is `declined`, and the tool's own `execute` asks the policy.
+ */
+export declare function codingReadBatch(calls: Array<string>, limits: CodingReadLimits, policy?: NativeApprovalPolicy | undefined | null): Promise<CodingReadResult[]>
+
+/** The read tool's page and image bounds (its options, validated when it was made). */
+export interface CodingReadLimits {
+  /** Line cap of a page. */
+  maxLines: number
+  /** Byte cap of a page. */
+  maxBytes: number
+  /** Bytes a text read may scan. */
+  maxScanBytes: number
+  /** Largest image returned. */
+  maxImageBytes: number
+}
+
 /** One read (every bound already validated by the facade). */
 export interface CodingReadRequest {
   /** Absolute path. */
@@ -693,6 +725,11 @@ export interface CodingReadResult {
   truncation?: CodingTruncation
   /** Bytes read. */
   scannedBytes?: number
+  /**
+   * `codingReadBatch` only: the execution policy did not allow the read outright (the
+   * tool's own `execute` asks it).
+   */
+  declined?: boolean
 }
 
 /** A refusal's message and the text the model is shown. */

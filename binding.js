@@ -870,6 +870,7 @@ module.exports.codingImageTooLarge = nativeBinding.codingImageTooLarge
 module.exports.codingOverSizeLimit = nativeBinding.codingOverSizeLimit
 module.exports.codingPageFromBackend = nativeBinding.codingPageFromBackend
 module.exports.codingRead = nativeBinding.codingRead
+module.exports.codingReadBatch = nativeBinding.codingReadBatch
 module.exports.codingSandboxRun = nativeBinding.codingSandboxRun
 module.exports.codingShell = nativeBinding.codingShell
 module.exports.codingShellAbort = nativeBinding.codingShellAbort

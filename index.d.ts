@@ -846,7 +846,10 @@ export function dispatchToolCall(options: DispatchToolCallOptions): Promise<Tool
  * as `dispatchToolCall` calls them. With none of them but the static policies of
  * `createStaticTrustPolicy` and `createStaticPermissionPolicy`, `dispatchToolCallsInOrder`
  * with this dispatcher starts a turn's calls together (one crossing per MCP server); otherwise
- * the checks and starts of one tick cross together. A call the engine does not take goes on
+ * the checks and starts of one tick cross together. A read tool's calls (a tool of
+ * `createReadTool` with no `executionPolicy`, `operations`, `documentReader` or
+ * `transformImage`, with its own `execute`) run in the engine too: the reads that start
+ * together cross together and are read off the JS thread. A call the engine does not take goes on
  * through `dispatchToolCall`'s driver from the gate where it stopped, and every other call
  * takes `dispatchToolCall`'s path. A bad options
  * value (not an object, an unreadable field, unreadable `secrets`) throws here.

@@ -5,7 +5,8 @@
 //   - mixed: 32 reads and 32 edits, each edit on a file of its own (so the turn's calls may
 //     run together), each edit flipping one word back and forth from turn to turn.
 // Side by side in one run: prism-native (its read and edit tools, validator, scheduler and
-// dispatch) and the reference's own stack (its coding-agent tools, Ajv adapter, scheduler and
+// dispatch), prism-native with the options bound by createToolDispatcher ("native turn": a
+// turn's reads run in the engine, crossing together) and the reference's own stack (its coding-agent tools, Ajv adapter, scheduler and
 // dispatch), when PRISM_REFERENCE_DIR names the reference's built checkout (the `ref/` folder of
 // the reference-suite scratch dir). Each stack runs in its own child process, the stacks taking
 // turns. Prints calls/s (median of the timed turns) and host CPU per call (user + system, all
@@ -42,9 +43,12 @@ function turnCalls(kind, t) {
   })
 }
 
-/** A host's turn of `kind` over one library's stack and its coding tools (see _turn.mjs). */
-function stackTurn(lib, tools, validate, kind) {
-  const run = hostTurn(lib, { tools, allow: ['tool:read:execute', 'tool:edit:execute'], validate, secrets: [SECRET] })
+/**
+ * A host's turn of `kind` over one library's stack and its coding tools (see _turn.mjs);
+ * `bound`: the options bound by createToolDispatcher, whose reads run in the engine.
+ */
+function stackTurn(lib, tools, validate, kind, bound = false) {
+  const run = hostTurn(lib, { tools, allow: ['tool:read:execute', 'tool:edit:execute'], validate, secrets: [SECRET], bound })
   let turn = 0
   return async () => {
     const history = await run(turnCalls(kind, turn++))
@@ -63,12 +67,15 @@ function codingTools(m, dir) {
   return [m.createReadTool(dir), edit]
 }
 
-async function nativeStack(kind, dir) {
+async function nativeStack(kind, dir, bound = false) {
   const lib = await import('prism-native')
   const agent = await import('prism-native/coding-tools/agent')
   const { createJsonSchemaToolArgumentValidator } = await import('prism-native/validation/json-schema')
-  return stackTurn(lib, codingTools(agent, dir), createJsonSchemaToolArgumentValidator(), kind)
+  return stackTurn(lib, codingTools(agent, dir), createJsonSchemaToolArgumentValidator(), kind, bound)
 }
+
+/** The same stack with the options bound by createToolDispatcher: the reads run in the engine. */
+const nativeTurnStack = (kind, dir) => nativeStack(kind, dir, true)
 
 async function referenceStack(kind, dir) {
   const root = process.env.PRISM_REFERENCE_DIR
@@ -79,7 +86,7 @@ async function referenceStack(kind, dir) {
   return stackTurn(lib, codingTools(agent, dir), createJsonSchemaToolArgumentValidator(), kind)
 }
 
-const STACKS = { 'prism-native': nativeStack, reference: referenceStack }
+const STACKS = { 'prism-native': nativeStack, 'prism-native, native turn': nativeTurnStack, reference: referenceStack }
 
 // A child process measures one stack on one kind of turn. Prints {rate: [...], cpu: [...]}.
 async function child(name, kind) {

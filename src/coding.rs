@@ -140,6 +140,9 @@ pub struct CodingReadResult {
     pub truncation: Option<CodingTruncation>,
     /// Bytes read.
     pub scanned_bytes: Option<f64>,
+    /// `codingReadBatch` only: the execution policy did not allow the read outright (the
+    /// tool's own `execute` asks it).
+    pub declined: Option<bool>,
 }
 
 fn error_fields(e: &CodingError) -> (Option<String>, Option<String>) {
@@ -162,21 +165,35 @@ pub fn coding_read<'env>(
             read_path(&path, &engine_req, confined.as_ref())
         })
         .await?;
-        let mut out = empty_read_result();
-        match outcome {
-            Err(e) => {
-                (out.error, out.error_code) = error_fields(&e);
-                out.missing = Some(e.is_missing());
-            }
-            Ok(ReadOutcome::Image { mime_type, data }) => {
-                out.mime_type = Some(mime_type.to_owned());
-                out.data = Some(data.into());
-            }
-            Ok(ReadOutcome::Text(page)) => set_page(&mut out, page),
-            Ok(ReadOutcome::Document { data }) => out.document = Some(data.into()),
-        }
-        Ok(out)
+        Ok(read_result(outcome))
     })
+}
+
+/// What one read gives the facade: the failure (its message, code and whether the file was
+/// missing), the image, the text page or the document.
+pub(crate) fn read_result(outcome: Result<ReadOutcome, CodingError>) -> CodingReadResult {
+    let mut out = empty_read_result();
+    match outcome {
+        Err(e) => {
+            (out.error, out.error_code) = error_fields(&e);
+            out.missing = Some(e.is_missing());
+        }
+        Ok(ReadOutcome::Image { mime_type, data }) => {
+            out.mime_type = Some(mime_type.to_owned());
+            out.data = Some(data.into());
+        }
+        Ok(ReadOutcome::Text(page)) => set_page(&mut out, page),
+        Ok(ReadOutcome::Document { data }) => out.document = Some(data.into()),
+    }
+    out
+}
+
+/// A call whose arguments were refused: the refusal is its error message (no code, as the
+/// tool's own check gives it).
+pub(crate) fn refused_read(message: String) -> CodingReadResult {
+    let mut out = empty_read_result();
+    out.error = Some(message);
+    out
 }
 
 fn set_page(out: &mut CodingReadResult, page: TextPage) {
@@ -198,7 +215,15 @@ fn empty_read_result() -> CodingReadResult {
         footer: None,
         truncation: None,
         scanned_bytes: None,
+        declined: None,
     }
+}
+
+/// A batch read its execution policy did not allow outright.
+pub(crate) fn declined_read() -> CodingReadResult {
+    let mut out = empty_read_result();
+    out.declined = Some(true);
+    out
 }
 
 fn engine_read_request(req: CodingReadRequest) -> ReadRequest {

@@ -8,6 +8,7 @@
 mod args;
 mod coding;
 mod coding_arguments;
+mod coding_read_batch;
 mod coding_sandbox;
 mod coding_shell;
 mod dispatch;

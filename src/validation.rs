@@ -10,7 +10,8 @@ use std::sync::Arc;
 use crate::dispatch::verdict_ending;
 use crate::errors::{facade_bug, to_js};
 use crate::js_raw::{unknown, Js};
-use napi::bindgen_prelude::{Either, Unknown};
+use crate::mcp_turn::{MCP_CALL_INVALID, MCP_CALL_SCHEMA_EVICTED, MCP_CALL_STARTED};
+use napi::bindgen_prelude::{Either, Uint32Array, Uint8Array, Unknown};
 use napi::Env;
 use napi::JsValue;
 use napi_derive::napi;
@@ -216,6 +217,36 @@ impl NativeJsonSchemaValidator {
         self.inner
             .validate_prepared(id, instance_text)
             .map(|verdict| verdict.is_ok())
+    }
+
+    /// Checks a batch of calls' arguments (JSON text `texts[i]` against prepared schema
+    /// `ids[i]`; 0: no schema, no check) in one crossing, as `callTools` checks a bridge's:
+    /// each verdict is `MCP_CALL_STARTED` (passed: the caller takes the call),
+    /// `MCP_CALL_SCHEMA_EVICTED` or `MCP_CALL_INVALID` (the caller's own path prepares again
+    /// or words the refusal).
+    #[napi]
+    pub fn check_texts(
+        &mut self,
+        env: &Env,
+        ids: Uint32Array,
+        texts: Vec<String>,
+    ) -> napi::Result<Uint8Array> {
+        if ids.len() != texts.len() {
+            return Err(facade_bug(env, "checkTexts: one schema id per text".into()));
+        }
+        let verdicts = ids
+            .iter()
+            .zip(&texts)
+            .map(|(&id, text)| match id {
+                0 => MCP_CALL_STARTED,
+                _ => match self.accepts(id, text) {
+                    Some(true) => MCP_CALL_STARTED,
+                    Some(false) => MCP_CALL_INVALID,
+                    None => MCP_CALL_SCHEMA_EVICTED,
+                },
+            })
+            .collect::<Vec<_>>();
+        Ok(Uint8Array::new(verdicts))
     }
 
     /// Schemas compiled so far (cache misses).

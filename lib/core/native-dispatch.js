@@ -1,7 +1,9 @@
 'use strict'
 // createToolDispatcher: `dispatchToolCall` with its options bound once, whose calls to the
-// engine's own tools (an MCP bridge's tools: their `execute` is one this package made,
-// `engine-owned.js`) run in the engine, the host's callbacks crossing at their own gates only.
+// engine's own tools (an MCP bridge's tools, a read tool made without host code: their
+// `execute` is one this package made, `engine-owned.js`) run in the engine, the host's
+// callbacks crossing at their own gates only. A read tool's batch is read off the JS thread in
+// one crossing (`read-route.js`); what follows says "server" for an MCP bridge or a read tool.
 //
 // Two paths run such a call.
 // - The planned path, when nothing of a dispatch needs host code: no middleware, redactor,
@@ -68,7 +70,7 @@ function purePasses(policy, request, field) {
   return decision !== null && typeof decision === 'object' && decision[field] === true
 }
 
-/** The engine's route for `tool` (its MCP bridge's calls), or `undefined` when it is not the engine's or its session closed. */
+/** The engine's route for `tool` (its MCP bridge's calls, or a read tool's), or `undefined` when it is not the engine's or its session closed. */
 function routeOf(tool) {
   const route = tool === undefined || tool === null ? undefined : engineTools.get(tool.execute)
   return route === undefined || route.calls.isClosed() ? undefined : route
@@ -129,7 +131,7 @@ function plannerOf(options, js) {
       if (!isJsonObject(args)) return undefined
       const schemaId = validator === undefined ? 0 : validator.schemaId(tool)
       if (schemaId === undefined) return undefined
-      return { call, route, remoteName: route.remoteName, name: route.name, text: JSON.stringify(args), toolCallId: id, schemaId, settle: undefined, fail: undefined }
+      return { call, route, remoteName: route.remoteName, name: route.name, text: JSON.stringify(args), args, base, toolCallId: id, schemaId, settle: undefined, fail: undefined }
     } catch {
       // A hostile value (a throwing getter or Proxy): the JS path refuses it in its own words.
       return undefined
@@ -232,7 +234,7 @@ function plannerOf(options, js) {
 
   /** The engine's call of dispatch `d`, its result a promise (settled by the bridge's result callback). */
   function nativeEntry(d, route, schemaId) {
-    const entry = { route, remoteName: route.remoteName, name: route.name, text: JSON.stringify(d.call.arguments), toolCallId: d.call.id, schemaId, started: false, settle: undefined, result: undefined }
+    const entry = { route, remoteName: route.remoteName, name: route.name, text: JSON.stringify(d.call.arguments), args: d.call.arguments, context: d.context, toolCallId: d.call.id, schemaId, started: false, settle: undefined, result: undefined }
     entry.result = new Promise((settle) => {
       entry.settle = settle
     })

@@ -14,6 +14,9 @@ const {
 const fs = require('node:fs')
 const fsp = require('node:fs/promises')
 const { resolveToCwd, findReadPathVariant } = require('./paths.js')
+const { readRoute } = require('./read-route.js')
+const { ENGINE_POLICY } = require('../security/approval-policy.js')
+const { engineTools } = require('../../core/engine-owned.js')
 
 // The `limit` argument's cap is the hard cap of `maxLines`.
 const MAX_READ_LIMIT = LIMITS.maxLines.hard
@@ -63,7 +66,7 @@ function createReadTool(cwd, options = {}) {
   }
   const { executionPolicy, transformImage, operations, readPathSet, documentReader } = options
   if (documentReader !== undefined) checkDocumentReader(documentReader)
-  return {
+  const tool = {
     name: 'read',
     kind: 'read',
     description: `Read a file. Text comes back ${cfg.maxLines} lines or ${native.codingFormatSize(cfg.maxBytes)} at a time (use offset/limit to page); images (jpeg, png, gif, webp, bmp) come back as image content.`,
@@ -92,6 +95,23 @@ function createReadTool(cwd, options = {}) {
         return fail(err instanceof Error ? err.message : String(err))
       }
     },
+  }
+  // With no host code in a read (no policy, or this package's approval policy, which the
+  // engine decides), a native dispatch runs the tool's calls in the engine.
+  const policy = executionPolicy || undefined
+  if ((policy === undefined || isEnginePolicy(policy)) && !transformImage && !operations && documentReader === undefined) {
+    const shape = (r, target, toolCallId) => (r.mimeType ? imageResult(r, cfg.maxImageBytes, undefined, toolCallId, target) : textResult(r, target, toolCallId))
+    engineTools.set(tool.execute, readRoute({ cwd, cfg, readPathSet, policy, shape, execute: tool.execute }))
+  }
+  return tool
+}
+
+/** Whether `policy` is one of `createCodingApprovalPolicy` (its decisions are the engine's). */
+function isEnginePolicy(policy) {
+  try {
+    return typeof policy === 'object' && policy[ENGINE_POLICY] !== undefined
+  } catch {
+    return false
   }
 }
 
@@ -144,6 +164,11 @@ async function readOnce(req, abs) {
     return { ...fail(r.error), missing: r.missing === true }
   }
   if (r.mimeType) return imageResult(r, cfg.maxImageBytes, options.transformImage, toolCallId, target)
+  return textResult(r, target, toolCallId)
+}
+
+/** The read result of text page `r` (the engine's) of `target`: `{ path, toolResult }`. */
+function textResult(r, target, toolCallId) {
   const text = r.content + r.footer
   const truncation = { content: r.content, ...r.truncation, truncatedBy: r.truncation.truncatedBy ?? null }
   if (!r.truncation.totalBytesKnown) delete truncation.totalBytesKnown

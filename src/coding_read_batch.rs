@@ -1,0 +1,202 @@
+//! The read tool's calls of one turn in one crossing (a native dispatch's batch,
+//! `lib/coding-tools/internal/read-route.js`): each call's arguments, as the JSON text the
+//! dispatch already holds, are parsed, checked in the reference's order and read off the JS
+//! thread, the batch split across the blocking pool. The results come back together, in call
+//! order, each shaped as `codingRead`'s.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use napi::bindgen_prelude::PromiseRaw;
+use napi::Env;
+use napi_derive::napi;
+use prism_engine::coding::arguments::{check_read, Arg, ReadArguments};
+use prism_engine::coding::confine::Confined;
+use prism_engine::coding::read::{read_path, FindText, ReadRequest};
+use serde_json::Value;
+
+use crate::args::non_negative;
+use crate::coding::{blocking, declined_read, read_result, refused_read, CodingReadResult};
+use crate::errors::{facade_bug, spawn_coded, NativeError};
+use crate::policy::NativeApprovalPolicy;
+use crate::policy_check::{Decider, NativePolicyCheck};
+
+/// The strings of one call in `codingReadBatch`'s `calls`: its arguments as JSON text, then
+/// its path resolved against the tool's working directory ("" when `path` is not a string).
+const STRINGS_PER_CALL: usize = 2;
+
+/// Calls one blocking task reads at least (fewer calls share a task: a hop costs more than a
+/// small read).
+const CALLS_PER_TASK: usize = 8;
+
+/// The read tool's page and image bounds (its options, validated when it was made).
+#[napi(object)]
+pub struct CodingReadLimits {
+    /// Line cap of a page.
+    pub max_lines: f64,
+    /// Byte cap of a page.
+    pub max_bytes: f64,
+    /// Bytes a text read may scan.
+    pub max_scan_bytes: f64,
+    /// Largest image returned.
+    pub max_image_bytes: f64,
+}
+
+/// One call of a batch, as it was given.
+struct BatchCall {
+    arguments: String,
+    path: String,
+}
+
+/// Reads a batch of read calls. Call `i` is `calls[2i]` (its arguments as JSON text) and
+/// `calls[2i + 1]` (its path, resolved against the tool's working directory). Each result is
+/// the argument refusal or what `codingRead` gives for that path (the tool's native path has
+/// no document reader). With `policy` (the tool's execution policy, made by
+/// `createCodingApprovalPolicy`), each read is first checked as the tool's policy action
+/// (`kind: "read"`, the one path): a read it allows outright is opened beneath the root it
+/// approved, as `codingRead` opens it; any other (denied, or a step only the facade performs:
+/// the approval cache, `approve`) is `declined`, and the tool's own `execute` asks the policy.
+#[napi(ts_return_type = "Promise<CodingReadResult[]>")]
+pub fn coding_read_batch<'env>(
+    env: &'env Env,
+    calls: Vec<String>,
+    limits: CodingReadLimits,
+    policy: Option<&NativeApprovalPolicy>,
+) -> napi::Result<PromiseRaw<'env, Vec<CodingReadResult>>> {
+    if !calls.len().is_multiple_of(STRINGS_PER_CALL) {
+        return Err(facade_bug(
+            env,
+            "codingReadBatch: two strings per call".into(),
+        ));
+    }
+    let mut strings = calls.into_iter();
+    let mut batch = Vec::new();
+    while let (Some(arguments), Some(path)) = (strings.next(), strings.next()) {
+        batch.push(BatchCall { arguments, path });
+    }
+    let decider = policy.map(|p| Arc::new(p.decider()));
+    spawn_coded(env, async move {
+        let parallelism = std::thread::available_parallelism().map_or(1, usize::from);
+        let tasks = batch.len().div_ceil(CALLS_PER_TASK).clamp(1, parallelism);
+        let per_task = batch.len().div_ceil(tasks).max(1);
+        let mut handles = Vec::with_capacity(tasks);
+        let mut rest = batch.into_iter();
+        let bounds = [
+            non_negative(limits.max_lines),
+            non_negative(limits.max_bytes),
+            non_negative(limits.max_scan_bytes),
+            non_negative(limits.max_image_bytes),
+        ];
+        loop {
+            let chunk: Vec<BatchCall> = rest.by_ref().take(per_task).collect();
+            if chunk.is_empty() {
+                break;
+            }
+            let decider = decider.clone();
+            handles.push(blocking(move || {
+                chunk
+                    .into_iter()
+                    .map(|call| read_one(call, bounds, decider.as_deref()))
+                    .collect::<Vec<_>>()
+            }));
+        }
+        let mut out = Vec::new();
+        for handle in handles {
+            out.extend(handle.await?);
+        }
+        Ok::<_, NativeError>(out)
+    })
+}
+
+/// One call: its arguments' refusal, its policy's decline, or its read.
+fn read_one(
+    call: BatchCall,
+    [max_lines, max_bytes, max_scan_bytes, max_image_bytes]: [u64; 4],
+    decider: Option<&Decider>,
+) -> CodingReadResult {
+    let parsed: Value = serde_json::from_str(&call.arguments).unwrap_or(Value::Null);
+    let args = ReadArguments {
+        path: string_arg(&parsed, "path"),
+        offset: number_arg(&parsed, "offset"),
+        limit: number_arg(&parsed, "limit"),
+        find_text: string_arg(&parsed, "findText"),
+        find_mode: string_arg(&parsed, "findMode"),
+    };
+    if let Err(refusal) = check_read(&args) {
+        return refused_read(refusal.to_string());
+    }
+    let given = |arg: Arg<f64>| match arg {
+        Arg::Given(v) => Some(non_negative(v)),
+        _ => None,
+    };
+    let find = match args.find_text {
+        Arg::Given(text) => Some(FindText {
+            text: text.to_owned(),
+            case_insensitive: matches!(args.find_mode, Arg::Given("case-insensitive")),
+        }),
+        _ => None,
+    };
+    let display_path = match args.path {
+        Arg::Given(p) => p.to_owned(),
+        _ => String::new(),
+    };
+    let request = ReadRequest {
+        offset: given(args.offset),
+        limit: given(args.limit),
+        max_lines,
+        max_bytes,
+        max_scan_bytes,
+        max_image_bytes,
+        find,
+        sniff_images: true,
+        document_max_bytes: None,
+        display_path,
+    };
+    let path = PathBuf::from(&call.path);
+    let Some(decider) = decider else {
+        return read_result(read_path(&path, &request, None));
+    };
+    let decision = decider.decide(&read_action(call.path), None);
+    if !decision.allowed() {
+        return declined_read();
+    }
+    // The root the policy approved the read beneath: the file is opened from its handle.
+    let confined = match (decision.root, decision.target) {
+        (Some(root), Some(target)) => match Confined::new(Path::new(&root), Path::new(&target)) {
+            Ok(c) => Some(c),
+            Err(e) => return read_result(Err(e)),
+        },
+        _ => None,
+    };
+    read_result(read_path(&path, &request, confined.as_ref()))
+}
+
+/// The facts of the read tool's policy action for `path` (`kind: "read"`, its one path).
+fn read_action(path: String) -> NativePolicyCheck {
+    NativePolicyCheck {
+        kind: Some("read".to_owned()),
+        paths: vec![Some(path)],
+        command_present: false,
+        command: None,
+        base: String::new(),
+        home: String::new(),
+    }
+}
+
+/// Field `key` of `args` as a string argument (JSON `null` is of another type).
+fn string_arg<'a>(args: &'a Value, key: &str) -> Arg<&'a str> {
+    match args.get(key) {
+        None => Arg::Absent,
+        Some(Value::String(s)) => Arg::Given(s.as_str()),
+        Some(_) => Arg::WrongType,
+    }
+}
+
+/// Field `key` of `args` as a number argument.
+fn number_arg(args: &Value, key: &str) -> Arg<f64> {
+    match args.get(key) {
+        None => Arg::Absent,
+        Some(Value::Number(n)) => n.as_f64().map_or(Arg::WrongType, Arg::Given),
+        Some(_) => Arg::WrongType,
+    }
+}
