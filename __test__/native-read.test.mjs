@@ -256,3 +256,15 @@ test('under createCodingApprovalPolicy, reads it allows run in the engine beneat
   assert.equal(checked, 1)
   assert.deepEqual(counts, { read: 1, decide: 1 })
 })
+
+test('a host context whose getter throws is refused as dispatchToolCall refuses it', async () => {
+  const context = { sessionId: 's' }
+  Object.defineProperty(context, 'boom', { enumerable: true, get: () => { throw new Error('unreadable') } })
+  const opts = options(createReadTool(dir), { context })
+  const c = call('x', { path: 'a.txt' })
+  const expected = await dispatchToolCall({ ...opts, call: c }).then(() => assert.fail('dispatchToolCall resolved'), (e) => e)
+  const got = await createToolDispatcher(opts)(c).then(() => assert.fail('the dispatcher resolved'), (e) => e)
+  assert.equal(got.code, expected.code)
+  assert.equal(got.message, expected.message)
+  assert.equal(got.constructor, expected.constructor)
+})

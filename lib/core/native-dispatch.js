@@ -121,6 +121,9 @@ function plannerOf(options, js) {
       if (call === null || typeof call !== 'object' || call.argumentsError) return undefined
       const { name, id } = call
       if (typeof name !== 'string' || typeof id !== 'string') return undefined
+      // The host's context, copied per call as dispatchToolCall copies it: a getter that
+      // throws sends the call to the JS path, which refuses it in its own words.
+      const context = Object.assign({}, base)
       const tool = registry.get(name)
       const route = routeOf(tool)
       if (route === undefined || signal?.aborted) return undefined
@@ -131,7 +134,7 @@ function plannerOf(options, js) {
       if (!isJsonObject(args)) return undefined
       const schemaId = validator === undefined ? 0 : validator.schemaId(tool)
       if (schemaId === undefined) return undefined
-      return { call, route, remoteName: route.remoteName, name: route.name, text: JSON.stringify(args), args, base, toolCallId: id, schemaId, settle: undefined, fail: undefined }
+      return { call, route, remoteName: route.remoteName, name: route.name, text: JSON.stringify(args), args, base: context, toolCallId: id, schemaId, settle: undefined, fail: undefined }
     } catch {
       // A hostile value (a throwing getter or Proxy): the JS path refuses it in its own words.
       return undefined

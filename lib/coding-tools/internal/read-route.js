@@ -55,6 +55,16 @@ function readRoute({ cwd, cfg, readPathSet, policy, shape, execute }) {
 
   /** Settles `entry` with the result `r` of reading `target`, as `execute` would have. */
   function finish(entry, r, target, signal) {
+    try {
+      settleRead(entry, r, target, signal)
+    } catch (err) {
+      // A host context that cannot be copied for `execute`: the call's error result, as
+      // `execute` words what it cannot do, and the turn's other calls still settle.
+      entry.settle(errorResult(entry.toolCallId, 'read', messageOf(err)))
+    }
+  }
+
+  function settleRead(entry, r, target, signal) {
     const { toolCallId } = entry
     if (signal?.aborted) return entry.settle(errorResult(toolCallId, 'read', ABORTED))
     // Not allowed outright by the policy, or missing where a macOS spelling may exist: the
@@ -74,35 +84,46 @@ function readRoute({ cwd, cfg, readPathSet, policy, shape, execute }) {
     /** A read tool has no session to close. */
     isClosed: () => false,
     start(batch, validator, signal, checkOnly = false) {
-      const machine = machineOf()
-      if (machine === null) return new Uint8Array(batch.length).fill(NOT_TAKEN)
-      const verdicts = verdictsOf(batch, validator)
-      if (checkOnly) return verdicts
-      const taken = []
-      const targets = []
-      const strings = []
-      for (let i = 0; i < batch.length; i++) {
-        if (verdicts[i] !== STARTED) continue
-        const entry = batch[i]
-        const path = entry.args?.path
-        // A path that is not a string is refused by the engine's check before any read.
-        const target = typeof path === 'string' ? resolveToCwd(path, cwd) : ''
-        taken.push(entry)
-        targets.push(target)
-        strings.push(entry.text, target)
+      try {
+        return startBatch(batch, validator, signal, checkOnly)
+      } catch {
+        // Nothing started (a path that cannot be resolved here: no home directory, say): the
+        // dispatch's own path runs every call, and `execute` words what fails.
+        return undefined
       }
-      if (taken.length > 0) {
-        native.codingReadBatch(strings, limits, machine).then(
-          (results) => {
-            for (let k = 0; k < taken.length; k++) finish(taken[k], results[k], targets[k], signal)
-          },
-          (err) => {
-            for (const entry of taken) entry.settle(errorResult(entry.toolCallId, 'read', messageOf(err)))
-          },
-        )
-      }
-      return verdicts
     },
+  }
+
+  /** `calls.start`: the verdicts, the taken calls' reads started in one crossing. */
+  function startBatch(batch, validator, signal, checkOnly) {
+    const machine = machineOf()
+    if (machine === null) return new Uint8Array(batch.length).fill(NOT_TAKEN)
+    const verdicts = verdictsOf(batch, validator)
+    if (checkOnly) return verdicts
+    const taken = []
+    const targets = []
+    const strings = []
+    for (let i = 0; i < batch.length; i++) {
+      if (verdicts[i] !== STARTED) continue
+      const entry = batch[i]
+      const path = entry.args?.path
+      // A path that is not a string is refused by the engine's check before any read.
+      const target = typeof path === 'string' ? resolveToCwd(path, cwd) : ''
+      taken.push(entry)
+      targets.push(target)
+      strings.push(entry.text, target)
+    }
+    if (taken.length > 0) {
+      native.codingReadBatch(strings, limits, machine).then(
+        (results) => {
+          for (let k = 0; k < taken.length; k++) finish(taken[k], results[k], targets[k], signal)
+        },
+        (err) => {
+          for (const entry of taken) entry.settle(errorResult(entry.toolCallId, 'read', messageOf(err)))
+        },
+      )
+    }
+    return verdicts
   }
   return { name: 'read', remoteName: undefined, calls }
 }
