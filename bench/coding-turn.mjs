@@ -10,7 +10,9 @@
 // dispatch), when PRISM_REFERENCE_DIR names the reference's built checkout (the `ref/` folder of
 // the reference-suite scratch dir). Each stack runs in its own child process, the stacks taking
 // turns. Prints calls/s (median of the timed turns) and host CPU per call (user + system, all
-// threads). Usage: node bench/coding-turn.mjs
+// threads). With CODING_TURN_POLICY=1 every stack's tools also have its library's
+// createCodingApprovalPolicy over the scratch folder as their execution policy (as a host that
+// confines its agent), with an `approve` that approves every edit. Usage: node bench/coding-turn.mjs
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -25,6 +27,8 @@ const ROUNDS = Number(process.env.CODING_TURN_ROUNDS ?? 3)
 const TURNS_PER_ROUND = 40
 const SECRET = 'sk-bench-secret-value'
 const LINE = 'const value = compute(input) // a line of ordinary source text\n'
+// Each stack's tools with its library's approval policy over the scratch folder.
+const WITH_POLICY = process.env.CODING_TURN_POLICY === '1'
 
 /** A scratch folder with `n` files of 4 KB, each with one word an edit flips. */
 function scratch(n) {
@@ -62,16 +66,19 @@ function stackTurn(lib, tools, validate, kind, bound = false) {
  * the reference's dispatch would then want a verified identity and its durable-effect ledger,
  * a step of its runtime that prism-native does not replace (README, "Differences").
  */
-function codingTools(m, dir) {
-  const { effect, ...edit } = m.createEditTool(dir)
-  return [m.createReadTool(dir), edit]
+function codingTools(m, dir, security) {
+  // Edits ask `approve` (a host that approves every one); reads within the root do not.
+  const options = WITH_POLICY ? { executionPolicy: security.createCodingApprovalPolicy({ roots: [dir], approve: async () => true }) } : {}
+  const { effect, ...edit } = m.createEditTool(dir, options)
+  return [m.createReadTool(dir, options), edit]
 }
 
 async function nativeStack(kind, dir, bound = false) {
   const lib = await import('prism-native')
   const agent = await import('prism-native/coding-tools/agent')
+  const security = await import('prism-native/coding-tools/security')
   const { createJsonSchemaToolArgumentValidator } = await import('prism-native/validation/json-schema')
-  return stackTurn(lib, codingTools(agent, dir), createJsonSchemaToolArgumentValidator(), kind, bound)
+  return stackTurn(lib, codingTools(agent, dir, security), createJsonSchemaToolArgumentValidator(), kind, bound)
 }
 
 /** The same stack with the options bound by createToolDispatcher: the reads run in the engine. */
@@ -82,8 +89,9 @@ async function referenceStack(kind, dir) {
   const at = (p) => import(pathToFileURL(join(root, p)).href)
   const lib = await at('dist/index.js')
   const agent = await at('packages/coding-agent/dist/index.js')
+  const security = await at('packages/coding-security/dist/index.js')
   const { createJsonSchemaToolArgumentValidator } = await at('packages/tool-validator-json-schema/dist/index.js')
-  return stackTurn(lib, codingTools(agent, dir), createJsonSchemaToolArgumentValidator(), kind)
+  return stackTurn(lib, codingTools(agent, dir, security), createJsonSchemaToolArgumentValidator(), kind)
 }
 
 const STACKS = { 'prism-native': nativeStack, 'prism-native, native turn': nativeTurnStack, reference: referenceStack }
@@ -133,7 +141,7 @@ async function main() {
       }
     }
     const nativeRate = median(rate.get('prism-native'))
-    console.log(`\n${kind === 'reads' ? '64 reads' : '32 reads and 32 edits'} per turn, ${ROUNDS} processes x ${TURNS_PER_ROUND} turns per stack, medians`)
+    console.log(`\n${kind === 'reads' ? '64 reads' : '32 reads and 32 edits'} per turn${WITH_POLICY ? ', with the approval policy' : ''}, ${ROUNDS} processes x ${TURNS_PER_ROUND} turns per stack, medians`)
     console.log('| stack | calls/s | host CPU per call (us, all threads) | prism-native rate / this |')
     console.log('|---|---|---|---|')
     for (const name of names) {
