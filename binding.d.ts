@@ -47,9 +47,9 @@ export declare class NativeApprovalPolicy {
    */
   constructor(roots: Array<string>, readOnly: boolean, hasApprove: boolean, allowRulesSkipApproval: boolean, cacheScope: string, rules: NativeCommandRules, denyMetacharacters: boolean)
   /**
-   * Checks an action on the blocking pool, up to its decision or a step only the facade
-   * performs, with the answers of the rules' `RegExp`s when a first decision asked for
-   * them.
+   * Checks an action off the JS thread (`off_thread.rs`), up to its decision or a step
+   * only the facade performs, with the answers of the rules' `RegExp`s when a first
+   * decision asked for them.
    */
   decide(check: NativePolicyCheck, matches?: Uint8Array | undefined | null): Promise<NativeDecision>
   /**
@@ -919,8 +919,8 @@ export declare function codingWriteSummary(bytes: number, lines: number, path: s
 export declare function commandRuleActions(): Array<string>
 
 /**
- * The real root among `roots` that holds where `target` (absolute, normalised) really is, on
- * the blocking pool; `null` when none does or the path does not resolve.
+ * The real root among `roots` that holds where `target` (absolute, normalised) really is, off
+ * the JS thread (`off_thread.rs`); `null` when none does or the path does not resolve.
  */
 export declare function containingRoot(roots: Array<string>, target: string): Promise<NativeContainment | null>
 

@@ -2,19 +2,20 @@
 //! `coding_shell.rs`).
 //!
 //! Each tool call makes one call here after its arguments have passed the engine's checks
-//! (`coding_arguments.rs`) and the execution policy has allowed it. The file and process work runs on the tokio blocking pool,
+//! (`coding_arguments.rs`) and the execution policy has allowed it. The file work runs on
+//! libuv's thread pool (`off_thread.rs`), the shell's process work on tokio's blocking pool,
 //! never on the JS thread. Expected failures come back as data (`error`), since the tools
 //! return error results instead of throwing.
 
 use std::path::PathBuf;
 
+use napi::bindgen_prelude::AsyncTask;
 use napi::bindgen_prelude::Buffer;
-use napi::bindgen_prelude::PromiseRaw;
-use napi::Env;
 use napi_derive::napi;
 
 use crate::args::non_negative;
-use crate::errors::{spawn_coded, NativeError};
+use crate::errors::NativeError;
+use crate::off_thread::{off_thread, OffThread};
 use prism_engine::coding::edit::{edit_file, edit_text, Replacement};
 use prism_engine::coding::image::sniff_image_mime;
 use prism_engine::coding::read::{find_step, page_from_backend, FindStep, PageFacts, TextPage};
@@ -29,7 +30,8 @@ pub fn coding_format_size(env: napi::Env, bytes: napi::Unknown<'_>) -> napi::Res
     Ok(format_size_js(bytes))
 }
 
-/// Runs `work` on the blocking pool (a task that panicked is `ERR_PRISM_INTERNAL`).
+/// Runs `work` on tokio's blocking pool, for work that may last long (a shell run; a task
+/// that panicked is `ERR_PRISM_INTERNAL`).
 pub(crate) async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, NativeError> {
@@ -152,19 +154,15 @@ fn error_fields(e: &CodingError) -> (Option<String>, Option<String>) {
 /// Reads one image or text page off the JS thread; with `beneath` (the root an execution
 /// policy approved the read beneath), the file is opened from that root's directory handle.
 #[napi(ts_return_type = "Promise<CodingReadResult>")]
-pub fn coding_read<'env>(
-    env: &'env Env,
+pub fn coding_read(
     req: CodingReadRequest,
     beneath: Option<CodingBeneath>,
-) -> napi::Result<PromiseRaw<'env, CodingReadResult>> {
-    spawn_coded(env, async move {
-        let path = PathBuf::from(&req.path);
-        let engine_req = engine_read_request(req);
-        let outcome = blocking(move || {
-            let confined = confined(beneath, &path)?;
-            read_path(&path, &engine_req, confined.as_ref())
-        })
-        .await?;
+) -> AsyncTask<OffThread<CodingReadResult>> {
+    let path = PathBuf::from(&req.path);
+    let engine_req = engine_read_request(req);
+    off_thread(move || {
+        let outcome = confined(beneath, &path)
+            .and_then(|confined| read_path(&path, &engine_req, confined.as_ref()));
         Ok(read_result(outcome))
     })
 }
@@ -405,19 +403,16 @@ pub fn coding_document_too_large(size: f64, limit: f64) -> CodingFailure {
 /// Writes `content` to `path` atomically (mkdir -p, temp file, rename). Resolves to the
 /// failure, or null.
 #[napi(ts_return_type = "Promise<CodingFailure | null>")]
-pub fn coding_write<'env>(
-    env: &'env Env,
+pub fn coding_write(
     path: String,
     content: String,
     beneath: Option<CodingBeneath>,
-) -> napi::Result<PromiseRaw<'env, Option<CodingFailure>>> {
-    spawn_coded(env, async move {
-        let result = blocking(move || {
-            let path = PathBuf::from(path);
-            let confined = confined(beneath, &path)?;
+) -> AsyncTask<OffThread<Option<CodingFailure>>> {
+    off_thread(move || {
+        let path = PathBuf::from(path);
+        let result = confined(beneath, &path).and_then(|confined| {
             prism_engine::coding::write::write_file(&path, content.as_bytes(), confined.as_ref())
-        })
-        .await?;
+        });
         Ok(result.err().as_ref().map(CodingFailure::from))
     })
 }
@@ -486,26 +481,21 @@ pub struct CodingEditResult {
 
 /// Applies `edits` to `path` (at most `maxFileBytes`) off the JS thread.
 #[napi(ts_return_type = "Promise<CodingEditResult>")]
-pub fn coding_edit<'env>(
-    env: &'env Env,
+pub fn coding_edit(
     path: String,
     display_path: String,
     edits: Vec<CodingReplacement>,
     max_file_bytes: f64,
     beneath: Option<CodingBeneath>,
-) -> napi::Result<PromiseRaw<'env, CodingEditResult>> {
-    spawn_coded(env, async move {
-        let edits = to_replacements(edits);
-        let max = non_negative(max_file_bytes);
-        let outcome = blocking(move || {
-            let path = PathBuf::from(path);
-            let confined = confined(beneath, &path)?;
-            edit_file(&path, &edits, max, &display_path, confined.as_ref())
-                .map(|o| (o, display_path))
-        })
-        .await?;
+) -> AsyncTask<OffThread<CodingEditResult>> {
+    let edits = to_replacements(edits);
+    let max = non_negative(max_file_bytes);
+    off_thread(move || {
+        let path = PathBuf::from(path);
+        let outcome = confined(beneath, &path)
+            .and_then(|confined| edit_file(&path, &edits, max, &display_path, confined.as_ref()));
         Ok(match outcome {
-            Ok((o, shown)) => edit_result(o.replaced, o.fuzzy, o.diff, None, &shown),
+            Ok(o) => edit_result(o.replaced, o.fuzzy, o.diff, None, &display_path),
             Err(e) => edit_error_result(&e),
         })
     })

@@ -1,13 +1,12 @@
 //! The read tool's calls of one turn in one crossing (a native dispatch's batch,
 //! `lib/coding-tools/internal/read-route.js`): each call's arguments, as the JSON text the
 //! dispatch already holds, are parsed, checked in the reference's order and read off the JS
-//! thread, the batch split across the blocking pool. The results come back together, in call
-//! order, each shaped as `codingRead`'s.
+//! thread, in one task on libuv's thread pool (`off_thread.rs`). The results come back
+//! together, in call order, each shaped as `codingRead`'s.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use napi::bindgen_prelude::PromiseRaw;
+use napi::bindgen_prelude::AsyncTask;
 use napi::Env;
 use napi_derive::napi;
 use prism_engine::coding::arguments::{check_read, Arg, ReadArguments};
@@ -16,18 +15,15 @@ use prism_engine::coding::read::{read_path, FindText, ReadRequest};
 use serde_json::Value;
 
 use crate::args::non_negative;
-use crate::coding::{blocking, declined_read, read_result, refused_read, CodingReadResult};
-use crate::errors::{facade_bug, spawn_coded, NativeError};
+use crate::coding::{declined_read, read_result, refused_read, CodingReadResult};
+use crate::errors::facade_bug;
+use crate::off_thread::{off_thread, OffThread};
 use crate::policy::NativeApprovalPolicy;
 use crate::policy_check::{Decider, NativePolicyCheck};
 
 /// The strings of one call in `codingReadBatch`'s `calls`: its arguments as JSON text, then
 /// its path resolved against the tool's working directory ("" when `path` is not a string).
 const STRINGS_PER_CALL: usize = 2;
-
-/// Calls one blocking task reads at least (fewer calls share a task: a hop costs more than a
-/// small read).
-const CALLS_PER_TASK: usize = 8;
 
 /// The read tool's page and image bounds (its options, validated when it was made).
 #[napi(object)]
@@ -57,12 +53,12 @@ struct BatchCall {
 /// approved, as `codingRead` opens it; any other (denied, or a step only the facade performs:
 /// the approval cache, `approve`) is `declined`, and the tool's own `execute` asks the policy.
 #[napi(ts_return_type = "Promise<CodingReadResult[]>")]
-pub fn coding_read_batch<'env>(
-    env: &'env Env,
+pub fn coding_read_batch(
+    env: &Env,
     calls: Vec<String>,
     limits: CodingReadLimits,
     policy: Option<&NativeApprovalPolicy>,
-) -> napi::Result<PromiseRaw<'env, Vec<CodingReadResult>>> {
+) -> napi::Result<AsyncTask<OffThread<Vec<CodingReadResult>>>> {
     if !calls.len().is_multiple_of(STRINGS_PER_CALL) {
         return Err(facade_bug(
             env,
@@ -74,38 +70,19 @@ pub fn coding_read_batch<'env>(
     while let (Some(arguments), Some(path)) = (strings.next(), strings.next()) {
         batch.push(BatchCall { arguments, path });
     }
-    let decider = policy.map(|p| Arc::new(p.decider()));
-    spawn_coded(env, async move {
-        let parallelism = std::thread::available_parallelism().map_or(1, usize::from);
-        let tasks = batch.len().div_ceil(CALLS_PER_TASK).clamp(1, parallelism);
-        let per_task = batch.len().div_ceil(tasks).max(1);
-        let mut handles = Vec::with_capacity(tasks);
-        let mut rest = batch.into_iter();
+    let decider = policy.map(NativeApprovalPolicy::decider);
+    Ok(off_thread(move || {
         let bounds = [
             non_negative(limits.max_lines),
             non_negative(limits.max_bytes),
             non_negative(limits.max_scan_bytes),
             non_negative(limits.max_image_bytes),
         ];
-        loop {
-            let chunk: Vec<BatchCall> = rest.by_ref().take(per_task).collect();
-            if chunk.is_empty() {
-                break;
-            }
-            let decider = decider.clone();
-            handles.push(blocking(move || {
-                chunk
-                    .into_iter()
-                    .map(|call| read_one(call, bounds, decider.as_deref()))
-                    .collect::<Vec<_>>()
-            }));
-        }
-        let mut out = Vec::new();
-        for handle in handles {
-            out.extend(handle.await?);
-        }
-        Ok::<_, NativeError>(out)
-    })
+        Ok(batch
+            .into_iter()
+            .map(|call| read_one(call, bounds, decider.as_ref()))
+            .collect())
+    }))
 }
 
 /// One call: its arguments' refusal, its policy's decline, or its read.

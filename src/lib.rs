@@ -26,6 +26,7 @@ mod mcp_oauth;
 mod mcp_sdk_fetch;
 mod mcp_server_requests;
 mod mcp_turn;
+mod off_thread;
 mod policy;
 mod policy_check;
 mod policy_rules;

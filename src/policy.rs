@@ -3,14 +3,16 @@
 //! The shell analysis crosses as numbers in the facade's buffer, its strings spans of the
 //! command or of one short string of extras (JSON when it does not fit).
 //!
-//! `NativeApprovalPolicy` checks an action in one call (`prism_engine::policy::decide`) on
-//! the blocking pool; the steps only the facade performs (`lookUp`, `answer`) take the
+//! `NativeApprovalPolicy` checks an action in one call (`prism_engine::policy::decide`) off
+//! the JS thread (`off_thread.rs`); the steps only the facade performs (`lookUp`, `answer`) take the
 //! approval machine's state as a number and return the next one.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use napi::bindgen_prelude::{PromiseRaw, Uint32ArraySlice, Uint8Array, Unknown};
+use crate::off_thread::{off_thread, OffThread};
+use napi::bindgen_prelude::{AsyncTask, Uint32ArraySlice, Uint8Array, Unknown};
 use napi::{Env, ValueType};
 use napi_derive::napi;
 use prism_engine::policy::approval::{
@@ -18,7 +20,7 @@ use prism_engine::policy::approval::{
     ALLOW_EXCLUSIVE, ALLOW_WRITE_BENEATH,
 };
 
-use crate::errors::{facade_bug, spawn_coded, to_js, NativeError};
+use crate::errors::{facade_bug, to_js};
 use crate::policy_check::{state_number, Decider, NativeDecision, NativePolicyCheck};
 use crate::policy_rules::NativeCommandRules;
 
@@ -129,27 +131,22 @@ pub struct NativeContainment {
     pub target: String,
 }
 
-/// The real root among `roots` that holds where `target` (absolute, normalised) really is, on
-/// the blocking pool; `null` when none does or the path does not resolve.
+/// The real root among `roots` that holds where `target` (absolute, normalised) really is, off
+/// the JS thread (`off_thread.rs`); `null` when none does or the path does not resolve.
 #[napi(ts_return_type = "Promise<NativeContainment | null>")]
 pub fn containing_root(
-    env: &napi::Env,
     roots: Vec<String>,
     target: String,
-) -> napi::Result<napi::bindgen_prelude::PromiseRaw<'_, Option<NativeContainment>>> {
-    spawn_coded(env, async move {
-        tokio::task::spawn_blocking(move || {
-            prism_engine::policy::containment::containing_root(
-                &roots,
-                std::path::Path::new(&target),
-            )
-            .map(|(root, target)| NativeContainment {
-                root: root.to_string_lossy().into_owned(),
-                target: target.to_string_lossy().into_owned(),
-            })
-        })
-        .await
-        .map_err(|e| NativeError::internal(format!("path containment failed: {e}")))
+) -> AsyncTask<OffThread<Option<NativeContainment>>> {
+    off_thread(move || {
+        Ok(prism_engine::policy::containment::containing_root(
+            &roots,
+            std::path::Path::new(&target),
+        )
+        .map(|(root, target)| NativeContainment {
+            root: root.to_string_lossy().into_owned(),
+            target: target.to_string_lossy().into_owned(),
+        }))
     })
 }
 
@@ -344,13 +341,22 @@ fn next(env: &Env, step: Result<Check, ApprovalError>) -> napi::Result<f64> {
 #[napi]
 pub struct NativeApprovalPolicy {
     policy: Policy,
-    cache: ApprovalCache,
+    // In a cell: a check's task (`decide`, `codingReadBatch`) holds a shared borrow of the
+    // policy until it settles, and `answer` may come in between.
+    cache: RefCell<ApprovalCache>,
     roots: Arc<Vec<String>>,
     rules: Arc<Vec<prism_engine::policy::rules::Rule>>,
     deny_metacharacters: bool,
 }
 
 impl NativeApprovalPolicy {
+    /// The approval cache (only the JS thread's calls reach it, one at a time).
+    fn cache_mut(&self, env: &Env) -> napi::Result<std::cell::RefMut<'_, ApprovalCache>> {
+        self.cache
+            .try_borrow_mut()
+            .map_err(|_| facade_bug(env, "the approval cache is in use".into()))
+    }
+
     /// What a check needs of the policy, to run off the JavaScript thread.
     pub(crate) fn decider(&self) -> Decider {
         Decider {
@@ -390,30 +396,27 @@ impl NativeApprovalPolicy {
                 allow_rules_skip_approval,
                 cache,
             },
-            cache: ApprovalCache::new(cache),
+            cache: RefCell::new(ApprovalCache::new(cache)),
             roots: Arc::new(roots),
             rules: Arc::clone(&rules.rules),
             deny_metacharacters,
         })
     }
 
-    /// Checks an action on the blocking pool, up to its decision or a step only the facade
-    /// performs, with the answers of the rules' `RegExp`s when a first decision asked for
-    /// them.
+    /// Checks an action off the JS thread (`off_thread.rs`), up to its decision or a step
+    /// only the facade performs, with the answers of the rules' `RegExp`s when a first
+    /// decision asked for them.
     #[napi(ts_return_type = "Promise<NativeDecision>")]
-    pub fn decide<'env>(
+    // The task type is the binding's own; JavaScript sees a promise.
+    #[allow(private_interfaces)]
+    pub fn decide(
         &self,
-        env: &'env Env,
         check: NativePolicyCheck,
         matches: Option<Uint8Array>,
-    ) -> napi::Result<PromiseRaw<'env, NativeDecision>> {
+    ) -> AsyncTask<OffThread<NativeDecision>> {
         let matches = matches.map(|m| m.to_vec());
         let decider = self.decider();
-        spawn_coded(env, async move {
-            tokio::task::spawn_blocking(move || decider.decide(&check, matches.as_deref()))
-                .await
-                .map_err(|e| NativeError::internal(format!("approval check failed: {e}")))
-        })
+        off_thread(move || Ok(decider.decide(&check, matches.as_deref())))
     }
 
     /// `lookUpCache` performed: the value of the scope's `metadata` id field, and the JSON
@@ -433,7 +436,8 @@ impl NativeApprovalPolicy {
         let check = state_of(&env, state)?;
         next(
             &env,
-            self.cache.look_up(&self.policy, check, &material.borrow()),
+            self.cache_mut(&env)?
+                .look_up(&self.policy, check, &material.borrow()),
         )
     }
 
@@ -444,7 +448,7 @@ impl NativeApprovalPolicy {
     // Flat arguments on purpose: numbers and strings cross without building an object.
     #[allow(clippy::too_many_arguments)]
     pub fn answer(
-        &mut self,
+        &self,
         env: Env,
         state: f64,
         approved: bool,
@@ -457,7 +461,7 @@ impl NativeApprovalPolicy {
         let check = state_of(&env, state)?;
         next(
             &env,
-            self.cache
+            self.cache_mut(&env)?
                 .answer(&self.policy, check, approved, &material.borrow()),
         )
     }

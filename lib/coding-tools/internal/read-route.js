@@ -17,6 +17,8 @@ const { ENGINE_POLICY } = require('../security/approval-policy.js')
 const STARTED = native.MCP_CALL_STARTED
 // A call the route does not take (its policy's `check` was replaced): the dispatch's own path runs it.
 const NOT_TAKEN = native.MCP_CALL_INVALID
+// Reads per task on libuv's thread pool (its four threads share a turn of 64).
+const CALLS_PER_TASK = 16
 
 /**
  * The route of a read tool's calls (`{ name, calls }`, the shape `native-dispatch.js` reads):
@@ -113,13 +115,16 @@ function readRoute({ cwd, cfg, readPathSet, policy, shape, execute }) {
       targets.push(target)
       strings.push(entry.text, target)
     }
-    if (taken.length > 0) {
-      native.codingReadBatch(strings, limits, machine).then(
+    // At most CALLS_PER_TASK reads per task on the thread pool: a turn's reads spread over
+    // its threads, each task one crossing back.
+    for (let from = 0; from < taken.length; from += CALLS_PER_TASK) {
+      const to = Math.min(taken.length, from + CALLS_PER_TASK)
+      native.codingReadBatch(strings.slice(2 * from, 2 * to), limits, machine).then(
         (results) => {
-          for (let k = 0; k < taken.length; k++) finish(taken[k], results[k], targets[k], signal)
+          for (let k = from; k < to; k++) finish(taken[k], results[k - from], targets[k], signal)
         },
         (err) => {
-          for (const entry of taken) entry.settle(errorResult(entry.toolCallId, 'read', messageOf(err)))
+          for (let k = from; k < to; k++) taken[k].settle(errorResult(taken[k].toolCallId, 'read', messageOf(err)))
         },
       )
     }
