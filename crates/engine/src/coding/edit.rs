@@ -51,7 +51,7 @@ pub fn edit_file(
     if size > max_file_bytes {
         return Err(too_large(size));
     }
-    let raw = read_bounded(&mut file, max_file_bytes, path)?;
+    let raw = read_bounded(&mut file, max_file_bytes, size, path)?;
     if raw.len() as u64 > max_file_bytes {
         return Err(too_large(raw.len() as u64));
     }

@@ -82,11 +82,22 @@ pub fn open_regular(
 }
 
 /// Reads at most `limit + 1` bytes from `file` (so a caller sees that it is over `limit`).
+/// `expected` is how many bytes the caller expects (the size on the handle): room for them is
+/// made first, so a small file takes one read and the read that finds its end, where a
+/// growing buffer would start at 32 bytes and take nine reads for 4 KB.
 ///
 /// # Errors
 /// [`CodingError::Io`] when a read fails.
-pub fn read_bounded(file: &mut File, limit: u64, path: &Path) -> Result<Vec<u8>, CodingError> {
+pub fn read_bounded(
+    file: &mut File,
+    limit: u64,
+    expected: u64,
+    path: &Path,
+) -> Result<Vec<u8>, CodingError> {
+    let room = usize::try_from(expected.min(limit).saturating_add(1)).unwrap_or(usize::MAX);
     let mut out = Vec::new();
+    // A hint only: a size the allocator refuses leaves the buffer to grow as it reads.
+    let _ = out.try_reserve_exact(room);
     file.take(limit.saturating_add(1))
         .read_to_end(&mut out)
         .map_err(|e| CodingError::io(&e, "read", path))?;
@@ -130,6 +141,31 @@ mod tests {
         let d = std::env::temp_dir().join(format!("prism-fsio-{tag}-{}", random_hex(4)));
         let _ = fs::create_dir_all(&d);
         d
+    }
+
+    #[test]
+    fn read_bounded_reads_at_most_one_byte_past_the_limit_whatever_the_expected_size() {
+        let d = temp_dir("bounded");
+        let p = d.join("f");
+        let _ = fs::write(&p, b"0123456789");
+        // (limit, expected): as expected, a file that grew, one that shrank, a huge hint.
+        for (limit, expected, want) in [
+            (100, 10, &b"0123456789"[..]),
+            (100, 4, &b"0123456789"[..]),
+            (100, 50, &b"0123456789"[..]),
+            (4, 10, &b"01234"[..]),
+            (4, u64::MAX, &b"01234"[..]),
+        ] {
+            let got = File::open(&p)
+                .map_err(|e| CodingError::io(&e, "open", &p))
+                .and_then(|mut f| read_bounded(&mut f, limit, expected, &p));
+            assert_eq!(
+                got.ok().as_deref(),
+                Some(want),
+                "limit {limit}, expected {expected}"
+            );
+        }
+        let _ = fs::remove_dir_all(&d);
     }
 
     #[test]

@@ -251,7 +251,9 @@ fn read_whole(
     if size > limit {
         return Err(too_large(size, limit));
     }
-    let rest = read_bounded(&mut file, limit.saturating_sub(head.len() as u64), path)?;
+    let rest_limit = limit.saturating_sub(head.len() as u64);
+    let rest_expected = size.saturating_sub(head.len() as u64);
+    let rest = read_bounded(&mut file, rest_limit, rest_expected, path)?;
     head.extend_from_slice(&rest);
     let read = head.len() as u64;
     if read > limit {
