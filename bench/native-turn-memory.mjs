@@ -6,16 +6,21 @@
 // With `js` after the count, the same turns go through a closure over dispatchToolCall (the
 // JS driver and the tool's own execute), for comparison; with `gated`, the dispatcher also has
 // an `emit` callback, so its calls take the gated path (the events at their gates, the check
-// and the start in the engine).
-// Run: node --expose-gc bench/native-turn-memory.mjs [calls] [js|gated]
+// and the start in the engine); with `reads`, the turns are 64 reads of 4 KB files by a read
+// tool through the same dispatcher (a native read turn), and no MCP server is started.
+// Run: node --expose-gc bench/native-turn-memory.mjs [calls] [js|gated|reads]
 import { createToolDispatcher, createToolRegistry, createStaticPermissionPolicy, dispatchToolCall as dispatchOne, dispatchToolCallsInOrder } from '../index.mjs'
 import { connectMcpTools } from '../lib/mcp/index.mjs'
 import { createJsonSchemaToolArgumentValidator } from '../lib/validation/json-schema.js'
+import { createReadTool } from '../lib/coding-tools/agent.js'
 import { everythingStdio } from '../__test__/fixtures/mcp-helpers.mjs'
 import { rssAfterGc, rssAnon } from './_stats.mjs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 const CALLS = Number(process.argv[2] ?? 100_000)
-const PATH = ['js', 'gated'].includes(process.argv[3]) ? process.argv[3] : 'native'
+const PATH = ['js', 'gated', 'reads'].includes(process.argv[3]) ? process.argv[3] : 'native'
 const PER_TURN = 64
 // The warm-up: V8 grows its young generation (about 24 MiB) and the allocators their pools
 // over the first tens of thousands of calls, then the RSS stays put. NATIVE_MEMORY_WARM_CALLS
@@ -36,10 +41,14 @@ async function point(calls) {
   return { calls, rss, anon, heap: m.heapUsed / 1048576, heapTotal: m.heapTotal / 1048576, external: m.external / 1048576 }
 }
 
-const bridge = await connectMcpTools({ serverId: 'everything', transport: everythingStdio() })
+const READS = PATH === 'reads'
+const bridge = READS ? undefined : await connectMcpTools({ serverId: 'everything', transport: everythingStdio() })
+// The read turn's files: one per call of a turn, 4 KB each.
+const dir = READS ? mkdtempSync(join(tmpdir(), 'prism-native-turn-memory-')) : undefined
+for (let i = 0; READS && i < PER_TURN; i++) writeFileSync(join(dir, `f${i}.js`), `// file ${i}\n${'const value = compute(input) // a line of ordinary source text\n'.repeat(64)}`)
 const options = {
-  registry: createToolRegistry(bridge.tools),
-  permission: createStaticPermissionPolicy({ allow: ['tool:mcp:everything:echo:execute'] }),
+  registry: createToolRegistry(READS ? [createReadTool(dir)] : bridge.tools),
+  permission: createStaticPermissionPolicy({ allow: ['tool:mcp:everything:echo:execute', 'tool:read:execute'] }),
   validate: createJsonSchemaToolArgumentValidator(),
   secrets: ['sk-bench-secret'],
   context: { sessionId: 's', runId: 'r' },
@@ -48,7 +57,11 @@ const options = {
 const dispatchToolCall = PATH === 'js' ? (call) => dispatchOne({ ...options, call }) : createToolDispatcher(options)
 let done = 0
 async function turn() {
-  const calls = Array.from({ length: PER_TURN }, (_, i) => ({ type: 'tool_call', id: `c${done + i}`, name: 'mcp:everything:echo', arguments: { message: `m${i}` } }))
+  const calls = Array.from({ length: PER_TURN }, (_, i) =>
+    READS
+      ? { type: 'tool_call', id: `c${done + i}`, name: 'read', arguments: { path: `f${i}.js` } }
+      : { type: 'tool_call', id: `c${done + i}`, name: 'mcp:everything:echo', arguments: { message: `m${i}` } },
+  )
   const history = []
   await dispatchToolCallsInOrder(calls, { history, toolConcurrency: PER_TURN, appendMessage: async () => {}, dispatchToolCall })
   if (history.length !== PER_TURN || history[0].content[0].error) throw new Error('a native turn failed')
@@ -74,5 +87,6 @@ try {
   const half = points.find((p) => p.calls >= done / 2) ?? start
   console.log(`over the second half (${done - half.calls} calls): rss ${per(end.rss - half.rss)}`)
 } finally {
-  await bridge.close()
+  await bridge?.close()
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
 }
