@@ -98,7 +98,10 @@ async function stop(child) {
 /**
  * A separate process that flips root/dir between a real directory and a symlink to `outside`
  * for 20 s, holding each state for a random 0-0.3 ms (so swaps land inside operations, and
- * some operations also see a settled directory). Its script carries its paths inline: under Deno, `-e`'s `process.argv` has the
+ * some operations also see a settled directory). A write may create root/dir in the moment
+ * between the rename and the link (the tools create missing parents); the flipper then
+ * removes that directory and brings the real one back, instead of stopping there (it did,
+ * and a run whose flipper stopped before any write met the link failed under Deno). Its script carries its paths inline: under Deno, `-e`'s `process.argv` has the
  * evaluated script's own path at index 1, which the flipper used to take for the directory
  * (so it flipped nothing there).
  */
@@ -111,7 +114,9 @@ function flipper(root, outside) {
     while (Date.now() < end) {
       try { fs.renameSync(dir, spare); fs.symlinkSync(outside, dir) } catch {}
       hold()
-      try { fs.unlinkSync(dir); fs.renameSync(spare, dir) } catch {}
+      // Back: whatever holds the name goes (the link, or a directory a write made in the
+      // moment between the rename and the link), and the real directory returns.
+      try { if (fs.existsSync(spare)) { fs.rmSync(dir, { recursive: true, force: true }); fs.renameSync(spare, dir) } } catch {}
       hold()
     }`
   return spawn(process.execPath, ['-e', script], { stdio: 'ignore' })
