@@ -224,7 +224,8 @@ pub(crate) fn declined_read() -> CodingReadResult {
     out
 }
 
-fn engine_read_request(req: CodingReadRequest) -> ReadRequest {
+/// The engine's read request for `req` (`codingRead`'s and each call of `codingReadBatch`).
+pub(crate) fn engine_read_request(req: CodingReadRequest) -> ReadRequest {
     ReadRequest {
         offset: req.offset.map(non_negative),
         limit: req.limit.map(non_negative),
@@ -427,7 +428,8 @@ pub struct CodingBeneath {
     pub path: String,
 }
 
-fn confined(
+/// The confined opener beneath the root a policy approved, when it approved one.
+pub(crate) fn confined(
     beneath: Option<CodingBeneath>,
     path: &std::path::Path,
 ) -> Result<Option<prism_engine::coding::confine::Confined>, prism_engine::coding::CodingError> {

@@ -4,18 +4,19 @@
 //! thread, in one task on libuv's thread pool (`off_thread.rs`). The results come back
 //! together, in call order, each shaped as `codingRead`'s.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use napi::bindgen_prelude::AsyncTask;
 use napi::Env;
 use napi_derive::napi;
 use prism_engine::coding::arguments::{check_read, Arg, ReadArguments};
-use prism_engine::coding::confine::Confined;
-use prism_engine::coding::read::{read_path, FindText, ReadRequest};
+use prism_engine::coding::read::read_path;
 use serde_json::Value;
 
-use crate::args::non_negative;
-use crate::coding::{declined_read, read_result, refused_read, CodingReadResult};
+use crate::coding::{
+    confined, declined_read, engine_read_request, read_result, refused_read, CodingBeneath,
+    CodingReadRequest, CodingReadResult,
+};
 use crate::errors::facade_bug;
 use crate::off_thread::{off_thread, OffThread};
 use crate::policy::NativeApprovalPolicy;
@@ -72,23 +73,18 @@ pub fn coding_read_batch(
     }
     let decider = policy.map(NativeApprovalPolicy::decider);
     Ok(off_thread(move || {
-        let bounds = [
-            non_negative(limits.max_lines),
-            non_negative(limits.max_bytes),
-            non_negative(limits.max_scan_bytes),
-            non_negative(limits.max_image_bytes),
-        ];
         Ok(batch
             .into_iter()
-            .map(|call| read_one(call, bounds, decider.as_ref()))
+            .map(|call| read_one(call, &limits, decider.as_ref()))
             .collect())
     }))
 }
 
-/// One call: its arguments' refusal, its policy's decline, or its read.
+/// One call: its arguments' refusal, its policy's decline, or its read (the request built
+/// and the file opened as `codingRead` builds and opens them).
 fn read_one(
     call: BatchCall,
-    [max_lines, max_bytes, max_scan_bytes, max_image_bytes]: [u64; 4],
+    limits: &CodingReadLimits,
     decider: Option<&Decider>,
 ) -> CodingReadResult {
     let parsed: Value = serde_json::from_str(&call.arguments).unwrap_or(Value::Null);
@@ -103,49 +99,43 @@ fn read_one(
         return refused_read(refusal.to_string());
     }
     let given = |arg: Arg<f64>| match arg {
-        Arg::Given(v) => Some(non_negative(v)),
+        Arg::Given(v) => Some(v),
         _ => None,
     };
-    let find = match args.find_text {
-        Arg::Given(text) => Some(FindText {
-            text: text.to_owned(),
-            case_insensitive: matches!(args.find_mode, Arg::Given("case-insensitive")),
-        }),
+    let text = |arg: Arg<&str>| match arg {
+        Arg::Given(t) => Some(t.to_owned()),
         _ => None,
     };
-    let display_path = match args.path {
-        Arg::Given(p) => p.to_owned(),
-        _ => String::new(),
-    };
-    let request = ReadRequest {
+    let request = engine_read_request(CodingReadRequest {
+        path: call.path.clone(),
+        display_path: text(args.path).unwrap_or_default(),
         offset: given(args.offset),
         limit: given(args.limit),
-        max_lines,
-        max_bytes,
-        max_scan_bytes,
-        max_image_bytes,
-        find,
-        sniff_images: true,
+        max_lines: limits.max_lines,
+        max_bytes: limits.max_bytes,
+        max_scan_bytes: limits.max_scan_bytes,
+        max_image_bytes: limits.max_image_bytes,
+        find_text: text(args.find_text),
+        case_insensitive: Some(matches!(args.find_mode, Arg::Given("case-insensitive"))),
         document_max_bytes: None,
-        display_path,
-    };
+    });
     let path = PathBuf::from(&call.path);
-    let Some(decider) = decider else {
-        return read_result(read_path(&path, &request, None));
+    let beneath = match decider {
+        None => None,
+        Some(decider) => {
+            let decision = decider.decide(&read_action(call.path), None);
+            if !decision.allowed() {
+                return declined_read();
+            }
+            // The root the policy approved the read beneath: the file is opened from its handle.
+            decision
+                .root
+                .zip(decision.target)
+                .map(|(root, path)| CodingBeneath { root, path })
+        }
     };
-    let decision = decider.decide(&read_action(call.path), None);
-    if !decision.allowed() {
-        return declined_read();
-    }
-    // The root the policy approved the read beneath: the file is opened from its handle.
-    let confined = match (decision.root, decision.target) {
-        (Some(root), Some(target)) => match Confined::new(Path::new(&root), Path::new(&target)) {
-            Ok(c) => Some(c),
-            Err(e) => return read_result(Err(e)),
-        },
-        _ => None,
-    };
-    read_result(read_path(&path, &request, confined.as_ref()))
+    let outcome = confined(beneath, &path).and_then(|c| read_path(&path, &request, c.as_ref()));
+    read_result(outcome)
 }
 
 /// The facts of the read tool's policy action for `path` (`kind: "read"`, its one path).
