@@ -1382,9 +1382,14 @@ export interface NativeToolFilterInput {
 
 /** The numbers of a turn step. */
 export interface NativeTurnStepWords {
-  /** Kind: dispatch the call. */
+  /** Kind: dispatch the call now. */
   start: number
-  /** Kind: wait for a call in flight to finish. */
+  /**
+   * Kind: queue the call, to dispatch when a call in flight finishes (one per finish, in
+   * the order queued).
+   */
+  startOnFinish: number
+  /** Kind: wait until no call is queued or in flight. */
   wait: number
   /** Kind: append the call's result. */
   append: number
@@ -1396,8 +1401,10 @@ export interface NativeTurnStepWords {
   checkAbort: number
   /** Where the call's index starts (shift right by it). */
   indexShift: number
-  /** Words of the buffer to lend `turnAdvance` (plus one): the most steps one crossing carries. */
+  /** The most words of the buffer to lend `turnAdvance`: the most ops one crossing carries. */
   ioWords: number
+  /** How many turn programs (each a pure function of the turn's shape) a driver keeps. */
+  programCacheEntries: number
 }
 
 /** One `{ path?, message }` error. */
@@ -1505,12 +1512,12 @@ export declare function thrownErrorInfo(error: unknown, secrets: unknown): unkno
 export declare function throwUnknownTool(name: string): void
 
 /**
- * One crossing: records the calls whose indexes fill `io[0..finished]` as finished, then
- * writes the next steps into `io` (each a number: its kind, whether to check the abort signal
- * first, the call) up to and with the first wait or done, or until `io` is full, and returns
- * how many. Throws `ERR_PRISM_TURN_SCHEDULER` for a finished call that was not in flight.
+ * One crossing: writes the next ops of the turn's program into `io` (each a number: its
+ * kind, whether to check the abort signal first, the call), up to and with done or until
+ * `io` is full, and returns how many. The driver runs them all, then calls again until done;
+ * what finished meanwhile never changes the program, so nothing is reported back.
  */
-export declare function turnAdvance(turn: ExternalObject<'NativeTurn'>, io: Uint32Array, finished: number): number
+export declare function turnAdvance(turn: ExternalObject<'NativeTurn'>, io: Uint32Array): number
 
 /** How many calls of `turn` may be in flight at once. */
 export declare function turnConcurrency(turn: ExternalObject<'NativeTurn'>): number

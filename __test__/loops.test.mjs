@@ -70,6 +70,30 @@ test('2,000 calls at concurrency 8: order and bound hold', async () => {
   assert.notDeepEqual(stats.order, calls(2000).map((c) => c.id), 'completion order differs from call order')
 })
 
+test('a turn whose program spans several buffers: 400 calls one at a time, then 2,000 at concurrency 3, twice each', async () => {
+  // One at a time takes three ops a call (start, wait, append): more than one buffer of the
+  // engine's program; a second turn of the same shape runs the same way.
+  for (const [n, concurrency] of [[400, 1], [400, 1], [2000, 3], [2000, 3]]) {
+    const { stats, dispatch } = counting(n, (i) => (concurrency === 1 ? 0 : i % 4))
+    const ctx = loopContext({ toolConcurrency: concurrency, dispatchToolCall: dispatch })
+    await dispatchToolCallsInOrder(calls(n), ctx)
+    assert.equal(stats.peak, concurrency)
+    assert.ok(ctx.history.length === n && ctx.history.every((m, i) => m.content[0].result === i))
+  }
+})
+
+test('turns of more shapes than the driver keeps programs for still run in order and bound', async () => {
+  // 40 shapes (the driver keeps the last 32), then the first shapes again.
+  const shapes = Array.from({ length: 40 }, (_, k) => [1 + (k % 5), 2 + k])
+  for (const [concurrency, n] of [...shapes, ...shapes.slice(0, 3)]) {
+    const { stats, dispatch } = counting(n, (i) => i % 2)
+    const ctx = loopContext({ toolConcurrency: concurrency, dispatchToolCall: dispatch })
+    await dispatchToolCallsInOrder(calls(n), ctx)
+    assert.equal(stats.peak, Math.min(concurrency, n))
+    assert.ok(ctx.history.length === n && ctx.history.every((m, i) => m.content[0].result === i))
+  }
+})
+
 test('the transcript row shape, approvalPending rows skipped', async () => {
   const results = [
     { toolCallId: 'c0', name: 'slow', value: { v: 1 }, content: [{ type: 'text', text: 'hello' }], metadata: { m: 1 } },

@@ -45,6 +45,8 @@ async function traceOf({ toolConcurrency, exclusive, finish }) {
 for (const scenario of vectors.scenarios) {
   test(`turn scenario: ${scenario.name}`, async () => {
     assert.deepEqual(await traceOf(scenario), scenario.trace)
+    // A second turn of the same shape runs the program the driver kept from the first.
+    assert.deepEqual(await traceOf(scenario), scenario.trace)
   })
 }
 
@@ -94,7 +96,7 @@ test('an abort stops the next start and the next append, with the signal reason'
 test('a turn with more calls than a scheduler step can name is refused before any call starts', async () => {
   let started = 0
   const ctx = { history: [], toolConcurrency: 4, dispatchToolCall: async () => void started++, appendMessage: async () => {} }
-  const huge = new Array(2 ** 29 + 1)
+  const huge = new Array(2 ** 28 + 1)
   await assert.rejects(dispatchToolCallsInOrder(huge, ctx), (e) => e.code === 'ERR_PRISM_TURN_TOO_LARGE')
   assert.equal(started, 0)
 })

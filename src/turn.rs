@@ -1,13 +1,14 @@
 //! The turn scheduler for Node hosts (`parallel::turn` in the engine): the facade's driver
-//! asks it for each step of a provider turn and reports the calls that finished; which calls start,
-//! when the abort signal is checked and which results append are decided there.
+//! runs the program of ops it writes for a provider turn; which calls start (now, or when a
+//! call in flight finishes), when the abort signal is checked and which results append are
+//! decided there.
 
 use napi::bindgen_prelude::{External, Uint32ArraySlice};
 use napi::Env;
 use napi_derive::napi;
 use prism_engine::parallel::turn::{
     TurnScheduler, STEP_APPEND, STEP_CHECK_ABORT, STEP_DONE, STEP_INDEX_SHIFT, STEP_KIND_MASK,
-    STEP_START, STEP_WAIT,
+    STEP_START, STEP_START_ON_FINISH, STEP_WAIT,
 };
 
 use crate::errors::to_js;
@@ -37,32 +38,27 @@ pub fn turn_concurrency(turn: &External<TurnScheduler>) -> u32 {
     u32::try_from(turn.concurrency()).unwrap_or(u32::MAX)
 }
 
-/// One crossing: records the calls whose indexes fill `io[0..finished]` as finished, then
-/// writes the next steps into `io` (each a number: its kind, whether to check the abort signal
-/// first, the call) up to and with the first wait or done, or until `io` is full, and returns
-/// how many. Throws `ERR_PRISM_TURN_SCHEDULER` for a finished call that was not in flight.
-#[napi(ts_args_type = "turn: ExternalObject<'NativeTurn'>, io: Uint32Array, finished: number")]
-pub fn turn_advance(
-    env: Env,
-    turn: &mut External<TurnScheduler>,
-    mut io: Uint32ArraySlice,
-    finished: u32,
-) -> napi::Result<u32> {
+/// One crossing: writes the next ops of the turn's program into `io` (each a number: its
+/// kind, whether to check the abort signal first, the call), up to and with done or until
+/// `io` is full, and returns how many. The driver runs them all, then calls again until done;
+/// what finished meanwhile never changes the program, so nothing is reported back.
+#[napi(ts_args_type = "turn: ExternalObject<'NativeTurn'>, io: Uint32Array")]
+pub fn turn_advance(turn: &mut External<TurnScheduler>, mut io: Uint32ArraySlice) -> u32 {
     // SAFETY: the call is synchronous on the JavaScript thread, so no script runs (and none
-    // can touch the buffer) while the engine reads and writes it; the slice does not outlive
-    // the call.
+    // can touch the buffer) while the engine writes it; the slice does not outlive the call.
     let buf = unsafe { io.as_mut() };
-    let k = (finished as usize).min(buf.len());
-    let n = turn.advance(buf, k).map_err(|e| to_js(&env, e))?;
-    Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    u32::try_from(turn.advance(buf)).unwrap_or(u32::MAX)
 }
 
 /// The numbers of a turn step.
 #[napi(object)]
 pub struct NativeTurnStepWords {
-    /// Kind: dispatch the call.
+    /// Kind: dispatch the call now.
     pub start: u32,
-    /// Kind: wait for a call in flight to finish.
+    /// Kind: queue the call, to dispatch when a call in flight finishes (one per finish, in
+    /// the order queued).
+    pub start_on_finish: u32,
+    /// Kind: wait until no call is queued or in flight.
     pub wait: u32,
     /// Kind: append the call's result.
     pub append: u32,
@@ -74,8 +70,10 @@ pub struct NativeTurnStepWords {
     pub check_abort: u32,
     /// Where the call's index starts (shift right by it).
     pub index_shift: u32,
-    /// Words of the buffer to lend `turnAdvance` (plus one): the most steps one crossing carries.
+    /// The most words of the buffer to lend `turnAdvance`: the most ops one crossing carries.
     pub io_words: u32,
+    /// How many turn programs (each a pure function of the turn's shape) a driver keeps.
+    pub program_cache_entries: u32,
 }
 
 /// The numbers of a turn step (read once at load).
@@ -83,6 +81,7 @@ pub struct NativeTurnStepWords {
 pub fn turn_step_words() -> NativeTurnStepWords {
     NativeTurnStepWords {
         start: STEP_START,
+        start_on_finish: STEP_START_ON_FINISH,
         wait: STEP_WAIT,
         append: STEP_APPEND,
         done: STEP_DONE,
@@ -90,5 +89,6 @@ pub fn turn_step_words() -> NativeTurnStepWords {
         check_abort: STEP_CHECK_ABORT,
         index_shift: STEP_INDEX_SHIFT,
         io_words: prism_engine::limits::TURN_IO_WORDS,
+        program_cache_entries: prism_engine::limits::TURN_PROGRAM_CACHE_ENTRIES,
     }
 }

@@ -2,9 +2,9 @@
 // Parallel in-order dispatch of one provider turn, and the single-shot loop.
 //
 // Which calls of a turn start, when the abort signal is checked and which results append are
-// the engine's turn scheduler's decisions (`parallel::turn`); this file drives it over the
-// host's callbacks (one crossing per wake-up carries the calls that finished and brings back
-// the next steps) and holds no rule of its own.
+// the engine's turn scheduler's decisions (`parallel::turn`); this file runs the program of ops
+// it writes for the turn over the host's callbacks (one crossing per buffer of ops) and holds no
+// rule of its own.
 const native = require('../native.js')
 const { nativePlannerOf } = require('./native-dispatch.js')
 const { CONSTANTS, say } = require('../engine-words.js')
@@ -12,7 +12,7 @@ const RUN_ABORTED = CONSTANTS.runAbortedMessage
 
 /** Throws the signal's reason (an Error) or the engine's aborted-run Error once aborted. */
 function throwIfAborted(signal) {
-  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error(RUN_ABORTED)
+  if (signal?.aborted) throw abortError(signal)
 }
 
 function isStrategy(loop) {
@@ -42,15 +42,45 @@ function toolMessage(r) {
   }
 }
 
-// The engine's turn scheduler, and the numbers of its steps (read once).
+// The engine's turn scheduler, and the numbers of its program's ops (read once).
 const { turnNew, turnAdvance } = native
 const STEP = native.turnStepWords()
+const { start: START, startOnFinish: START_ON_FINISH, wait: WAIT, append: APPEND, kindMask: KIND, checkAbort: CHECK_ABORT, indexShift: SHIFT } = STEP
+
+/** The error an aborted signal ends a run with: its reason when an Error, else the engine's. */
+function abortError(signal) {
+  return signal.reason instanceof Error ? signal.reason : new Error(RUN_ABORTED)
+}
+
+// The programs of recent turn shapes: a program is a pure function of its turn's shape, so a
+// turn of a shape seen before runs its kept program and starts without crossing to the engine.
+const programs = new Map()
+
+/**
+ * The program of a turn of this shape, whole (ending with done) when it fits in one buffer:
+ * `{ ops, length, turn }`, where `turn` (the engine's scheduler) is there only when the
+ * program goes on past `ops` (`turnAdvance` writes the rest into `ops`).
+ */
+function programOf(toolConcurrency, n, exclusive) {
+  const key = `${toolConcurrency}|${n}|${exclusive}`
+  const kept = programs.get(key)
+  if (kept !== undefined) return { ops: kept, length: kept.length, turn: undefined }
+  const turn = turnNew(toolConcurrency, n, exclusive)
+  const ops = new Uint32Array(Math.min(3 * n + 1, STEP.ioWords))
+  const length = turnAdvance(turn, ops)
+  if ((ops[length - 1] & STEP.kindMask) !== STEP.done) return { ops, length, turn }
+  const whole = ops.length === length ? ops : ops.slice(0, length)
+  if (programs.size >= STEP.programCacheEntries) programs.delete(programs.keys().next().value)
+  programs.set(key, whole)
+  return { ops: whole, length, turn: undefined }
+}
 
 /**
  * Dispatches one turn's calls and appends their results to `ctx.history` in call order, as the
  * engine's turn scheduler (`native.turnNew`) directs: which calls start (at most
  * `ctx.toolConcurrency` in flight, 1 when any call is exclusive), when the abort signal is
- * checked, and which result appends next. This driver only calls the host's callbacks.
+ * checked, and which result appends next. The engine writes the turn as a program of ops
+ * (`turnAdvance`); this driver runs them over the host's callbacks.
  */
 async function dispatchToolCallsInOrder(calls, ctx) {
   if (!Array.isArray(calls)) throw new TypeError(say('inOrderCalls'))
@@ -66,106 +96,137 @@ async function dispatchToolCallsInOrder(calls, ctx) {
       }
     }
   }
-  const turn = turnNew(Number(ctx.toolConcurrency), n, exclusive)
+  let { ops, length, turn } = programOf(Number(ctx.toolConcurrency), n, exclusive)
   const signal = ctx.signal
   const results = new Array(n)
-  // Steps come back in `io`; finished calls go to the engine through it too.
-  const io = new Uint32Array(Math.min(n, STEP.ioWords) + 1)
-  const finished = []
-  // The first dispatch that failed ends the turn with its error.
+  // Calls started and not finished, and the queue of ops that start a call when one finishes.
+  let inFlight = 0
+  const queued = []
+  let queueHead = 0
+  // The first dispatch that failed (a throw or a rejection), or the abort a queued start met,
+  // ends the turn with its error.
   let failed = false
   let failure
   let wake = null
-  const settled = () => {
+  const wakeDriver = () => {
     if (wake !== null) {
       const w = wake
       wake = null
       w()
     }
   }
-  // A dispatcher of createToolDispatcher runs the engine's own tools natively: the calls the
-  // scheduler starts together are planned here and started at once before the driver waits
-  // (`pending`), one crossing per MCP server; every other call is `run` (by the planner's gated
-  // path or the JS path).
-  const planner = nativePlannerOf(ctx.dispatchToolCall)
-  // The first dispatch that failed (a throw or a rejection) fails the turn.
   const onFail = (e) => {
     if (!failed) {
       failed = true
       failure = e
     }
-    settled()
+    wakeDriver()
   }
-  // A call's dispatch, its result taken by a `then` (an async wrapper per call measured 12%
-  // slower over 10,000 trivial calls: one more promise and suspended frame each).
-  const run = (i) => {
-    let p
-    try {
-      p = planner === undefined ? ctx.dispatchToolCall(calls[i]) : planner.run(calls[i])
-    } catch (e) {
-      onFail(e)
-      return
-    }
-    Promise.resolve(p).then((result) => {
-      results[i] = result
-      finished.push(i)
-      settled()
-    }, onFail)
-  }
+  // A dispatcher of createToolDispatcher runs the engine's own tools natively: the calls that
+  // start together are planned here and started at once (`pending`), one crossing per MCP
+  // server; every other call runs in a `lane` (by the planner's gated path or the JS path).
+  const planner = nativePlannerOf(ctx.dispatchToolCall)
   const pending = []
+  let flushQueued = false
   const startPending = () => {
+    flushQueued = false
     if (pending.length === 0) return
     const entries = pending.splice(0)
     planner.start(entries)
   }
-  const begin = (i) => {
-    const entry = planner === undefined ? undefined : planner.plan(calls[i])
-    if (entry === undefined) return run(i)
+  // The call a finish starts next (counted in flight), or -1: none is queued (the driver wakes
+  // once nothing is in flight), the turn failed, the abort signal stopped it, or the planner
+  // took it.
+  const nextQueued = () => {
+    if (failed) return -1
+    if (queueHead === queued.length) {
+      if (inFlight === 0) wakeDriver()
+      return -1
+    }
+    const op = queued[queueHead++]
+    if (op & CHECK_ABORT && signal?.aborted) {
+      onFail(abortError(signal))
+      return -1
+    }
+    inFlight++
+    const i = op >>> SHIFT
+    if (planner !== undefined && planEntry(i)) {
+      if (!flushQueued) {
+        flushQueued = true
+        queueMicrotask(startPending)
+      }
+      return -1
+    }
+    return i
+  }
+  // Dispatches call `i` and, as each call finishes, the next queued one: as a worker of a
+  // plain pool does, one await per call (a `then` per call measured slower: it makes a promise
+  // and a closure each).
+  const lane = async (i) => {
+    for (;;) {
+      let result
+      try {
+        result = await (planner === undefined ? ctx.dispatchToolCall(calls[i]) : planner.run(calls[i]))
+      } catch (e) {
+        onFail(e)
+        return
+      }
+      results[i] = result
+      inFlight--
+      i = nextQueued()
+      if (i < 0) return
+    }
+  }
+  // Plans call `i` natively when its tool is the engine's: true when it is pending.
+  const planEntry = (i) => {
+    const entry = planner.plan(calls[i])
+    if (entry === undefined) return false
     entry.settle = (result) => {
       results[i] = result
-      finished.push(i)
-      settled()
+      inFlight--
+      const next = nextQueued()
+      if (next >= 0) lane(next)
     }
     entry.fail = onFail
     pending.push(entry)
+    return true
   }
-  let head = 0
   try {
     for (;;) {
-      let k = 0
-      while (head < finished.length && k < io.length) io[k++] = finished[head++]
-      if (head === finished.length) {
-        finished.length = 0
-        head = 0
-      }
-      const m = turnAdvance(turn, io, k)
-      for (let j = 0; j < m; j++) {
-        const step = io[j]
-        const kind = step & STEP.kindMask
-        const i = step >>> STEP.indexShift
-        if (kind === STEP.start) {
-          if (step & STEP.checkAbort) throwIfAborted(signal)
-          begin(i)
-        } else if (kind === STEP.wait) {
-          startPending()
-          if (failed) throw failure
-          if (finished.length === head) {
-            await new Promise((resolve) => {
-              wake = resolve
-            })
-            if (failed) throw failure
-          }
-        } else if (kind === STEP.append) {
-          if (step & STEP.checkAbort) throwIfAborted(signal)
+      for (let j = 0; j < length; j++) {
+        const op = ops[j]
+        const kind = op & KIND
+        if (kind === APPEND) {
+          if (op & CHECK_ABORT && signal?.aborted) throw abortError(signal)
+          const i = op >>> SHIFT
           const message = toolMessage(results[i])
           results[i] = undefined
           if (message === undefined) continue
           ctx.history.push(message)
           await ctx.appendMessage(message)
+        } else if (kind === START_ON_FINISH) {
+          queued.push(op)
+        } else if (kind === START) {
+          if (op & CHECK_ABORT && signal?.aborted) throw abortError(signal)
+          inFlight++
+          const i = op >>> SHIFT
+          if (planner === undefined || !planEntry(i)) lane(i)
+        } else if (kind === WAIT) {
+          startPending()
+          if (!failed && (inFlight > 0 || queueHead < queued.length)) {
+            await new Promise((resolve) => {
+              wake = resolve
+            })
+          }
+          if (failed) throw failure
+          queued.length = 0
+          queueHead = 0
         } else {
           return
         }
       }
+      // A long turn's program goes on in the next buffer.
+      length = turnAdvance(turn, ops)
     }
   } finally {
     // Calls the scheduler started before a throw (an abort) are started, as the reference's

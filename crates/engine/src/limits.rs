@@ -566,13 +566,19 @@ pub const POLICY_APPROVAL_CACHE_ENTRIES: usize = 1_000;
 /// outside every root. Linux's own limit for one lookup.
 pub const POLICY_MAX_SYMLINKS: usize = 40;
 
-/// The most tool calls one provider turn may hold: a scheduler step names a call's index in
-/// 29 bits. Past it the turn is refused (`ERR_PRISM_TURN_TOO_LARGE`). Fixed at 2^29.
-pub const MAX_TURN_CALLS: usize = 1 << 29;
+/// The most tool calls one provider turn may hold: an op of the turn's program names a call's
+/// index in 28 bits. Past it the turn is refused (`ERR_PRISM_TURN_TOO_LARGE`). Fixed at 2^28.
+pub const MAX_TURN_CALLS: usize = 1 << 28;
 
-/// Words of the buffer a Node driver lends its turn scheduler: the most steps, or finished
-/// calls, one crossing carries (a longer turn takes more crossings). Fixed at 1 Ki.
+/// Words of the buffer a Node driver lends its turn scheduler: the most ops of the turn's
+/// program one crossing carries (a longer turn takes more crossings). Fixed at 1 Ki.
 pub const TURN_IO_WORDS: u32 = 1024;
+
+/// Turn programs a Node driver keeps, by turn shape (`toolConcurrency`, calls, whether any call
+/// is exclusive), so that a turn of a shape seen before starts without crossing to the engine.
+/// Only programs that fit in one buffer ([`TURN_IO_WORDS`]) are kept; the oldest shape is
+/// dropped first. Fixed at 32.
+pub const TURN_PROGRAM_CACHE_ENTRIES: u32 = 32;
 
 /// How many raw schema errors the validator looks at before sorting and reporting them (a
 /// hostile instance can have thousands). Fixed at 256.

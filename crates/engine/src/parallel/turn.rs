@@ -1,10 +1,12 @@
 //! The turn scheduler: which of one provider turn's tool calls start now, when the driver
 //! checks the run's abort signal, and which results append to the transcript, in call order.
 //!
-//! It is sans-IO: it performs nothing and awaits nothing. A driver (the Node binding's, over
-//! the host's JavaScript callbacks; [`super::dispatch_in_order`] on tokio for Rust hosts)
-//! asks [`TurnScheduler::step`] for a [`Step`], does it, and reports each finished call with
-//! [`TurnScheduler::complete`].
+//! It is sans-IO: it performs nothing and awaits nothing. A driver either asks
+//! [`TurnScheduler::step`] for a [`Step`], does it, and reports each finished call with
+//! [`TurnScheduler::complete`] ([`super::dispatch_in_order`] on tokio for Rust hosts), or runs
+//! the turn's program of [`Op`]s that [`TurnScheduler::advance`] writes from the same steps
+//! (the Node binding's driver, over the host's JavaScript callbacks, which then crosses once
+//! per buffer of ops instead of once per wake-up).
 //!
 //! - One call at a time (a concurrency of 1, or any exclusive call): start a call, wait for
 //!   it, append its result, then the next call; no abort checks between them (each dispatch
@@ -107,7 +109,7 @@ impl TurnScheduler {
         }
     }
 
-    /// A turn whose steps cross as numbers ([`Step::encode`]): at most [`MAX_TURN_CALLS`].
+    /// A turn whose program crosses as numbers ([`Op::encode`]): at most [`MAX_TURN_CALLS`].
     ///
     /// # Errors
     /// [`TurnError::TooManyCalls`] past [`MAX_TURN_CALLS`].
@@ -175,31 +177,59 @@ impl TurnScheduler {
         }
     }
 
-    /// One crossing's worth of scheduling, in one buffer: records the calls whose indexes
-    /// fill `io[..finished]` as complete, then writes the steps that follow into `io` as
-    /// numbers ([`Step::encode`]), up to and with the first wait or done, or until `io` is
-    /// full; returns how many it wrote. The driver performs them in order (checking the abort
-    /// signal where a step says so, finishing each append before the next step) and calls
-    /// again after a wait, or when `io` was full.
+    /// The turn as a program, written into `io` a buffer at a time ([`Op::encode`]); returns
+    /// how many words it wrote (the last is [`Op::Done`] once the program is over). The driver
+    /// runs the ops in order and calls again when it has run them all, whatever finished
+    /// meanwhile: which call finishes never changes what happens next (a finish frees a slot
+    /// for the next waiting call; results append in call order once all have finished), so the
+    /// scheduler writes past each wait what follows it, and the driver crosses once per
+    /// buffer rather than once per wake-up.
     ///
-    /// # Errors
-    /// [`TurnError::NotInFlight`] for a finished call that was not in flight (the calls
-    /// before it are recorded; no step is written).
-    pub fn advance(&mut self, io: &mut [u32], finished: usize) -> Result<usize, TurnError> {
-        for &i in io.get(..finished).unwrap_or(io) {
-            self.complete(usize::try_from(i).unwrap_or(usize::MAX))?;
-        }
-        let out = io;
+    /// A turn driven by `advance` is not also told of finished calls ([`Self::complete`]): the
+    /// program already counts them. The program is a pure function of the turn's shape (the
+    /// arguments of [`Self::new`]), so a driver may keep it for the next turn of that shape.
+    pub fn advance(&mut self, io: &mut [u32]) -> usize {
         let mut written = 0;
-        while let Some(slot) = out.get_mut(written) {
-            let step = self.step();
-            *slot = step.encode();
+        while let Some(slot) = io.get_mut(written) {
+            let op = self.next_op();
+            *slot = op.encode();
             written += 1;
-            if matches!(step, Step::Wait | Step::Done) {
+            if op == Op::Done {
                 break;
             }
         }
-        Ok(written)
+        written
+    }
+
+    /// The program's next op: the scheduler's next step, where a wait becomes what follows it.
+    fn next_op(&mut self) -> Op {
+        match self.step() {
+            Step::Start { index, check_abort } => Op::Start { index, check_abort },
+            Step::Append { index, check_abort } => Op::Append { index, check_abort },
+            Step::Done => Op::Done,
+            Step::Wait if self.concurrency > 1 && self.next_start < self.calls.len() => {
+                // Every slot is taken: the next finish, whichever it is, frees one for the next
+                // waiting call.
+                self.assume_finished(1);
+                match self.step() {
+                    Step::Start { index, check_abort } => Op::StartOnFinish { index, check_abort },
+                    // Not reached: a freed slot with a waiting call is a start.
+                    _ => Op::WaitAll,
+                }
+            }
+            Step::Wait => {
+                // Nothing more starts before every call in flight has finished.
+                self.assume_finished(self.in_flight);
+                Op::WaitAll
+            }
+        }
+    }
+
+    /// Counts `k` calls in flight as finished, not naming them (the program's view).
+    fn assume_finished(&mut self, k: usize) {
+        let k = k.min(self.in_flight);
+        self.in_flight -= k;
+        self.finished += k;
     }
 
     fn start(&mut self, check_abort: bool) -> Step {
@@ -222,11 +252,43 @@ impl TurnScheduler {
     }
 }
 
-/// A step as one number, for a cheap crossing: the kind in the low two bits (`0` start,
-/// `1` wait, `2` append, `3` done), [`STEP_CHECK_ABORT`] when the driver checks the abort
-/// signal first, and the call's index from [`STEP_INDEX_SHIFT`] up.
-impl Step {
-    /// The step's number.
+/// One op of a turn's program ([`TurnScheduler::advance`]), what a driver does in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// Dispatch call `index` now (after checking the abort signal when `check_abort`).
+    Start {
+        /// The call's index in the turn.
+        index: usize,
+        /// Whether the driver checks the abort signal first.
+        check_abort: bool,
+    },
+    /// Queue call `index`: it is dispatched when a call in flight finishes, one queued call per
+    /// finish, in the order queued (after checking the abort signal when `check_abort`).
+    StartOnFinish {
+        /// The call's index in the turn.
+        index: usize,
+        /// Whether the driver checks the abort signal first.
+        check_abort: bool,
+    },
+    /// Wait until every queued call has started and no call is in flight.
+    WaitAll,
+    /// Append call `index`'s result to the transcript (after checking the abort signal when
+    /// `check_abort`), and finish appending before the next op.
+    Append {
+        /// The call's index in the turn.
+        index: usize,
+        /// Whether the driver checks the abort signal first.
+        check_abort: bool,
+    },
+    /// The turn is over.
+    Done,
+}
+
+/// An op as one number, for a cheap crossing: the kind in the low three bits
+/// ([`STEP_KIND_MASK`]), [`STEP_CHECK_ABORT`] when the driver checks the abort signal first,
+/// and the call's index from [`STEP_INDEX_SHIFT`] up.
+impl Op {
+    /// The op's number.
     #[must_use]
     pub fn encode(self) -> u32 {
         let at = |index: usize, check: bool| {
@@ -235,27 +297,32 @@ impl Step {
         };
         match self {
             Self::Start { index, check_abort } => STEP_START | at(index, check_abort),
-            Self::Wait => STEP_WAIT,
+            Self::StartOnFinish { index, check_abort } => {
+                STEP_START_ON_FINISH | at(index, check_abort)
+            }
+            Self::WaitAll => STEP_WAIT,
             Self::Append { index, check_abort } => STEP_APPEND | at(index, check_abort),
             Self::Done => STEP_DONE,
         }
     }
 }
 
-/// Step kind: start a call.
+/// Op kind: start a call now.
 pub const STEP_START: u32 = 0;
-/// Step kind: wait for a call to finish.
+/// Op kind: wait until no call is queued or in flight.
 pub const STEP_WAIT: u32 = 1;
-/// Step kind: append a result.
+/// Op kind: append a result.
 pub const STEP_APPEND: u32 = 2;
-/// Step kind: the turn is over.
+/// Op kind: the turn is over.
 pub const STEP_DONE: u32 = 3;
-/// The mask of a step's kind.
-pub const STEP_KIND_MASK: u32 = 3;
-/// Step flag: check the abort signal first.
-pub const STEP_CHECK_ABORT: u32 = 4;
-/// Where a step's call index starts.
-pub const STEP_INDEX_SHIFT: u32 = 3;
+/// Op kind: start a call when one in flight finishes.
+pub const STEP_START_ON_FINISH: u32 = 4;
+/// The mask of an op's kind.
+pub const STEP_KIND_MASK: u32 = 7;
+/// Op flag: check the abort signal first.
+pub const STEP_CHECK_ABORT: u32 = 8;
+/// Where an op's call index starts.
+pub const STEP_INDEX_SHIFT: u32 = 4;
 
 #[cfg(test)]
 mod tests {
@@ -368,53 +435,176 @@ mod tests {
         assert!(TurnScheduler::encodable(1.0, MAX_TURN_CALLS, false).is_ok());
     }
 
+    /// Runs a turn's program the way the Node driver does, calls finishing in the order of
+    /// `key` (among those in flight, the smallest first), with a buffer of `words`; returns the
+    /// trace (`s`tart, `f`inish, `a`ppend) and the most calls in flight at once.
+    fn run_program(
+        concurrency: f64,
+        n: usize,
+        exclusive: bool,
+        words: usize,
+        key: impl Fn(usize) -> usize,
+    ) -> (Vec<String>, usize) {
+        let mut s = TurnScheduler::new(concurrency, n, exclusive);
+        let mut io = vec![0u32; words];
+        let (mut flying, mut queued) = (Vec::<usize>::new(), Vec::<usize>::new());
+        let (mut out, mut peak) = (Vec::new(), 0);
+        loop {
+            let m = s.advance(&mut io);
+            assert!(m >= 1);
+            for &op in &io[..m] {
+                let i = (op >> STEP_INDEX_SHIFT) as usize;
+                match op & STEP_KIND_MASK {
+                    STEP_START => {
+                        flying.push(i);
+                        out.push(format!("s{i}"));
+                    }
+                    STEP_START_ON_FINISH => queued.push(i),
+                    STEP_WAIT => {
+                        while !flying.is_empty() {
+                            flying.sort_by_key(|c| key(*c));
+                            let f = flying.remove(0);
+                            out.push(format!("f{f}"));
+                            if !queued.is_empty() {
+                                let q = queued.remove(0);
+                                flying.push(q);
+                                out.push(format!("s{q}"));
+                            }
+                        }
+                        assert!(queued.is_empty(), "a queued call outlived the wait");
+                    }
+                    STEP_APPEND => out.push(format!("a{i}")),
+                    STEP_DONE => return (out, peak),
+                    k => panic!("unknown op kind {k}"),
+                }
+                peak = peak.max(flying.len());
+            }
+        }
+    }
+
+    /// The trace of [`trace`]'s steps in the same words as [`run_program`]'s.
+    fn step_trace(
+        concurrency: f64,
+        n: usize,
+        exclusive: bool,
+        key: impl Fn(usize) -> usize + Copy,
+    ) -> Vec<String> {
+        let mut flying: Vec<usize> = Vec::new();
+        let mut out = Vec::new();
+        for step in trace(concurrency, n, exclusive, key) {
+            match step {
+                Step::Start { index, .. } => {
+                    flying.push(index);
+                    out.push(format!("s{index}"));
+                }
+                Step::Wait => {
+                    flying.sort_by_key(|i| key(*i));
+                    out.push(format!("f{}", flying.remove(0)));
+                }
+                Step::Append { index, .. } => out.push(format!("a{index}")),
+                Step::Done => {}
+            }
+        }
+        out
+    }
+
     #[test]
-    fn advance_records_completions_and_writes_steps_up_to_a_wait() {
-        let mut s = TurnScheduler::new(2.0, 3, false);
-        let mut io = [0u32; 8];
-        assert_eq!(s.advance(&mut io, 0), Ok(3));
-        let kinds: Vec<u32> = io[..3].iter().map(|v| v & STEP_KIND_MASK).collect();
-        assert_eq!(kinds, [STEP_START, STEP_START, STEP_WAIT]);
-        io[0] = 1;
-        assert_eq!(s.advance(&mut io, 1), Ok(2));
-        assert_eq!(
-            io[0],
-            Step::Start {
-                index: 2,
-                check_abort: true
+    fn the_program_runs_the_steps_whatever_the_finish_order_and_buffer() {
+        for (c, n, exclusive) in [
+            (1.0, 3, false),
+            (8.0, 3, true),
+            (2.0, 7, false),
+            (3.0, 3, false),
+            (16.0, 5, false),
+            (4.0, 0, false),
+        ] {
+            for words in [1, 2, 3, 2 * n + 2, 1024] {
+                for key in [|i: usize| i, |i: usize| 100 - i, |i: usize| (i * 7) % 5] {
+                    let (got, peak) = run_program(c, n, exclusive, words, key);
+                    assert_eq!(
+                        got,
+                        step_trace(c, n, exclusive, key),
+                        "c={c} n={n} words={words}"
+                    );
+                    assert!(peak <= turn_concurrency(c, n, exclusive));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_turn_at_once_is_its_starts_a_queue_one_wait_and_its_appends() {
+        let mut s = TurnScheduler::new(2.0, 4, false);
+        let mut io = [0u32; 16];
+        let m = s.advance(&mut io);
+        let ops: Vec<u32> = io[..m].to_vec();
+        let start = |index, check_abort| Op::Start { index, check_abort }.encode();
+        let queue = |index| {
+            Op::StartOnFinish {
+                index,
+                check_abort: true,
             }
             .encode()
-        );
-        io[..2].copy_from_slice(&[0, 2]);
-        assert_eq!(s.advance(&mut io, 2), Ok(4));
-        assert_eq!(io[3], STEP_DONE);
-        // A full buffer stops early; the next call goes on.
-        let mut s = TurnScheduler::new(1.0, 2, false);
-        let mut one = [0u32; 1];
-        assert_eq!(s.advance(&mut one, 0), Ok(1));
-        assert_eq!(one[0] & STEP_KIND_MASK, STEP_START);
-        assert_eq!(s.advance(&mut one, 0), Ok(1));
-        assert_eq!(one[0], STEP_WAIT);
-        one[0] = 1;
+        };
+        let append = |index| {
+            Op::Append {
+                index,
+                check_abort: true,
+            }
+            .encode()
+        };
         assert_eq!(
-            s.advance(&mut one, 1),
-            Err(TurnError::NotInFlight { index: 1 })
+            ops,
+            [
+                start(0, true),
+                start(1, true),
+                queue(2),
+                queue(3),
+                STEP_WAIT,
+                append(0),
+                append(1),
+                append(2),
+                append(3),
+                STEP_DONE
+            ]
+        );
+        // One at a time: no abort checks, a wait after each start.
+        let mut s = TurnScheduler::new(1.0, 2, false);
+        let m = s.advance(&mut io);
+        let append_plain = |index| {
+            Op::Append {
+                index,
+                check_abort: false,
+            }
+            .encode()
+        };
+        assert_eq!(
+            io[..m],
+            [
+                start(0, false),
+                STEP_WAIT,
+                append_plain(0),
+                start(1, false),
+                STEP_WAIT,
+                append_plain(1),
+                STEP_DONE
+            ]
         );
     }
 
     #[test]
-    fn steps_encode_as_numbers() {
-        let s = Step::Start {
+    fn ops_encode_as_numbers() {
+        let s = Op::StartOnFinish {
             index: 5,
             check_abort: true,
         }
         .encode();
-        assert_eq!(s & STEP_KIND_MASK, STEP_START);
+        assert_eq!(s & STEP_KIND_MASK, STEP_START_ON_FINISH);
         assert_ne!(s & STEP_CHECK_ABORT, 0);
         assert_eq!(s >> STEP_INDEX_SHIFT, 5);
-        assert_eq!(Step::Wait.encode(), STEP_WAIT);
-        assert_eq!(Step::Done.encode(), STEP_DONE);
-        let a = Step::Append {
+        assert_eq!(Op::WaitAll.encode(), STEP_WAIT);
+        assert_eq!(Op::Done.encode(), STEP_DONE);
+        let a = Op::Append {
             index: 2,
             check_abort: false,
         }
@@ -427,5 +617,12 @@ mod tests {
             ),
             (STEP_APPEND, 0, 2)
         );
+        // The largest turn's last call still fits.
+        let last = Op::Start {
+            index: MAX_TURN_CALLS - 1,
+            check_abort: true,
+        }
+        .encode();
+        assert_eq!((last >> STEP_INDEX_SHIFT) as usize, MAX_TURN_CALLS - 1);
     }
 }
