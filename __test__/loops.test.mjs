@@ -83,9 +83,11 @@ test('a turn whose program spans several buffers: 400 calls one at a time, then 
 })
 
 test('turns of more shapes than the driver keeps programs for still run in order and bound', async () => {
-  // 40 shapes (the driver keeps the last 32), then the first shapes again.
+  // 40 shapes (the driver keeps the last 32), then the first shapes again, and concurrencies
+  // the driver keeps no program for (past 2^23), twice.
   const shapes = Array.from({ length: 40 }, (_, k) => [1 + (k % 5), 2 + k])
-  for (const [concurrency, n] of [...shapes, ...shapes.slice(0, 3)]) {
+  const unkept = [[2 ** 23, 3], [2 ** 23, 3], [1e12, 4], [1e12, 4]]
+  for (const [concurrency, n] of [...shapes, ...shapes.slice(0, 3), ...unkept]) {
     const { stats, dispatch } = counting(n, (i) => i % 2)
     const ctx = loopContext({ toolConcurrency: concurrency, dispatchToolCall: dispatch })
     await dispatchToolCallsInOrder(calls(n), ctx)

@@ -54,7 +54,11 @@ function abortError(signal) {
 
 // The programs of recent turn shapes: a program is a pure function of its turn's shape, so a
 // turn of a shape seen before runs its kept program and starts without crossing to the engine.
+// A shape is kept under one number (a whole `toolConcurrency` below 2^23, the calls, whether
+// any is exclusive): building a string key cost more, cold, than the crossing it saves.
 const programs = new Map()
+const KEYED_CONCURRENCY = 2 ** 23
+const SHAPES_PER_CONCURRENCY = 2 ** 29
 
 /**
  * The program of a turn of this shape, whole (ending with done) when it fits in one buffer:
@@ -62,17 +66,183 @@ const programs = new Map()
  * program goes on past `ops` (`turnAdvance` writes the rest into `ops`).
  */
 function programOf(toolConcurrency, n, exclusive) {
-  const key = `${toolConcurrency}|${n}|${exclusive}`
-  const kept = programs.get(key)
+  const keyed = Number.isInteger(toolConcurrency) && toolConcurrency >= 0 && toolConcurrency < KEYED_CONCURRENCY
+  const key = keyed ? toolConcurrency * SHAPES_PER_CONCURRENCY + n * 2 + (exclusive ? 1 : 0) : -1
+  const kept = keyed ? programs.get(key) : undefined
   if (kept !== undefined) return { ops: kept, length: kept.length, turn: undefined }
   const turn = turnNew(toolConcurrency, n, exclusive)
   const ops = new Uint32Array(Math.min(3 * n + 1, STEP.ioWords))
   const length = turnAdvance(turn, ops)
-  if ((ops[length - 1] & STEP.kindMask) !== STEP.done) return { ops, length, turn }
+  if ((ops[length - 1] & KIND) !== STEP.done) return { ops, length, turn }
   const whole = ops.length === length ? ops : ops.slice(0, length)
-  if (programs.size >= STEP.programCacheEntries) programs.delete(programs.keys().next().value)
-  programs.set(key, whole)
+  if (keyed) {
+    if (programs.size >= STEP.programCacheEntries) programs.delete(programs.keys().next().value)
+    programs.set(key, whole)
+  }
   return { ops: whole, length, turn: undefined }
+}
+
+/**
+ * One turn's run of its program: the results, the calls in flight, the queue of ops that start
+ * a call when one finishes, and the first failure. Its methods are the driver's steps (a class,
+ * not closures: a turn allocates one object, which matters when it starts cold after an idle).
+ */
+class TurnRun {
+  constructor(calls, ctx, planner) {
+    this.calls = calls
+    this.ctx = ctx
+    this.signal = ctx.signal
+    // A dispatcher of createToolDispatcher runs the engine's own tools natively: the calls that
+    // start together are planned and started at once (`pending`), one crossing per MCP
+    // server; every other call runs in a `lane` (by the planner's gated path or the JS path).
+    this.planner = planner
+    this.results = new Array(calls.length)
+    this.inFlight = 0
+    this.queued = []
+    this.queueHead = 0
+    // The first dispatch that failed (a throw or a rejection), or the abort a queued start
+    // met, ends the turn with its error.
+    this.failed = false
+    this.failure = undefined
+    this.wake = null
+    this.pending = []
+    this.flushQueued = false
+  }
+
+  wakeDriver() {
+    const w = this.wake
+    if (w !== null) {
+      this.wake = null
+      w()
+    }
+  }
+
+  fail(e) {
+    if (!this.failed) {
+      this.failed = true
+      this.failure = e
+    }
+    this.wakeDriver()
+  }
+
+  /** Starts the planned calls waiting to go out together. */
+  startPending() {
+    this.flushQueued = false
+    if (this.pending.length === 0) return
+    this.planner.start(this.pending.splice(0))
+  }
+
+  /**
+   * The call a finish starts next (counted in flight), or -1: none is queued (the driver wakes
+   * once nothing is in flight), the turn failed, the abort signal stopped it, or the planner
+   * took it.
+   */
+  nextQueued() {
+    if (this.failed) return -1
+    if (this.queueHead === this.queued.length) {
+      if (this.inFlight === 0) this.wakeDriver()
+      return -1
+    }
+    const op = this.queued[this.queueHead++]
+    if (op & CHECK_ABORT && this.signal?.aborted) {
+      this.fail(abortError(this.signal))
+      return -1
+    }
+    this.inFlight++
+    const i = op >>> SHIFT
+    if (this.planner !== undefined && this.planEntry(i)) {
+      if (!this.flushQueued) {
+        this.flushQueued = true
+        queueMicrotask(() => this.startPending())
+      }
+      return -1
+    }
+    return i
+  }
+
+  /**
+   * Dispatches call `i` and, as each call finishes, the next queued one: as a worker of a plain
+   * pool does, one await per call (a `then` per call measured slower: a promise and a closure
+   * each).
+   */
+  async lane(i) {
+    const { calls, ctx, planner } = this
+    for (;;) {
+      let result
+      try {
+        result = await (planner === undefined ? ctx.dispatchToolCall(calls[i]) : planner.run(calls[i]))
+      } catch (e) {
+        this.fail(e)
+        return
+      }
+      this.results[i] = result
+      this.inFlight--
+      i = this.nextQueued()
+      if (i < 0) return
+    }
+  }
+
+  /** Plans call `i` natively when its tool is the engine's: true when it is pending. */
+  planEntry(i) {
+    const entry = this.planner.plan(this.calls[i])
+    if (entry === undefined) return false
+    entry.settle = (result) => {
+      this.results[i] = result
+      this.inFlight--
+      const next = this.nextQueued()
+      if (next >= 0) this.lane(next)
+    }
+    entry.fail = (e) => this.fail(e)
+    this.pending.push(entry)
+    return true
+  }
+
+  /** Runs the program (`ops[0..length]`, continued by `turn` when it is longer). */
+  async run(ops, length, turn) {
+    const { ctx, signal, results, queued } = this
+    try {
+      for (;;) {
+        for (let j = 0; j < length; j++) {
+          const op = ops[j]
+          const kind = op & KIND
+          if (kind === APPEND) {
+            if (op & CHECK_ABORT && signal?.aborted) throw abortError(signal)
+            const i = op >>> SHIFT
+            const message = toolMessage(results[i])
+            results[i] = undefined
+            if (message === undefined) continue
+            ctx.history.push(message)
+            await ctx.appendMessage(message)
+          } else if (kind === START_ON_FINISH) {
+            queued.push(op)
+          } else if (kind === START) {
+            if (op & CHECK_ABORT && signal?.aborted) throw abortError(signal)
+            this.inFlight++
+            const i = op >>> SHIFT
+            if (this.planner === undefined || !this.planEntry(i)) this.lane(i)
+          } else if (kind === WAIT) {
+            this.startPending()
+            if (!this.failed && (this.inFlight > 0 || this.queueHead < queued.length)) {
+              await new Promise((resolve) => {
+                this.wake = resolve
+              })
+            }
+            if (this.failed) throw this.failure
+            queued.length = 0
+            this.queueHead = 0
+          } else {
+            return
+          }
+        }
+        // A long turn's program goes on in the next buffer.
+        length = turnAdvance(turn, ops)
+      }
+    } finally {
+      // Calls the scheduler started before a throw (an abort) are started, as the reference's
+      // workers had started theirs.
+      this.startPending()
+    }
+  }
 }
 
 /**
@@ -80,7 +250,7 @@ function programOf(toolConcurrency, n, exclusive) {
  * engine's turn scheduler (`native.turnNew`) directs: which calls start (at most
  * `ctx.toolConcurrency` in flight, 1 when any call is exclusive), when the abort signal is
  * checked, and which result appends next. The engine writes the turn as a program of ops
- * (`turnAdvance`); this driver runs them over the host's callbacks.
+ * (`turnAdvance`); a `TurnRun` runs them over the host's callbacks.
  */
 async function dispatchToolCallsInOrder(calls, ctx) {
   if (!Array.isArray(calls)) throw new TypeError(say('inOrderCalls'))
@@ -96,143 +266,8 @@ async function dispatchToolCallsInOrder(calls, ctx) {
       }
     }
   }
-  let { ops, length, turn } = programOf(Number(ctx.toolConcurrency), n, exclusive)
-  const signal = ctx.signal
-  const results = new Array(n)
-  // Calls started and not finished, and the queue of ops that start a call when one finishes.
-  let inFlight = 0
-  const queued = []
-  let queueHead = 0
-  // The first dispatch that failed (a throw or a rejection), or the abort a queued start met,
-  // ends the turn with its error.
-  let failed = false
-  let failure
-  let wake = null
-  const wakeDriver = () => {
-    if (wake !== null) {
-      const w = wake
-      wake = null
-      w()
-    }
-  }
-  const onFail = (e) => {
-    if (!failed) {
-      failed = true
-      failure = e
-    }
-    wakeDriver()
-  }
-  // A dispatcher of createToolDispatcher runs the engine's own tools natively: the calls that
-  // start together are planned here and started at once (`pending`), one crossing per MCP
-  // server; every other call runs in a `lane` (by the planner's gated path or the JS path).
-  const planner = nativePlannerOf(ctx.dispatchToolCall)
-  const pending = []
-  let flushQueued = false
-  const startPending = () => {
-    flushQueued = false
-    if (pending.length === 0) return
-    const entries = pending.splice(0)
-    planner.start(entries)
-  }
-  // The call a finish starts next (counted in flight), or -1: none is queued (the driver wakes
-  // once nothing is in flight), the turn failed, the abort signal stopped it, or the planner
-  // took it.
-  const nextQueued = () => {
-    if (failed) return -1
-    if (queueHead === queued.length) {
-      if (inFlight === 0) wakeDriver()
-      return -1
-    }
-    const op = queued[queueHead++]
-    if (op & CHECK_ABORT && signal?.aborted) {
-      onFail(abortError(signal))
-      return -1
-    }
-    inFlight++
-    const i = op >>> SHIFT
-    if (planner !== undefined && planEntry(i)) {
-      if (!flushQueued) {
-        flushQueued = true
-        queueMicrotask(startPending)
-      }
-      return -1
-    }
-    return i
-  }
-  // Dispatches call `i` and, as each call finishes, the next queued one: as a worker of a
-  // plain pool does, one await per call (a `then` per call measured slower: it makes a promise
-  // and a closure each).
-  const lane = async (i) => {
-    for (;;) {
-      let result
-      try {
-        result = await (planner === undefined ? ctx.dispatchToolCall(calls[i]) : planner.run(calls[i]))
-      } catch (e) {
-        onFail(e)
-        return
-      }
-      results[i] = result
-      inFlight--
-      i = nextQueued()
-      if (i < 0) return
-    }
-  }
-  // Plans call `i` natively when its tool is the engine's: true when it is pending.
-  const planEntry = (i) => {
-    const entry = planner.plan(calls[i])
-    if (entry === undefined) return false
-    entry.settle = (result) => {
-      results[i] = result
-      inFlight--
-      const next = nextQueued()
-      if (next >= 0) lane(next)
-    }
-    entry.fail = onFail
-    pending.push(entry)
-    return true
-  }
-  try {
-    for (;;) {
-      for (let j = 0; j < length; j++) {
-        const op = ops[j]
-        const kind = op & KIND
-        if (kind === APPEND) {
-          if (op & CHECK_ABORT && signal?.aborted) throw abortError(signal)
-          const i = op >>> SHIFT
-          const message = toolMessage(results[i])
-          results[i] = undefined
-          if (message === undefined) continue
-          ctx.history.push(message)
-          await ctx.appendMessage(message)
-        } else if (kind === START_ON_FINISH) {
-          queued.push(op)
-        } else if (kind === START) {
-          if (op & CHECK_ABORT && signal?.aborted) throw abortError(signal)
-          inFlight++
-          const i = op >>> SHIFT
-          if (planner === undefined || !planEntry(i)) lane(i)
-        } else if (kind === WAIT) {
-          startPending()
-          if (!failed && (inFlight > 0 || queueHead < queued.length)) {
-            await new Promise((resolve) => {
-              wake = resolve
-            })
-          }
-          if (failed) throw failure
-          queued.length = 0
-          queueHead = 0
-        } else {
-          return
-        }
-      }
-      // A long turn's program goes on in the next buffer.
-      length = turnAdvance(turn, ops)
-    }
-  } finally {
-    // Calls the scheduler started before a throw (an abort) are started, as the reference's
-    // workers had started theirs.
-    startPending()
-  }
+  const { ops, length, turn } = programOf(Number(ctx.toolConcurrency), n, exclusive)
+  return new TurnRun(calls, ctx, nativePlannerOf(ctx.dispatchToolCall)).run(ops, length, turn)
 }
 
 /**
