@@ -46,7 +46,8 @@ fn call(id: &str, name: &str, arguments: Value) -> ToolCall {
 async fn main() {
     let mut registry: Registry<Arc<dyn Tool>> = Registry::new(DuplicatePolicy::Error);
     for tool in [Arc::new(Echo) as Arc<dyn Tool>, Arc::new(Delete)] {
-        if let Err(e) = registry.register(&tool.name().to_owned(), tool) {
+        let name = String::from(tool.name());
+        if let Err(e) = registry.register(&name, tool) {
             eprintln!("{e}");
             return;
         }
