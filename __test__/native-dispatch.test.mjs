@@ -118,6 +118,24 @@ test('a turn of 64 native calls starts in one crossing, results in call order', 
   assert.deepEqual(await echoTurn(createToolDispatcher(options())), { 'callTools(validated)': 1 })
 })
 
+test('a turn of 64 native calls at concurrency 8: a finish starts the next call natively, results in call order', async () => {
+  const history = []
+  const calls = Array.from({ length: 64 }, (_, i) => call(`q${i}`, ECHO, { message: `m${i}` }))
+  const counts = await crossings(() =>
+    dispatchToolCallsInOrder(calls, { history, toolConcurrency: 8, appendMessage: async () => {}, dispatchToolCall: createToolDispatcher(options()) }),
+  )
+  assert.deepEqual(
+    history.map((m) => [m.content[0].toolCallId, m.content[1].text]),
+    calls.map((c, i) => [c.id, `Echo: m${i}`]),
+  )
+  // The first 8 start in one crossing; each later one starts when a call finishes, those that
+  // finish together starting theirs in one crossing: never fewer than 8 crossings (8 a time),
+  // never more than one per later call.
+  const n = counts['callTools(validated)']
+  assert.ok(n >= 8 && n <= 57, `crossings: ${JSON.stringify(counts)}`)
+  assert.deepEqual(Object.keys(counts), ['callTools(validated)'])
+})
+
 test('a mixed turn: JS tools, refused calls and native calls, in call order', async () => {
   const local = { name: 'local', execute: async (args) => ({ toolCallId: 'x', name: 'local', value: args.n * 2 }) }
   const opts = options({ registry: createToolRegistry([...bridge.tools, local]), permission: undefined })

@@ -39,10 +39,10 @@ writeFileSync(join(dir, 'it\u2019s.txt'), 'curly\n')
 
 const call = (id, args, extra = {}) => ({ type: 'tool_call', id, name: 'read', arguments: args, ...extra })
 
-/** The history a turn of `calls` through `dispatch` appends (at most 64 at once). */
-async function turn(calls, dispatch) {
+/** The history a turn of `calls` through `dispatch` appends (at most `concurrency` at once). */
+async function turn(calls, dispatch, concurrency = 64) {
   const history = []
-  await dispatchToolCallsInOrder(calls, { history, toolConcurrency: 64, appendMessage: async () => {}, dispatchToolCall: dispatch })
+  await dispatchToolCallsInOrder(calls, { history, toolConcurrency: concurrency, appendMessage: async () => {}, dispatchToolCall: dispatch })
   return history
 }
 
@@ -125,6 +125,8 @@ test('each read gives what dispatchToolCall gives, in the engine or not', async 
     const js = await turn(CASES, (c) => dispatchToolCall({ ...opts, call: c }))
     assert.equal(native.length, CASES.length)
     assert.deepEqual(native, js, `the turn (validator: ${validate !== undefined})`)
+    // Three at a time: each later read starts in the engine when a read finishes.
+    assert.deepEqual(await turn(CASES, dispatch, 3), js, `three at a time (validator: ${validate !== undefined})`)
     assert.ok(readPathSet.has(join(dir, 'a.txt')) && readPathSet.has(join(dir, 'it\u2019s.txt')))
     assert.ok(!readPathSet.has(join(dir, 'nope.txt')))
   }
