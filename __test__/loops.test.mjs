@@ -96,6 +96,24 @@ test('turns of more shapes than the driver keeps programs for still run in order
   }
 })
 
+test("a host signal whose aborted getter throws at a queued start fails the turn with that error", async () => {
+  const boom = new Error('signal getter')
+  let reads = 0
+  const signal = {
+    get aborted() {
+      if (++reads > 3) throw boom
+      return false
+    },
+  }
+  const { dispatch } = counting(5, () => 1)
+  const ctx = loopContext({ toolConcurrency: 2, dispatchToolCall: dispatch })
+  ctx.signal = signal
+  await assert.rejects(dispatchToolCallsInOrder(calls(5), ctx), (e) => e === boom)
+  assert.deepEqual(ctx.history, [])
+  // The calls in flight end on their own; nothing else rejects (the runner reports an unhandled rejection as a failure).
+  await sleep(20)
+})
+
 test('the transcript row shape, approvalPending rows skipped', async () => {
   const results = [
     { toolCallId: 'c0', name: 'slow', value: { v: 1 }, content: [{ type: 'text', text: 'hello' }], metadata: { m: 1 } },

@@ -135,29 +135,41 @@ class TurnRun {
   /**
    * The call a finish starts next (counted in flight), or -1: none is queued (the driver wakes
    * once nothing is in flight), the turn failed, the abort signal stopped it, or the planner
-   * took it.
+   * took it. Runs in a lane or a native call's settle, so nothing it meets may throw there: a
+   * host's signal whose `aborted` throws fails the turn with that error.
    */
   nextQueued() {
-    if (this.failed) return -1
-    if (this.queueHead === this.queued.length) {
-      if (this.inFlight === 0) this.wakeDriver()
-      return -1
-    }
-    const op = this.queued[this.queueHead++]
-    if (op & CHECK_ABORT && this.signal?.aborted) {
-      this.fail(abortError(this.signal))
-      return -1
-    }
-    this.inFlight++
-    const i = op >>> SHIFT
-    if (this.planner !== undefined && this.planEntry(i)) {
-      if (!this.flushQueued) {
-        this.flushQueued = true
-        queueMicrotask(() => this.startPending())
+    try {
+      if (this.failed) return -1
+      if (this.queueHead === this.queued.length) {
+        if (this.inFlight === 0) this.wakeDriver()
+        return -1
       }
+      const op = this.queued[this.queueHead++]
+      if (op & CHECK_ABORT && this.signal?.aborted) {
+        this.fail(abortError(this.signal))
+        return -1
+      }
+      this.inFlight++
+      const i = op >>> SHIFT
+      if (this.planner !== undefined && this.planEntry(i)) {
+        if (!this.flushQueued) {
+          this.flushQueued = true
+          queueMicrotask(() => {
+            try {
+              this.startPending()
+            } catch (e) {
+              this.fail(e)
+            }
+          })
+        }
+        return -1
+      }
+      return i
+    } catch (e) {
+      this.fail(e)
       return -1
     }
-    return i
   }
 
   /**
