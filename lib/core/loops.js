@@ -45,7 +45,7 @@ function toolMessage(r) {
 // The engine's turn scheduler, and the numbers of its program's ops (read once).
 const { turnNew, turnAdvance } = native
 const STEP = native.turnStepWords()
-const { start: START, startOnFinish: START_ON_FINISH, wait: WAIT, append: APPEND, kindMask: KIND, checkAbort: CHECK_ABORT, indexShift: SHIFT } = STEP
+const { start: START, startOnFinish: START_ON_FINISH, wait: WAIT, append: APPEND, done: DONE, kindMask: KIND, checkAbort: CHECK_ABORT, indexShift: SHIFT } = STEP
 
 /** The error an aborted signal ends a run with: its reason when an Error, else the engine's. */
 function abortError(signal) {
@@ -73,7 +73,7 @@ function programOf(toolConcurrency, n, exclusive) {
   const turn = turnNew(toolConcurrency, n, exclusive)
   const ops = new Uint32Array(Math.min(3 * n + 1, STEP.ioWords))
   const length = turnAdvance(turn, ops)
-  if ((ops[length - 1] & KIND) !== STEP.done) return { ops, length, turn }
+  if ((ops[length - 1] & KIND) !== DONE) return { ops, length, turn }
   const whole = ops.length === length ? ops : ops.slice(0, length)
   if (keyed) {
     if (programs.size >= STEP.programCacheEntries) programs.delete(programs.keys().next().value)
@@ -218,7 +218,7 @@ class TurnRun {
           const op = ops[j]
           const kind = op & KIND
           if (kind === APPEND) {
-            if (op & CHECK_ABORT && signal?.aborted) throw abortError(signal)
+            if (op & CHECK_ABORT) throwIfAborted(signal)
             const i = op >>> SHIFT
             const message = toolMessage(results[i])
             results[i] = undefined
@@ -228,7 +228,7 @@ class TurnRun {
           } else if (kind === START_ON_FINISH) {
             queued.push(op)
           } else if (kind === START) {
-            if (op & CHECK_ABORT && signal?.aborted) throw abortError(signal)
+            if (op & CHECK_ABORT) throwIfAborted(signal)
             this.inFlight++
             const i = op >>> SHIFT
             if (this.planner === undefined || !this.planEntry(i)) this.lane(i)
