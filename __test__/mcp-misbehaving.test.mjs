@@ -264,6 +264,7 @@ test('close() ends a setsid() grandchild of a server that exits at end of input:
     let grandchild = 0
     try {
       const r = await bridge.tools.find((t) => t.name === 'mcp:bad:setsid-grandchild').execute({}, ctx(`g${i}`))
+      assert.ok(r.content !== undefined, `cycle ${i}: the call failed: ${JSON.stringify(r.error)}`)
       grandchild = Number(r.content[0].text)
       assert.ok(grandchild > 0, `cycle ${i}: the server reported its grandchild`)
     } finally {
