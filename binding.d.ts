@@ -1519,9 +1519,6 @@ export declare function throwUnknownTool(name: string): void
  */
 export declare function turnAdvance(turn: ExternalObject<'NativeTurn'>, io: Uint32Array): number
 
-/** How many calls of `turn` may be in flight at once. */
-export declare function turnConcurrency(turn: ExternalObject<'NativeTurn'>): number
-
 /**
  * A turn of `calls` calls under the configured `toolConcurrency` (`NaN` when it is not a
  * number); `anyExclusive` when a call must run alone. Throws `ERR_PRISM_TURN_TOO_LARGE` past

@@ -934,7 +934,6 @@ module.exports.throwDuplicateTool = nativeBinding.throwDuplicateTool
 module.exports.thrownErrorInfo = nativeBinding.thrownErrorInfo
 module.exports.throwUnknownTool = nativeBinding.throwUnknownTool
 module.exports.turnAdvance = nativeBinding.turnAdvance
-module.exports.turnConcurrency = nativeBinding.turnConcurrency
 module.exports.turnNew = nativeBinding.turnNew
 module.exports.turnStepWords = nativeBinding.turnStepWords
 module.exports.untrustedMessage = nativeBinding.untrustedMessage

@@ -32,12 +32,6 @@ pub fn turn_new(
     Ok(External::new(inner))
 }
 
-/// How many calls of `turn` may be in flight at once.
-#[napi(ts_args_type = "turn: ExternalObject<'NativeTurn'>")]
-pub fn turn_concurrency(turn: &External<TurnScheduler>) -> u32 {
-    u32::try_from(turn.concurrency()).unwrap_or(u32::MAX)
-}
-
 /// One crossing: writes the next ops of the turn's program into `io` (each a number: its
 /// kind, whether to check the abort signal first, the call), up to and with done or until
 /// `io` is full, and returns how many. The driver runs them all, then calls again until done;
