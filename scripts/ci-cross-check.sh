@@ -80,7 +80,7 @@ arm64_smoke() {
   cp -r package.json index.js index.mjs binding.js lib scripts "$scratch/"
   mkdir -p "$scratch/__test__/fixtures"
   cp __test__/fixtures/mcp-misbehaving-server.js "$scratch/__test__/fixtures/"
-  cp "target/${ARM64}/release/libprism_native.so" "$scratch/prism-native.linux-arm64-gnu.node"
+  cp "${CARGO_TARGET_DIR:-target}/${ARM64}/release/libprism_native.so" "$scratch/prism-native.linux-arm64-gnu.node"
   node scripts/smoke-emulated.mjs "$(command -v qemu-aarch64-static)" /usr/aarch64-linux-gnu \
     "${ARM64_NODE}/node_modules/.bin/node" "$scratch"
 }
